@@ -1,0 +1,16 @@
+"""The game journal: every accepted action is one committed SQLite row; a game's state is their replay."""
+
+from companion.journal.replay import ReplayError, dump_lines, load_lines, replay
+from companion.journal.session import GameSession
+from companion.journal.store import GameRecord, Journal, JournalError
+
+__all__ = [
+    "GameRecord",
+    "GameSession",
+    "Journal",
+    "JournalError",
+    "ReplayError",
+    "dump_lines",
+    "load_lines",
+    "replay",
+]

@@ -1,0 +1,74 @@
+"""One game in progress: the engine, its current state and the journal that makes it durable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import engine as find_engine
+from companion.games.base import Action, Engine, Setup, State
+from companion.journal.replay import replay
+from companion.journal.store import Journal
+
+
+class GameSession:
+    """Checks an action with the engine, commits it to the journal, and only then updates the state.
+
+    Screens call :meth:`do`; an :class:`~companion.games.base.IllegalAction` leaves both the journal and the
+    state untouched, so a wrong tap costs nothing.
+    """
+
+    def __init__(self, journal: Journal, game_id: int) -> None:
+        self.journal = journal
+        self.game_id = game_id
+        record = journal.game(game_id)
+        self.setup: Setup = record.setup
+        self.engine: Engine = find_engine(record.game)
+        self.actions: list[Action] = journal.actions(game_id)
+        self.state: State = replay(self.setup, self.actions, source=f"game {game_id}")
+
+    @classmethod
+    def start(cls, journal: Journal, setup: Setup) -> GameSession:
+        """Validate the setup with the engine, then record a new game."""
+        find_engine(setup.game).setup(setup)  # raises BadSetup before anything is written
+        return cls(journal, journal.new_game(setup))
+
+    @property
+    def over(self) -> bool:
+        return self.engine.is_over(self.state)
+
+    def preview(self, action: Action) -> State:
+        """The state ``action`` would lead to, without recording it (raises IllegalAction)."""
+        return self.engine.apply(self.state, action)
+
+    def do(self, action: Action) -> State:
+        """Apply, commit, then expose the new state. Returns it."""
+        new_state = self.engine.apply(self.state, action)
+        self.journal.append(self.game_id, action)
+        self.actions.append(action)
+        self.state = new_state
+        if self.engine.is_over(new_state):
+            self.journal.set_finished(self.game_id, True)
+        return new_state
+
+    def undo(self) -> Action | None:
+        """Take back the last action; returns it (for "Undone: ...") or ``None``."""
+        undone = self.journal.undo(self.game_id)
+        if undone is None:
+            return None
+        self.actions = self.journal.actions(self.game_id)
+        self.state = replay(self.setup, self.actions, source=f"game {self.game_id}")
+        return undone
+
+    def redo(self) -> Action | None:
+        redone = self.journal.redo(self.game_id)
+        if redone is None:
+            return None
+        self.actions = self.journal.actions(self.game_id)
+        self.state = replay(self.setup, self.actions, source=f"game {self.game_id}")
+        return redone
+
+    def describe_last(self) -> str:
+        return self.engine.describe(self.actions[-1]) if self.actions else ""
+
+    def scores(self) -> dict[str, Any]:
+        return self.engine.scores(self.state)
