@@ -7,6 +7,7 @@ replay`` find games only through it, so a game that is not registered here does 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from companion.games.base import BadSetup, Engine, IllegalAction, Player, Setup
 
@@ -29,9 +30,19 @@ def engine(name: str) -> Engine:
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
+def available(name: str) -> bool:
+    """True when the game's engine module is present (registered games without one are not offered)."""
+    module = _REGISTRY.get(name, "").partition(":")[0]
+    return bool(module) and importlib.util.find_spec(module) is not None
+
+
 def engines() -> list[Engine]:
-    """All registered engines, in registration order."""
-    return [engine(name) for name in _REGISTRY]
+    """All implemented engines, in registration order."""
+    return [engine(name) for name in _REGISTRY if available(name)]
 
 
 # Registration list: each game adds one line when its engine lands.
+register("ratatat", "companion.games.ratatat:ENGINE")
+register("lowdown", "companion.games.lowdown:ENGINE")
+register("ratuki", "companion.games.ratuki:ENGINE")
+register("artcollectors", "companion.games.artcollectors:ENGINE")

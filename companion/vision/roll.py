@@ -1,0 +1,51 @@
+"""What a dice reading hands to a game: plain values, no numpy, so screens and engines can use it freely."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Die kinds: standard pip dice read as 1-6; colour dice read as a colour name; picture dice as an icon name.
+PIPS = "pips"
+COLOUR = "colour"
+PICTURE = "picture"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class DieRead:
+    """One die as read: its kind, its face (int 1-6 for pips, a name such as "red" or "cat" otherwise),
+    the reader's confidence 0-1, its box in frame pixels, and whether it needs a look from the player."""
+
+    kind: str
+    face: int | str | None
+    confidence: float = 1.0
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    flagged: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "face": self.face, "confidence": round(self.confidence, 3),
+                "box": list(self.box), "flagged": self.flagged}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One settled roll: every die read, plus where it came from ("camera", "touch", "replay")."""
+
+    dice: tuple[DieRead, ...] = field(default_factory=tuple)
+    source: str = "camera"
+
+    def faces(self, kind: str = PIPS) -> list[int | str]:
+        """The faces of the dice of one kind, in reading order (left to right)."""
+        return [d.face for d in self.dice if d.kind == kind and d.face is not None]
+
+    @property
+    def total(self) -> int:
+        return sum(int(f) for f in self.faces(PIPS))
+
+    @property
+    def needs_check(self) -> bool:
+        return any(d.flagged or d.kind == UNKNOWN for d in self.dice)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "dice": [d.to_json() for d in self.dice]}

@@ -1,0 +1,32 @@
+"""Frame sources: one interface over the Pi camera, a USB webcam and replayed images or video.
+
+Frames are BGR ``numpy`` arrays (OpenCV convention). ``read()`` returns the newest frame or raises
+:class:`CameraUnavailable`; callers show a banner and try again later (sources reconnect on the next read).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+Frame = Any  # numpy.ndarray (H, W, 3) uint8, BGR; typed loosely so this module imports without numpy
+
+
+class CameraUnavailable(RuntimeError):
+    """The camera is missing, unplugged or not returning frames; the message is shown on screen."""
+
+
+class FrameSource(Protocol):
+    """What the dice screen and the calibration wizard need from a camera."""
+
+    name: str
+
+    def open(self) -> None:
+        """Start the camera (raises CameraUnavailable)."""
+        ...
+
+    def read(self) -> Frame:
+        """The newest frame, taken after this call started where the backend allows it."""
+        ...
+
+    def close(self) -> None:
+        ...
