@@ -1,0 +1,215 @@
+"""Where profiles live: several named profiles per camera and resolution, one of them active.
+
+Layout under ``base_dir`` (default: ``<XDG data dir>/table-companion/calibration``)::
+
+    profiles/<camera>@<W>x<H>/<name>.json        the profile (see calibration.profile)
+    profiles/<camera>@<W>x<H>/<name>.empty.png   its empty-tray reference frame
+    active.json                                  {"schema": 1, "active": {"<camera>@<W>x<H>": "<name>"}}
+
+Every function takes ``base_dir`` so tests work in temporary folders. Writes are atomic (temp file + rename), so a
+pulled plug never leaves half a profile. :meth:`ProfileStore.active` never raises: a broken or stale profile gives
+a message and no profile, and the app carries on uncalibrated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from calibration.profile import SCHEMA_VERSION, Profile, ProfileError, camera_key, now_iso
+
+
+def default_base_dir() -> Path:
+    """``<data dir>/calibration``, the data dir being the app's XDG (or ``COMPANION_HOME``) data folder."""
+    from companion.paths import data_dir
+
+    return data_dir() / "calibration"
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a profile name or camera id ("Kitchen table" -> "kitchen-table")."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", text.strip().lower()).strip("-")
+    return cleaned or "profile"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One profile file as listed: its name, camera, resolution, whether it is active, and any problem with it."""
+
+    name: str
+    camera: str
+    resolution: tuple[int, int]
+    path: Path
+    active: bool
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class ActiveProfile:
+    """The profile to use for a camera (or None) and a one-line message saying why, for screens and logs."""
+
+    profile: Profile | None
+    message: str
+    path: Path | None = None
+
+
+class ProfileStore:
+    """Reads and writes the profiles under one base folder."""
+
+    def __init__(self, base_dir: Path | str | None = None) -> None:
+        self.base_dir = Path(base_dir) if base_dir is not None else default_base_dir()
+
+    # -- paths -------------------------------------------------------------------------------------------------
+    def folder(self, camera: str, resolution: tuple[int, int]) -> Path:
+        """The folder holding every profile of one camera at one resolution."""
+        return self.base_dir / "profiles" / f"{slug(camera)}@{int(resolution[0])}x{int(resolution[1])}"
+
+    def path(self, name: str, camera: str, resolution: tuple[int, int]) -> Path:
+        """The JSON file of the named profile."""
+        return self.folder(camera, resolution) / f"{slug(name)}.json"
+
+    def asset_path(self, profile: Profile, filename: str) -> Path:
+        """A file stored beside a profile (its empty-tray image)."""
+        return self.folder(profile.camera, profile.resolution) / filename
+
+    def asset_name(self, profile: Profile, suffix: str) -> str:
+        """The file name for a profile's asset, e.g. ``kitchen-table.empty.png``."""
+        return f"{slug(profile.name)}.{suffix}"
+
+    # -- reading -----------------------------------------------------------------------------------------------
+    def load_file(self, path: Path) -> Profile:
+        """Load one profile file, raising :class:`ProfileError` with the file and the problem."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ProfileError(f"{path}: no such profile file") from None
+        except OSError as exc:
+            raise ProfileError(f"{path}: cannot read ({exc.strerror})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ProfileError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        return Profile.from_json(data, str(path))
+
+    def load(self, name: str, camera: str, resolution: tuple[int, int]) -> Profile:
+        """Load a named profile of a camera; :class:`ProfileError` if it is missing or unusable."""
+        return self.load_file(self.path(name, camera, resolution))
+
+    def exists(self, name: str, camera: str, resolution: tuple[int, int]) -> bool:
+        return self.path(name, camera, resolution).is_file()
+
+    def entries(self) -> list[Entry]:
+        """Every profile file under the base folder, broken ones included (with their problem)."""
+        active = self._active_map()
+        found: list[Entry] = []
+        root = self.base_dir / "profiles"
+        if not root.is_dir():
+            return found
+        for path in sorted(root.glob("*/*.json")):
+            group = path.parent.name
+            camera, _, res = group.rpartition("@")
+            try:
+                width, height = (int(v) for v in res.split("x"))
+            except ValueError:
+                width, height = 0, 0
+            try:
+                profile = self.load_file(path)
+            except ProfileError as exc:
+                found.append(Entry(path.stem, camera, (width, height), path, False, str(exc)))
+                continue
+            is_active = slug(active.get(profile.key, "") or "\0") == slug(profile.name)
+            found.append(Entry(profile.name, profile.camera, profile.resolution, path, is_active))
+        return found
+
+    def active(self, camera: str, resolution: tuple[int, int]) -> ActiveProfile:
+        """The active profile for a camera, or None with the reason; never raises."""
+        key = camera_key(camera, resolution)
+        try:
+            name = self._active_map().get(key)
+        except ProfileError as exc:
+            return ActiveProfile(None, f"{exc}; using no calibration")
+        if name is None:
+            return ActiveProfile(None, f"not calibrated for {key}")
+        path = self.path(name, camera, resolution)
+        try:
+            profile = self.load_file(path)
+        except ProfileError as exc:
+            return ActiveProfile(None, f"{exc}; using no calibration", path)
+        if profile.key != key:
+            return ActiveProfile(None, f"{path}: made for {profile.key}, not {key}; using no calibration", path)
+        return ActiveProfile(profile, f"calibration profile '{profile.name}' for {key}", path)
+
+    # -- writing -----------------------------------------------------------------------------------------------
+    def save(self, profile: Profile, make_active: bool = True) -> Path:
+        """Write a profile (atomically) and, by default, make it the active one for its camera."""
+        profile.updated = now_iso()
+        path = self.path(profile.name, profile.camera, profile.resolution)
+        _atomic_write(path, (json.dumps(profile.to_json(), indent=1) + "\n").encode("utf-8"))
+        if make_active:
+            self.use(profile.name, profile.camera, profile.resolution)
+        return path
+
+    def write_asset(self, profile: Profile, filename: str, data: bytes) -> Path:
+        """Store a file (e.g. the empty-tray PNG) beside a profile."""
+        path = self.asset_path(profile, filename)
+        _atomic_write(path, data)
+        return path
+
+    def use(self, name: str, camera: str, resolution: tuple[int, int]) -> Profile:
+        """Make a named profile the active one for its camera; refuses a missing or broken profile."""
+        profile = self.load(name, camera, resolution)
+        try:
+            active = self._active_map()
+        except ProfileError:
+            active = {}  # a broken active.json is replaced, it only holds choices
+        active[profile.key] = profile.name
+        payload = {"schema": SCHEMA_VERSION, "active": dict(sorted(active.items()))}
+        _atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
+        return profile
+
+    def delete(self, name: str, camera: str, resolution: tuple[int, int]) -> None:
+        """Remove a profile and its assets; it stops being active."""
+        path = self.path(name, camera, resolution)
+        for item in path.parent.glob(f"{slug(name)}.*"):
+            item.unlink()
+        try:
+            active = self._active_map()
+        except ProfileError:
+            return
+        key = camera_key(camera, resolution)
+        if slug(active.get(key, "") or "\0") == slug(name):
+            del active[key]
+            payload = {"schema": SCHEMA_VERSION, "active": active}
+            _atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
+
+    def _active_map(self) -> dict[str, str]:
+        path = self.base_dir / "active.json"
+        if not path.is_file():
+            return {}
+        try:
+            data: Any = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ProfileError(f"{path}: unreadable ({exc})") from None
+        if not isinstance(data, dict) or set(data) - {"schema", "active"}:
+            extra = sorted(set(data) - {"schema", "active"}) if isinstance(data, dict) else []
+            raise ProfileError(f"{path}: unknown key '{extra[0]}'" if extra else f"{path}: must be a JSON object")
+        if data.get("schema") != SCHEMA_VERSION:
+            raise ProfileError(f"{path}: schema version {data.get('schema')!r}, expected {SCHEMA_VERSION}")
+        active = data.get("active", {})
+        if not isinstance(active, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in active.items()):
+            raise ProfileError(f"{path}: 'active' must map camera keys to profile names")
+        return dict(active)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
