@@ -12,7 +12,6 @@ This module uses the standard library only, so the app, the CLI and tests can re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -77,7 +76,7 @@ class ColourCalibration:
 
 @dataclass
 class PictureCalibration:
-    """Picture-die templates: per face, normalised grey face patches as base64 PNG (see ``companion.vision.picture``)."""
+    """Picture-die templates: per face, normalised grey face patches as base64 PNG (``companion.vision.picture``)."""
 
     faces: dict[str, list[str]] = field(default_factory=dict)
     updated: str = ""
@@ -149,11 +148,14 @@ class Profile:
             "colour": None
             if self.colour is None
             else {"faces": self.colour.faces, "texture": self.colour.texture, "updated": self.colour.updated},
-            "picture": None
-            if self.picture is None
-            else {"faces": self.picture.faces, "updated": self.picture.updated},
+            "picture": None if self.picture is None else {"faces": self.picture.faces, "updated": self.picture.updated},
             "verify": {
-                kind: {"rolls": v.rolls, "correct": v.correct, "confusions": [list(c) for c in v.confusions], "when": v.when}
+                kind: {
+                    "rolls": v.rolls,
+                    "correct": v.correct,
+                    "confusions": [list(c) for c in v.confusions],
+                    "when": v.when,
+                }
                 for kind, v in self.verify.items()
             },
         }
@@ -193,16 +195,17 @@ class Profile:
             points = [_point(c, source, f"tray.corners[{i}]") for i, c in enumerate(corners)]
             source_kind = tray.take("source", str, required=False) or "aruco"
             if source_kind not in ("aruco", "taps"):
-                raise ProfileError(f"{source}: 'tray.source' must be \"aruco\" or \"taps\", got {source_kind!r}")
+                raise ProfileError(f'{source}: \'tray.source\' must be "aruco" or "taps", got {source_kind!r}')
             tray.done()
             profile.tray = TrayArea(points, source_kind)
         empty = obj.take_obj("empty_tray")
         if empty is not None:
             image = empty.take("image", str)
             if Path(image).name != image:
-                raise ProfileError(f"{source}: 'empty_tray.image' must be a file name beside the profile, got {image!r}")
+                raise ProfileError(f"{source}: 'empty_tray.image' must be a file name beside the profile: {image!r}")
             bgr = _floats(empty.take("median_bgr", list), 3, source, "empty_tray.median_bgr")
-            profile.empty_tray = EmptyTray(image, (bgr[0], bgr[1], bgr[2]), empty.take("taken", str, required=False) or "")
+            taken = empty.take("taken", str, required=False) or ""
+            profile.empty_tray = EmptyTray(image, (bgr[0], bgr[1], bgr[2]), taken)
             empty.done()
         size = obj.take("die_size_px", (int, float), required=False)
         if size is not None and size <= 0:
@@ -244,8 +247,13 @@ class Profile:
                     continue
                 confusions = []
                 for i, c in enumerate(v.take("confusions", list, required=False) or []):
-                    if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and isinstance(c[1], str)
-                            and _is_int(c[2])):
+                    if not (
+                        isinstance(c, list)
+                        and len(c) == 3
+                        and isinstance(c[0], str)
+                        and isinstance(c[1], str)
+                        and _is_int(c[2])
+                    ):
                         raise ProfileError(f"{source}: 'verify.{kind}.confusions[{i}]' must be [true, read, count]")
                     confusions.append((c[0], c[1], int(c[2])))
                 profile.verify[kind] = VerifyResult(

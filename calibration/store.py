@@ -200,7 +200,7 @@ class ProfileStore:
         if data.get("schema") != SCHEMA_VERSION:
             raise ProfileError(f"{path}: schema version {data.get('schema')!r}, expected {SCHEMA_VERSION}")
         active = data.get("active", {})
-        if not isinstance(active, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in active.items()):
+        if not isinstance(active, dict) or not all(isinstance(v, str) for v in active.values()):
             raise ProfileError(f"{path}: 'active' must map camera keys to profile names")
         return dict(active)
 
