@@ -1,0 +1,733 @@
+"""Rat-a-Tat Roll (Gamewright 2021): statue on a ring, icon actions, re-roll tokens, end game and scores.
+
+The engine referees the real table: dice values, picture-die faces and newly revealed face-up cards arrive inside
+actions (from the camera or touch), so it is deterministic. Face-down cards are secret: a player's row records
+only how many cards there are, in taking order, never their values, until the final reveal enters them.
+The Korean rulebook is the source of truth; the English edition's reshuffle threshold is a setting.
+Actions are documented in ``docs/ratatat.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BadSetup,
+    IllegalAction,
+    Setup,
+    State,
+    action_type,
+    check_players,
+    check_settings,
+    require,
+)
+
+DATA_DIR = Path(__file__).with_name("data")
+ICONS = ("card", "balloon", "leopard")
+PICTURE_FACES = ("cat", "rat", "swap")
+REGIONS = 5
+TOKENS_TOTAL = 15
+TOKENS_EACH = 2
+MAX_DICE = 3
+EDITIONS = ("ko", "en")
+
+# Phases: what the table is waiting for.
+DEAL = "deal"  # the five starting face-up cards are being entered
+ROLL = "roll"  # the current player rolls 1-3 number dice
+ROLLED = "rolled"  # dice are down: re-roll with a token, or move the statue
+SPACE = "space"  # the statue landed on a card/balloon/leopard space: take a card
+PICTURE = "picture"  # roll the picture die (landed on a picture space)
+ENDGAME = "endgame"  # a player at the threshold: pass or roll the picture die
+PICTURE_ROLLED = "picture_rolled"  # picture die is down: re-roll with a token, or resolve it
+GIVE_BACK = "give_back"  # end game: give one old card back, blind, to the bottom of the pile
+REVEAL = "reveal"  # a region is being refilled: enter the new face-up card
+LOOK = "look"  # leopard: look at own cards, or one card of another player
+FINAL_REVEAL = "final_reveal"  # game over: enter every player's card values
+OVER = "over"
+
+
+def _read_json(name: str, what: str) -> dict[str, Any]:
+    path = Path(name)
+    if not path.is_absolute() and not path.exists():
+        path = DATA_DIR / name
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise BadSetup(f"cannot read the {what} file {name!r}: {err.strerror}") from err
+    except json.JSONDecodeError as err:
+        raise BadSetup(f"the {what} file {name!r} is not valid JSON ({err.msg}, line {err.lineno})") from err
+    if not isinstance(data, dict):
+        raise BadSetup(f"the {what} file {name!r} must hold a JSON object")
+    return data
+
+
+def _load(value: Any, default_file: str, what: str) -> dict[str, Any]:
+    """A data setting: ``None`` is the packaged default, a string a file (path or packaged name), a dict inline."""
+    if value is None:
+        return _read_json(default_file, what)
+    if isinstance(value, str):
+        return _read_json(value, what)
+    if isinstance(value, dict):
+        return copy.deepcopy(value)
+    raise BadSetup(f"setting {what!r} must be a file name or an object, not {value!r}")
+
+
+def _check_schema(data: dict[str, Any], what: str, known: set[str]) -> None:
+    if data.get("schema") != 1:
+        raise BadSetup(f'the {what} data needs "schema": 1, got {data.get("schema")!r}')
+    unknown = set(data) - known - {"schema", "name", "note"}
+    if unknown:
+        raise BadSetup(f"the {what} data has unknown keys: {', '.join(sorted(unknown))}")
+
+
+def load_board(value: Any = None) -> dict[str, Any]:
+    """Load and check a board: 5 regions with colours, and a ring of spaces with 5 picture-die spaces
+    separating the regions, each region one unbroken run of card/balloon/leopard spaces."""
+    board = _load(value, "ratatat_board.json", "board")
+    _check_schema(board, "board", {"regions", "spaces"})
+    regions = board.get("regions")
+    if not isinstance(regions, list) or len(regions) != REGIONS:
+        raise BadSetup("the board needs exactly 5 regions")
+    for i, region in enumerate(regions):
+        if not isinstance(region, dict) or not isinstance(region.get("name"), str):
+            raise BadSetup(f"board region {i} needs a name")
+        colour = region.get("colour")
+        if not (isinstance(colour, str) and len(colour) == 7 and colour.startswith("#")):
+            raise BadSetup(f'board region {i} needs a colour like "#d9534f", not {colour!r}')
+    spaces = board.get("spaces")
+    if not isinstance(spaces, list) or not spaces:
+        raise BadSetup("the board needs a list of spaces")
+    runs: list[int] = []  # region of each run of region spaces, in ring order
+    for i, space in enumerate(spaces):
+        if not isinstance(space, dict):
+            raise BadSetup(f"board space {i} must be an object")
+        kind = space.get("kind")
+        if kind == "picture":
+            if set(space) != {"kind"}:
+                raise BadSetup(f"board space {i}: a picture-die space belongs to no region")
+            continue
+        if kind not in ICONS:
+            raise BadSetup(f"board space {i} has kind {kind!r}; use picture, card, balloon or leopard")
+        region = space.get("region")
+        if not isinstance(region, int) or isinstance(region, bool) or not 0 <= region < REGIONS:
+            raise BadSetup(f"board space {i} needs a region 0-4")
+        previous = spaces[i - 1] if i else spaces[-1]
+        if previous.get("kind") == "picture" or previous.get("region") != region:
+            runs.append(region)
+    pictures = [i for i, s in enumerate(spaces) if s.get("kind") == "picture"]
+    if len(pictures) != REGIONS:
+        raise BadSetup(f"the board needs exactly 5 picture-die spaces, found {len(pictures)}")
+    if sorted(runs) != list(range(REGIONS)) or len(runs) != REGIONS:
+        raise BadSetup("each region must be one run of spaces between two picture-die spaces")
+    for i in pictures:
+        if spaces[(i + 1) % len(spaces)].get("kind") == "picture":
+            raise BadSetup("two picture-die spaces may not touch: a region lies between every two")
+    return board
+
+
+def load_deck(value: Any = None) -> dict[str, Any]:
+    """Load and check a deck: card values with counts (the default is 45 cards, four each of 0-8, nine 9s)."""
+    deck = _load(value, "ratatat_deck.json", "deck")
+    _check_schema(deck, "deck", {"cards"})
+    cards = deck.get("cards")
+    if not isinstance(cards, list) or not cards:
+        raise BadSetup("the deck needs a list of cards")
+    seen: set[int] = set()
+    for entry in cards:
+        value_, count = (entry.get("value"), entry.get("count")) if isinstance(entry, dict) else (None, None)
+        if not isinstance(value_, int) or isinstance(value_, bool) or value_ in seen:
+            raise BadSetup(f"deck entry {entry!r} needs a whole-number value listed once")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise BadSetup(f"deck entry {entry!r} needs a count of 1 or more")
+        seen.add(value_)
+    return deck
+
+
+def load_picture_die(value: Any = None) -> dict[str, Any]:
+    """Load and check the picture die: six faces, each cat, rat or swap."""
+    die = _load(value, "ratatat_picture_die.json", "picture die")
+    _check_schema(die, "picture die", {"faces"})
+    faces = die.get("faces")
+    if not isinstance(faces, list) or len(faces) != 6 or any(f not in PICTURE_FACES for f in faces):
+        raise BadSetup("the picture die needs six faces, each 'cat', 'rat' or 'swap'")
+    return die
+
+
+def threshold_for(players: int) -> int:
+    """Cards that put a player into end-game mode: 4, or 5 in a two-player game."""
+    return 5 if players == 2 else 4
+
+
+def reshuffle_due(face_up: list[dict[str, Any] | None], edition: str) -> bool:
+    """The reshuffle trigger: Korean rules 3 or more balloons among the face-up cards; English more than 3."""
+    balloons = sum(1 for card in face_up if card is not None and card["balloon"])
+    return balloons >= 3 if edition == "ko" else balloons > 3
+
+
+def sum_distribution(dice: int) -> dict[int, Fraction]:
+    """Exact distribution of the sum of ``dice`` fair d6, by repeated convolution."""
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(dice):
+        nxt: dict[int, Fraction] = {}
+        for total, p in dist.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, Fraction(0)) + p / 6
+        dist = nxt
+    return dist
+
+
+def assistant(state: State) -> dict[str, Any]:
+    """Before a roll: for 1, 2 and 3 dice, the chance of landing on each space, each region and a picture-die
+    space, and of ending up with the lowest face-up card (its region, or a picture space showing the cat).
+
+    Returns ``{"options": {n: {...}}, "best": n, "lowest": value}``; chances are floats from exact fractions.
+    """
+    spaces = state["board"]["spaces"]
+    ring = len(spaces)
+    values = [card["value"] for card in state["face_up"] if card is not None]
+    lowest = min(values) if values else None
+    low_regions = {r for r, card in enumerate(state["face_up"]) if card is not None and card["value"] == lowest}
+    faces = state["picture_faces"]
+    p_cat = Fraction(faces.count("cat"), len(faces))
+    options: dict[int, dict[str, Any]] = {}
+    best, best_p = 1, Fraction(-1)
+    for n in range(1, MAX_DICE + 1):
+        by_space: dict[int, Fraction] = {}
+        for total, p in sum_distribution(n).items():
+            target = (state["statue"] + total) % ring
+            by_space[target] = by_space.get(target, Fraction(0)) + p
+        by_region = [Fraction(0)] * REGIONS
+        picture = Fraction(0)
+        for index, p in by_space.items():
+            space = spaces[index]
+            if space["kind"] == "picture":
+                picture += p
+            else:
+                by_region[space["region"]] += p
+        p_low = sum((by_region[r] for r in low_regions), Fraction(0)) + picture * p_cat if lowest is not None else 0
+        options[n] = {
+            "spaces": {i: float(p) for i, p in sorted(by_space.items())},
+            "regions": [float(p) for p in by_region],
+            "picture": float(picture),
+            "lowest": float(p_low),
+        }
+        if p_low > best_p:  # ties keep fewer dice
+            best, best_p = n, Fraction(p_low)
+    return {"options": options, "best": best, "lowest": lowest}
+
+
+def _int(action: Action, key: str, what: str) -> int:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalAction(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _player_index(state: State, name: Any) -> int:
+    if name not in state["players"]:
+        raise IllegalAction(f"there is no player called {name!r}")
+    return int(state["players"].index(name))
+
+
+class RatATatRoll:
+    """The Rat-a-Tat Roll rules engine (see the module docstring)."""
+
+    name = "ratatat"
+    title = "Rat-a-Tat Roll"
+    min_players = 2
+    max_players = 5
+
+    def default_settings(self) -> dict[str, Any]:
+        """``edition`` "ko" (Korean rulebook, default) or "en"; ``board``/``deck``/``picture_die``: None for the
+        packaged default, a file name/path, or the data inline; ``start`` which picture-die space (0-4) the
+        statue starts on; ``first_player`` who plays first (0-based seat order)."""
+        return {"edition": "ko", "board": None, "deck": None, "picture_die": None, "start": 0, "first_player": 0}
+
+    # --- setup ---------------------------------------------------------------------------------------------
+    def setup(self, setup: Setup) -> State:
+        """Deal: one secret card each, five face-up cards still to be entered, 2 tokens each, statue placed."""
+        check_players(setup, self.min_players, self.max_players)
+        settings = check_settings(self.default_settings(), setup.settings)
+        if settings["edition"] not in EDITIONS:
+            raise BadSetup(f"edition must be 'ko' (Korean rulebook) or 'en' (English), not {settings['edition']!r}")
+        board = load_board(settings["board"])
+        deck = load_deck(settings["deck"])
+        die = load_picture_die(settings["picture_die"])
+        pictures = [i for i, s in enumerate(board["spaces"]) if s["kind"] == "picture"]
+        start = settings["start"]
+        if not 0 <= start < len(pictures):
+            raise BadSetup(f"start must be a picture-die space 0-{len(pictures) - 1}, not {start}")
+        n = len(setup.players)
+        if not 0 <= settings["first_player"] < n:
+            raise BadSetup(f"first_player must be 0-{n - 1}, not {settings['first_player']}")
+        cards = sum(entry["count"] for entry in deck["cards"])
+        if cards < n + REGIONS + 1:
+            raise BadSetup(f"a deck of {cards} cards is too small for {n} players")
+        return {
+            "game": self.name,
+            "edition": settings["edition"],
+            "players": [p.name for p in setup.players],
+            "board": {"regions": board["regions"], "spaces": board["spaces"]},
+            "deck": {str(e["value"]): e["count"] for e in sorted(deck["cards"], key=lambda e: e["value"])},
+            "picture_faces": list(die["faces"]),
+            "threshold": threshold_for(n),
+            "statue": pictures[start],
+            "current": settings["first_player"],
+            "phase": DEAL,
+            "turn": 1,
+            "dice": [],
+            "picture": None,
+            "landing": None,
+            "face_up": [None] * REGIONS,
+            "to_reveal": list(range(REGIONS)),
+            "pile": cards - n,
+            "bank": TOKENS_TOTAL - TOKENS_EACH * n,
+            "tokens": [TOKENS_EACH] * n,
+            "fresh": [0] * n,  # tokens earned this turn: usable from the player's next turn
+            "rows": [[{"id": i + 1, "from": "deal"}] for i in range(n)],
+            "next_id": n + 1,
+            "look_due": False,
+            "give_back_due": False,
+            "endgame_turn": False,
+            "final_round": False,
+            "last_to_threshold": None,
+            "reshuffles": 0,
+            "hands": {},
+            "events": [],
+        }
+
+    # --- queries ---------------------------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        """True once every hand has been revealed."""
+        return bool(state["phase"] == OVER)
+
+    def scores(self, state: State) -> dict[str, Any]:
+        """Each player's card total once revealed (None before); lowest wins, ties share the win."""
+        result: dict[str, Any] = {name: None for name in state["players"]}
+        for name, values in state["hands"].items():
+            result[name] = sum(values)
+        if self.is_over(state):
+            low = min(result[name] for name in state["players"])
+            result["winners"] = [name for name in state["players"] if result[name] == low]
+        return result
+
+    def legal(self, state: State) -> list[str]:
+        """The action types the current phase accepts (the UI greys out the rest)."""
+        phase = state["phase"]
+        me = state["current"]
+        usable = state["tokens"][me] - state["fresh"][me] > 0
+        if phase in (DEAL, REVEAL):
+            return ["reveal"]
+        if phase == ROLL:
+            return ["roll"]
+        if phase == ROLLED:
+            return ["move", "reroll"] if usable else ["move"]
+        if phase == SPACE:
+            space = state["board"]["spaces"][state["landing"]]
+            has_card = state["face_up"][space["region"]] is not None
+            acts = ["take_region"] if has_card else []
+            if space["kind"] == "card" and state["pile"] > 0:
+                acts.append("take_pile")
+            return acts or ["end_turn"]
+        if phase == PICTURE:
+            return ["picture"]
+        if phase == ENDGAME:
+            return ["pass", "picture"]
+        if phase == PICTURE_ROLLED:
+            acts = (
+                ["swap", "no_swap"]
+                if state["picture"] == "swap"
+                else (["take_region"] if self._picture_choices(state) else ["end_turn"])
+            )
+            return [*acts, "reroll"] if usable else acts
+        if phase == GIVE_BACK:
+            return ["give_back"]
+        if phase == LOOK:
+            return ["look"]
+        if phase == FINAL_REVEAL:
+            return ["hand"]
+        return []
+
+    def picture_choices(self, state: State) -> list[int]:
+        """Regions the cat (lowest) or rat (highest) lets the player take; more than one means a tie to pick."""
+        return self._picture_choices(state)
+
+    def _picture_choices(self, state: State) -> list[int]:
+        cards = [(r, c["value"]) for r, c in enumerate(state["face_up"]) if c is not None]
+        if not cards or state["picture"] not in ("cat", "rat"):
+            return []
+        pick = min if state["picture"] == "cat" else max
+        target = pick(v for _, v in cards)
+        return [r for r, v in cards if v == target]
+
+    def usable_tokens(self, state: State, player: int | None = None) -> int:
+        """Tokens the player may spend now (tokens earned this turn wait for the next turn)."""
+        who = state["current"] if player is None else player
+        return int(state["tokens"][who] - state["fresh"][who])
+
+    # --- apply -----------------------------------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action`` (never mutates ``state``); IllegalAction says why not."""
+        kind = action_type(action)
+        handler = getattr(self, f"_do_{kind}", None)
+        if handler is None:
+            raise IllegalAction(f"unknown action {kind!r} in Rat-a-Tat Roll")
+        if state["phase"] == OVER:
+            raise IllegalAction("the game is over")
+        if kind not in self.legal(state):
+            raise IllegalAction(self._wrong_time(state, kind))
+        new = copy.deepcopy(state)
+        new["events"] = []
+        handler(new, action)
+        return new
+
+    def _wrong_time(self, state: State, kind: str) -> str:
+        me = state["players"][state["current"]]
+        phase = state["phase"]
+        if kind == "reroll" and phase in (ROLLED, PICTURE_ROLLED):
+            if state["tokens"][state["current"]] > 0:
+                return "a token earned this turn can be used from your next turn"
+            return "you have no re-roll token"
+        if kind == "roll" and phase == ENDGAME:
+            return f"{me} has {state['threshold']} cards: pass or roll the picture die, no number dice"
+        wanted = {
+            DEAL: "enter the five face-up cards first",
+            REVEAL: "enter the card that refills the board first",
+            ROLL: f"{me} rolls 1, 2 or 3 number dice",
+            ROLLED: f"{me} moves the statue or spends a token to re-roll",
+            SPACE: f"{me} takes a card from the landing space",
+            PICTURE: f"{me} rolls the picture die",
+            ENDGAME: f"{me} passes or rolls the picture die",
+            PICTURE_ROLLED: f"{me} resolves the picture die",
+            GIVE_BACK: f"{me} gives one old card back to the bottom of the pile",
+            LOOK: f"{me} chooses what to look at",
+            FINAL_REVEAL: "enter each player's card values",
+        }
+        return f"not now: {wanted.get(phase, 'the game is over')}"
+
+    # number dice ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _faces(values: Any) -> list[int]:
+        if not isinstance(values, list):
+            raise IllegalAction("dice must be a list of numbers")
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6:
+                raise IllegalAction(f"a die shows 1 to 6, not {v!r}")
+        return list(values)
+
+    def _do_roll(self, state: State, action: Action) -> None:
+        dice = self._faces(action.get("dice"))
+        if len(dice) > MAX_DICE:
+            raise IllegalAction(f"{len(dice)} dice are not allowed: roll 1, 2 or 3")
+        require(len(dice) >= 1, "roll at least one die")
+        state["dice"] = dice
+        state["phase"] = ROLLED
+
+    def _do_reroll(self, state: State, action: Action) -> None:
+        me = state["current"]
+        if state["phase"] == PICTURE_ROLLED:
+            require("indices" not in action, "only the picture die was rolled: re-roll it")
+            face = action.get("picture")
+            require(
+                face in state["picture_faces"],
+                f"the picture die shows {', '.join(sorted(set(state['picture_faces'])))}, not {face!r}",
+            )
+            state["picture"] = face
+            state["events"].append(f"re-rolled the picture die: {face}")
+        else:
+            require("picture" not in action, "the picture die was not rolled")
+            indices: Any = action.get("indices")
+            values = self._faces(action.get("values"))
+            count = len(state["dice"])
+            require(isinstance(indices, list) and len(indices) >= 1, "choose at least one die to re-roll")
+            require(len(values) == len(indices), "give one new value for each die re-rolled")
+            if len(indices) > count:
+                raise IllegalAction(f"a re-roll cannot add a die: you rolled {count}")
+            for i in indices:
+                ok = isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count
+                require(ok, f"there is no die {i!r}: you rolled {count}")
+            require(len(set(indices)) == len(indices), "each die can be re-rolled once per token")
+            for i, v in zip(indices, values, strict=True):
+                state["dice"][i] = v
+            state["events"].append(f"re-rolled {len(indices)} of {count} dice")
+        state["tokens"][me] -= 1
+        state["bank"] += 1
+
+    def _do_move(self, state: State, action: Action) -> None:
+        ring = len(state["board"]["spaces"])
+        state["statue"] = (state["statue"] + sum(state["dice"])) % ring
+        state["landing"] = state["statue"]
+        space = state["board"]["spaces"][state["statue"]]
+        state["phase"] = PICTURE if space["kind"] == "picture" else SPACE
+
+    # taking cards --------------------------------------------------------------------------------------------
+    def _earn(self, state: State, count: int, why: str) -> None:
+        me = state["current"]
+        got = min(count, state["bank"])
+        state["bank"] -= got
+        state["tokens"][me] += got
+        state["fresh"][me] += got
+        if got:
+            state["events"].append(f"+{got} re-roll token{'s' if got > 1 else ''} ({why})")
+        if got < count:
+            state["events"].append("the bank is empty: no token")
+
+    def _add_to_row(self, state: State, origin: str) -> None:
+        state["rows"][state["current"]].append({"id": state["next_id"], "from": origin})
+        state["next_id"] += 1
+
+    def _take_from_region(self, state: State, region: int) -> None:
+        card = state["face_up"][region]
+        state["face_up"][region] = None
+        self._add_to_row(state, "board")
+        if card["balloon"]:
+            self._earn(state, 1, "balloon card")
+        state["to_reveal"].append(region)
+
+    def _do_take_region(self, state: State, action: Action) -> None:
+        if state["phase"] == SPACE:
+            space = state["board"]["spaces"][state["landing"]]
+            region = space["region"]
+            if "region" in action:
+                require(action["region"] == region, f"the statue is in the {self._region_name(state, region)} region")
+            self._take_from_region(state, region)
+            if space["kind"] == "balloon":
+                self._earn(state, 1, "balloon space")
+            if space["kind"] == "leopard":
+                state["look_due"] = True
+        else:  # picture die: cat or rat
+            choices = self._picture_choices(state)
+            if "region" in action:
+                region = _int(action, "region", "region")
+                which = "lowest" if state["picture"] == "cat" else "highest"
+                require(region in choices, f"the {state['picture']} takes the {which} face-up card")
+            else:
+                require(len(choices) == 1, "several face-up cards tie: choose which one to take")
+                region = choices[0]
+            self._take_from_region(state, region)
+            if state["endgame_turn"]:
+                state["give_back_due"] = True
+        self._continue(state)
+
+    def _do_take_pile(self, state: State, action: Action) -> None:
+        balloon = action.get("balloon", False)
+        require(isinstance(balloon, bool), "say whether the card shows a balloon (true or false)")
+        state["pile"] -= 1
+        self._add_to_row(state, "pile")
+        if balloon:
+            self._earn(state, 1, "balloon card")
+        self._continue(state)
+
+    def _do_end_turn(self, state: State, action: Action) -> None:
+        state["events"].append("nothing to take")
+        self._continue(state)
+
+    # picture die ------------------------------------------------------------------------------------------
+    def _do_picture(self, state: State, action: Action) -> None:
+        face = action.get("face")
+        faces = sorted(set(state["picture_faces"]))
+        require(face in faces, f"the picture die shows {', '.join(faces)}, not {face!r}")
+        state["endgame_turn"] = state["phase"] == ENDGAME
+        state["picture"] = face
+        state["phase"] = PICTURE_ROLLED
+
+    def _do_pass(self, state: State, action: Action) -> None:
+        self._end_turn(state)
+
+    def _do_swap(self, state: State, action: Action) -> None:
+        me = state["current"]
+        other = _player_index(state, action.get("other"))
+        require(other != me, "swap with another player's card, not your own")
+        mine = _int(action, "mine", "your card")
+        theirs = _int(action, "theirs", "their card")
+        my_row, their_row = state["rows"][me], state["rows"][other]
+        require(0 <= mine < len(my_row), f"you have cards 1-{len(my_row)}, not {mine + 1}")
+        who = state["players"][other]
+        require(0 <= theirs < len(their_row), f"{who} has cards 1-{len(their_row)}, not {theirs + 1}")
+        my_row[mine], their_row[theirs] = their_row[theirs], my_row[mine]
+        state["events"].append(f"swapped card {mine + 1} with {who}'s card {theirs + 1}")
+        self._continue(state)
+
+    def _do_no_swap(self, state: State, action: Action) -> None:
+        state["events"].append("no swap")
+        self._continue(state)
+
+    def _do_give_back(self, state: State, action: Action) -> None:
+        row = state["rows"][state["current"]]
+        card = _int(action, "card", "the card to give back")
+        old = len(row) - 1  # the card just taken is last and cannot be the one given back
+        require(0 <= card < old, f"give back one of the cards you held before (1-{old}), not the new one")
+        del row[card]
+        state["pile"] += 1
+        state["give_back_due"] = False
+        state["events"].append(f"card {card + 1} went to the bottom of the pile")
+        self._continue(state)
+
+    def _do_look(self, state: State, action: Action) -> None:
+        at = action.get("at")
+        if at not in ("own", "none"):
+            other = _player_index(state, at)
+            require(other != state["current"], "to see your own cards choose 'own'")
+            card = _int(action, "card", "the card to look at")
+            row = state["rows"][other]
+            require(0 <= card < len(row), f"{at} has cards 1-{len(row)}, not {card + 1}")
+        state["look_due"] = False
+        self._continue(state)
+
+    # refilling and the reshuffle -----------------------------------------------------------------------------
+    def _do_reveal(self, state: State, action: Action) -> None:
+        pending = state["to_reveal"]
+        region = action.get("region", pending[0])
+        require(
+            region in pending,
+            f"the {self._region_name(state, region)} region already has its card"
+            if isinstance(region, int) and 0 <= region < REGIONS
+            else f"there is no region {region!r}",
+        )
+        value = action.get("value")
+        require(
+            isinstance(value, int) and not isinstance(value, bool) and str(value) in state["deck"],
+            f"no card in this deck shows {value!r} (values: {', '.join(state['deck'])})",
+        )
+        balloon = action.get("balloon")
+        require(isinstance(balloon, bool), "say whether the card shows a balloon (true or false)")
+        showing = sum(1 for c in state["face_up"] if c is not None and c["value"] == value)
+        require(showing < state["deck"][str(value)], f"the deck has only {state['deck'][str(value)]} cards of {value}")
+        require(state["pile"] > 0, "the draw pile is empty")
+        state["pile"] -= 1
+        state["face_up"][region] = {"value": value, "balloon": balloon}
+        pending.remove(region)
+        self._continue(state)
+
+    def _refill_done(self, state: State) -> None:
+        """All regions filled: the reshuffle trigger (checked again after every new five)."""
+        if state["phase"] != DEAL and reshuffle_due(state["face_up"], state["edition"]):
+            state["pile"] += sum(1 for c in state["face_up"] if c is not None)
+            state["face_up"] = [None] * REGIONS
+            state["to_reveal"] = list(range(REGIONS))
+            state["reshuffles"] += 1
+            state["events"].append("too many balloons: the five cards are shuffled in and five new ones dealt")
+
+    def _continue(self, state: State) -> None:
+        """After a step of a turn: the next thing the table owes, or the end of the turn."""
+        if state["give_back_due"]:
+            state["phase"] = GIVE_BACK
+            return
+        if state["to_reveal"] and state["pile"] == 0:
+            state["events"].append("the draw pile is empty: the region stays empty")
+            state["to_reveal"] = []
+        if state["to_reveal"]:
+            if state["phase"] != DEAL:
+                state["phase"] = REVEAL
+            return
+        if state["phase"] == DEAL:
+            self._start_turn(state)
+            return
+        if state["phase"] == REVEAL:
+            self._refill_done(state)
+            if state["to_reveal"]:
+                return
+        if state["look_due"]:
+            state["phase"] = LOOK
+            return
+        self._end_turn(state)
+
+    # turns and the end ----------------------------------------------------------------------------------------
+    def _start_turn(self, state: State) -> None:
+        me = state["current"]
+        state["dice"] = []
+        state["picture"] = None
+        state["landing"] = None
+        state["endgame_turn"] = False
+        state["phase"] = ENDGAME if len(state["rows"][me]) >= state["threshold"] else ROLL
+
+    def _end_turn(self, state: State) -> None:
+        me = state["current"]
+        n = len(state["players"])
+        state["fresh"][me] = 0
+        at_threshold = [len(row) >= state["threshold"] for row in state["rows"]]
+        if state["final_round"] and state["last_to_threshold"] == me:
+            state["phase"] = FINAL_REVEAL
+            state["dice"], state["picture"], state["landing"] = [], None, None
+            state["events"].append("the final round is over: reveal the cards")
+            return
+        if not state["final_round"] and all(at_threshold):
+            state["final_round"] = True
+            state["last_to_threshold"] = me
+            state["events"].append("everyone is at the threshold: final round")
+        state["current"] = (me + 1) % n
+        state["turn"] += 1
+        self._start_turn(state)
+
+    def _do_hand(self, state: State, action: Action) -> None:
+        who = _player_index(state, action.get("player"))
+        name = state["players"][who]
+        values: Any = action.get("values")
+        size = len(state["rows"][who])
+        require(isinstance(values, list) and len(values) == size, f"{name} has {size} cards: enter {size} values")
+        for v in values:
+            ok = isinstance(v, int) and not isinstance(v, bool) and str(v) in state["deck"]
+            require(ok, f"no card in this deck shows {v!r}")
+        hands = dict(state["hands"])
+        hands[name] = list(values)
+        counts: dict[int, int] = {}
+        for hand in hands.values():
+            for v in hand:
+                counts[v] = counts.get(v, 0) + 1
+        for card in state["face_up"]:
+            if card is not None:
+                counts[card["value"]] = counts.get(card["value"], 0) + 1
+        for v, c in counts.items():
+            require(c <= state["deck"][str(v)], f"the deck has only {state['deck'][str(v)]} cards of {v}")
+        state["hands"] = hands
+        if len(hands) == len(state["players"]):
+            state["phase"] = OVER
+
+    @staticmethod
+    def _region_name(state: State, region: int) -> str:
+        return str(state["board"]["regions"][region]["name"])
+
+    def describe(self, action: Action) -> str:
+        """One line for the log and the undo prompt."""
+        kind = action.get("type")
+        if kind == "roll":
+            return f"roll {' + '.join(map(str, action.get('dice', [])))}"
+        if kind == "reroll":
+            if "picture" in action:
+                return f"re-roll the picture die: {action['picture']}"
+            return f"re-roll dice {', '.join(str(i + 1) for i in action.get('indices', []))} → {action.get('values')}"
+        if kind == "move":
+            return "move the statue"
+        if kind == "take_region":
+            return (
+                "take the region's card"
+                if "region" not in action
+                else f"take the card of region {action['region'] + 1}"
+            )
+        if kind == "take_pile":
+            return "take the top card of the pile" + (" (balloon)" if action.get("balloon") else "")
+        if kind == "picture":
+            return f"picture die: {action.get('face')}"
+        if kind == "swap":
+            mine, theirs = action.get("mine", 0) + 1, action.get("theirs", 0) + 1
+            return f"swap own card {mine} with {action.get('other')}'s card {theirs}"
+        if kind == "give_back":
+            return f"give card {action.get('card', 0) + 1} back to the bottom of the pile"
+        if kind == "reveal":
+            balloon = " with a balloon" if action.get("balloon") else ""
+            where = f"region {action['region'] + 1}" if "region" in action else "the board"
+            return f"{where} shows {action.get('value')}{balloon}"
+        if kind == "look":
+            at = action.get("at")
+            return {"own": "look at own cards", "none": "look at nothing"}.get(str(at), f"look at a card of {at}")
+        if kind == "hand":
+            return f"{action.get('player')} reveals {action.get('values')}"
+        return {"pass": "pass", "no_swap": "no swap", "end_turn": "end the turn"}.get(str(kind), str(kind))
+
+
+ENGINE = RatATatRoll()
