@@ -1,0 +1,774 @@
+"""Art Collectors: the Catalan bag game of painting tokens, scored by majorities with a black-cat tie-break.
+
+Two modes (setting ``tracker``):
+
+* final count (default): the players play with the real bag and, at the end, enter how many tokens of each
+  painting every player holds (``set_count``) and who holds the black-cat token (``set_black_cat``); ``finish``
+  awards the paintings and ranks the players, keeping the working (per painting: counts, winner, reason).
+* pile tracker: every draw is entered with the token's identity (the bag is physical, so the token arrives
+  inside the action); the engine keeps the bag, the turn and every pile, refuses what the rules forbid, and
+  scores the piles when the bag runs out.
+
+Numbers (tokens per painting, values, twins' points, removed paintings, the three ladies) come from
+``data/artcollectors.json``. Decisions where the rulebook is silent are listed in ``docs/artcollectors.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BadSetup,
+    IllegalAction,
+    Setup,
+    State,
+    action_type,
+    check_players,
+    check_settings,
+    require,
+)
+
+DATA_PATH = Path(__file__).with_name("data") / "artcollectors.json"
+
+ROBIN, BANKER, CHEATER, ANGEL, LADY, WILD = "robin", "banker", "cheater", "angel", "lady", "wild"
+ABILITIES = {"", ROBIN, BANKER, CHEATER, ANGEL, LADY, WILD}
+BLACK_CAT_MARK = "*"
+_CODE = re.compile(r"^(\d+)([A-Z]*)$")
+
+
+@dataclass(frozen=True)
+class TokenKind:
+    """One kind of token of a painting (painting 2 has two: the banker and the cheater)."""
+
+    code: str
+    name: str
+    ability: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Painting:
+    """A painting: its number, its value in points when won, and its tokens."""
+
+    number: int
+    value: int
+    character: str
+    points_per_token: int
+    tokens: tuple[TokenKind, ...]
+
+    @property
+    def token_count(self) -> int:
+        return sum(kind.count for kind in self.tokens)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Everything the rules count, read from the data file."""
+
+    paintings: tuple[Painting, ...]
+    removed: dict[int, tuple[int, ...]]
+    ladies: tuple[int, ...]
+    ladies_take: int
+    black_cat_painting: int
+    min_players: int
+    max_players: int
+    title: str
+
+    def painting(self, number: int) -> Painting | None:
+        return next((p for p in self.paintings if p.number == number), None)
+
+
+def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
+    """Read and check the data file; a malformed file raises :class:`BadSetup` naming the problem."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        paintings = []
+        codes: set[str] = set()
+        for entry in raw["paintings"]:
+            kinds = []
+            for tok in entry["tokens"]:
+                kind = TokenKind(
+                    str(tok["code"]), str(tok["name"]), str(tok.get("ability", "")), int(tok.get("count", 1))
+                )
+                match = _CODE.match(kind.code)
+                if match is None or int(match.group(1)) != int(entry["number"]) or kind.code in codes:
+                    raise BadSetup(f"{path.name}: bad or repeated token code {kind.code!r}")
+                if kind.ability not in ABILITIES or kind.count < 1:
+                    raise BadSetup(f"{path.name}: token {kind.code!r} has ability {kind.ability!r}, count {kind.count}")
+                codes.add(kind.code)
+                kinds.append(kind)
+            paintings.append(
+                Painting(
+                    int(entry["number"]),
+                    int(entry["value"]),
+                    str(entry["character"]),
+                    int(entry.get("points_per_token", 1)),
+                    tuple(kinds),
+                )
+            )
+        ladies = raw["three_ladies"]
+        return Catalogue(
+            paintings=tuple(paintings),
+            removed={int(k): tuple(int(n) for n in v) for k, v in raw.get("removed_paintings", {}).items()},
+            ladies=tuple(int(n) for n in ladies["paintings"]),
+            ladies_take=int(ladies["take"]),
+            black_cat_painting=int(raw.get("black_cat", {}).get("painting", 0)),
+            min_players=int(raw["players"]["min"]),
+            max_players=int(raw["players"]["max"]),
+            title=str(raw.get("title", "Art Collectors")),
+        )
+    except (OSError, KeyError, TypeError, ValueError) as err:
+        if isinstance(err, BadSetup):
+            raise
+        raise BadSetup(f"cannot read {path.name}: {err!r}") from err
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Small helpers over the state's own copy of the catalogue (a state never needs the data file again).
+
+
+def painting_of(code: str) -> int:
+    """The painting number of a token code such as ``"7"``, ``"2B"`` or ``"5*"``."""
+    match = _CODE.match(code.rstrip(BLACK_CAT_MARK))
+    if match is None:
+        raise IllegalAction(f"{code!r} is not a token")
+    return int(match.group(1))
+
+
+def plain(code: str) -> str:
+    """The token code without the black-cat mark."""
+    return code.rstrip(BLACK_CAT_MARK)
+
+
+def token_name(state: State, code: str) -> str:
+    """Readable name of a token, e.g. "a 7 (the bricklayer)" or "the banker (2)"."""
+    kind = state["kinds"].get(plain(code))
+    cat = " with the black cat" if code.endswith(BLACK_CAT_MARK) else ""
+    if kind is None:
+        return code
+    number = painting_of(code)
+    if len(state["paintings"][str(number)]["codes"]) > 1:
+        return f"{kind['name']} ({number}){cat}"
+    return f"a {number} ({kind['name']}){cat}"
+
+
+def _ability(state: State, code: str) -> str:
+    if not state["settings"]["full_game"]:
+        return ""
+    return str(state["kinds"][plain(code)]["ability"])
+
+
+def _names(state: State, seats: list[int]) -> str:
+    names: list[str] = [str(state["players"][i]) for i in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _player(state: State, action: Action, key: str) -> int:
+    value = action.get(key)
+    count = len(state["players"])
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < count:
+        raise IllegalAction(f"'{key}' must be a player number 0..{count - 1}, not {value!r}")
+    return value
+
+
+def _whole(value: Any, reason: str, least: int = 0) -> int:
+    """``value`` as an int ≥ ``least``, else :class:`IllegalAction` with ``reason``."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise IllegalAction(reason)
+    return value
+
+
+def protected(state: State, seat: int) -> bool:
+    """True when an angel lies on top of ``seat``'s pile in the full game (shielding it from abilities)."""
+    pile = state["piles"][seat]
+    return bool(state["settings"]["full_game"]) and bool(pile) and _ability(state, pile[-1]) == ANGEL
+
+
+def bag_total(state: State) -> int:
+    """Tokens still in the bag."""
+    return sum(int(n) for n in state["bag"].values())
+
+
+def _new_turn() -> dict[str, Any]:
+    return {
+        "tokens": [],  # this turn's tokens in the order gained (drawn, stolen, exchanged, taken)
+        "drawn": [],  # paintings drawn from the bag this turn (duplicates are judged against these)
+        "last": None,  # code of the latest drawn token: steals follow it
+        "cat": None,  # after a musician cat: "steal" or "exchange" once chosen
+        "cheater": 0,  # duplicates still allowed by the cheater
+        "cheater_seen": False,
+        "robin": "none",  # none / ready / used
+        "ladies": -1,  # -1 not earned; else tokens still to take
+    }
+
+
+def _black_cat_where(state: State) -> tuple[str, int | None]:
+    """("bag", None), ("turn", seat) or ("pile", seat)."""
+    for seat, pile in enumerate(state["piles"]):
+        if any(code.endswith(BLACK_CAT_MARK) for code in pile):
+            return "pile", seat
+    if any(code.endswith(BLACK_CAT_MARK) for code in state["turn"]["tokens"]):
+        return "turn", int(state["current"])
+    return "bag", None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> dict[str, Any]:
+    """The working: per painting the counts, winner and reason; per player the points and rank; the winners.
+
+    Majority wins a painting; a tie for the most goes to the black-cat holder even if not among the tied
+    (nobody takes it when nobody holds the black cat). Tokens score their points (twins 2), paintings their value.
+    """
+    names: list[str] = state["players"]
+    rows = []
+    token_points = [0] * len(names)
+    token_counts = [0] * len(names)
+    won: list[list[int]] = [[] for _ in names]
+    notes = []
+    for key in state["order"]:
+        info = state["paintings"][key]
+        number = int(key)
+        these = [int(c.get(key, 0)) for c in counts]
+        total = sum(these)
+        top = max(these) if these else 0
+        leaders = [i for i, n in enumerate(these) if n == top and n > 0]
+        winner: int | None
+        if total == 0:
+            winner, reason = None, "nobody has any of its tokens"
+        elif len(leaders) == 1:
+            winner = leaders[0]
+            reason = f"{names[winner]} has the most: {top} of {total}"
+        elif black_cat is None:
+            winner = None
+            reason = f"{_names(state, leaders)} tie on {top} and nobody holds the black cat: nobody takes it"
+        else:
+            winner = black_cat
+            how = "holds the black cat and takes it" if black_cat in leaders else "holds the black cat, so takes it"
+            reason = f"{_names(state, leaders)} tie on {top}; {names[black_cat]} {how}"
+        if winner is not None:
+            won[winner].append(number)
+        for i, n in enumerate(these):
+            token_points[i] += n * int(info["points"])
+            token_counts[i] += n
+        missing = int(info["tokens"]) - total
+        if missing:
+            notes.append(f"painting {number}: {missing} of its {info['tokens']} tokens not counted")
+        rows.append(
+            {
+                "painting": number,
+                "value": int(info["value"]),
+                "points_per_token": int(info["points"]),
+                "counts": these,
+                "total": total,
+                "tokens": int(info["tokens"]),
+                "winner": winner,
+                "tied": leaders if len(leaders) > 1 else [],
+                "reason": reason,
+            }
+        )
+    players: list[dict[str, Any]] = []
+    for i, name in enumerate(names):
+        painting_points = sum(int(state["paintings"][str(n)]["value"]) for n in won[i])
+        players.append(
+            {
+                "name": name,
+                "tokens": token_counts[i],
+                "token_points": token_points[i],
+                "paintings": won[i],
+                "painting_points": painting_points,
+                "total": token_points[i] + painting_points,
+            }
+        )
+    totals = [p["total"] for p in players]
+    for p in players:
+        p["rank"] = 1 + sum(1 for t in totals if t > p["total"])
+    best = max(totals) if totals else 0
+    winners = [p["name"] for p in players if p["total"] == best]
+    if len(winners) > 1:
+        notes.append(f"{_names(state, [names.index(w) for w in winners])} share the win on {best} points")
+    return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat, "notes": notes}
+
+
+def pile_counts(state: State) -> list[dict[str, int]]:
+    """Tokens per painting in each player's pile (the tracker's version of the final count)."""
+    counts: list[dict[str, int]] = []
+    for pile in state["piles"]:
+        row = dict.fromkeys(state["order"], 0)
+        for code in pile:
+            row[str(painting_of(code))] += 1
+        counts.append(row)
+    return counts
+
+
+def working(state: State) -> dict[str, Any]:
+    """The final result if the game is over, else the result the current counts or piles would give."""
+    if state.get("result") is not None:
+        return dict(state["result"])
+    if state["phase"] == "play":
+        where, seat = _black_cat_where(state)
+        return tally(state, pile_counts(state), seat if where == "pile" else None)
+    return tally(state, state["counts"], state["black_cat"])
+
+
+# --------------------------------------------------------------------------------------------------------------
+
+
+class ArtCollectors:
+    """The engine (see the module docstring); one instance, ``ENGINE``."""
+
+    name = "artcollectors"
+
+    def __init__(self, catalogue: Catalogue | None = None) -> None:
+        self.catalogue = catalogue or load_catalogue()
+        self.title = self.catalogue.title
+        self.min_players = self.catalogue.min_players
+        self.max_players = self.catalogue.max_players
+
+    def default_settings(self) -> dict[str, Any]:
+        return {
+            "tracker": False,  # follow the whole game pile by pile instead of counting at the end
+            "full_game": True,  # special abilities (the rulebook's "joc complet"); False = basic game
+            "angel_guards_banker": True,  # an angel on top of your own pile also shields it from your banker
+            "black_cat_painting": self.catalogue.black_cat_painting,  # 0 = unknown: the draw marks it
+        }
+
+    # ---------------------------------------------------------------------------------------------- setup
+
+    def setup(self, setup: Setup) -> State:
+        check_players(setup, self.min_players, self.max_players)
+        settings = check_settings(self.default_settings(), setup.settings)
+        count = len(setup.players)
+        removed = self.catalogue.removed.get(count, ())
+        in_play = [p for p in self.catalogue.paintings if p.number not in removed]
+        cat = int(settings["black_cat_painting"])
+        if cat and cat not in {p.number for p in in_play}:
+            raise BadSetup(f"black_cat_painting {cat} is not a painting in play with {count} players")
+        paintings = {
+            str(p.number): {
+                "value": p.value,
+                "points": p.points_per_token,
+                "tokens": p.token_count,
+                "character": p.character,
+                "codes": [k.code for k in p.tokens],
+            }
+            for p in in_play
+        }
+        kinds = {k.code: {"name": k.name, "ability": k.ability, "count": k.count} for p in in_play for k in p.tokens}
+        return {
+            "game": self.name,
+            "players": [p.name for p in setup.players],
+            "colours": [p.colour for p in setup.players],
+            "settings": settings,
+            "order": [str(p.number) for p in in_play],
+            "removed": list(removed),
+            "paintings": paintings,
+            "kinds": kinds,
+            "ladies": list(self.catalogue.ladies),
+            "ladies_take": self.catalogue.ladies_take,
+            "phase": "play" if settings["tracker"] else "count",
+            # count mode
+            "counts": [dict.fromkeys(paintings, 0) for _ in setup.players],
+            "black_cat": None,
+            "black_cat_set": False,
+            # tracker mode
+            "bag": {code: kind["count"] for code, kind in kinds.items()},
+            "black_cat_in_bag": True,
+            "piles": [[] for _ in setup.players],
+            "current": 0,
+            "turn": _new_turn(),
+            "turns": 0,
+            "event": "",
+            "result": None,
+        }
+
+    # ---------------------------------------------------------------------------------------------- apply
+
+    def apply(self, state: State, action: Action) -> State:
+        kind = action_type(action)
+        handler = getattr(self, f"_do_{kind}", None)
+        if handler is None:
+            raise IllegalAction(f"unknown action {kind!r} (known: {', '.join(sorted(self.action_types()))})")
+        require(state["phase"] != "over", "the game is over")
+        new = copy.deepcopy(state)
+        handler(new, action)
+        return new
+
+    def action_types(self) -> list[str]:
+        """Every action type this engine understands."""
+        return [name[4:] for name in dir(self) if name.startswith("_do_")]
+
+    # ---- count mode
+
+    def _need_count(self, state: State) -> None:
+        if state["phase"] != "count":
+            raise IllegalAction(
+                "the tracker is counting this game from the piles; use end_tracking to count by hand instead"
+            )
+
+    def _do_set_count(self, state: State, action: Action) -> None:
+        self._need_count(state)
+        seat = _player(state, action, "player")
+        key = self._painting_key(state, action.get("painting"))
+        value = _whole(action.get("count"), "a count is a whole number, 0 or more")
+        self._set(state, seat, key, value)
+
+    def _do_set_counts(self, state: State, action: Action) -> None:
+        self._need_count(state)
+        seat = _player(state, action, "player")
+        row = action.get("counts")
+        if not isinstance(row, dict):
+            raise IllegalAction("'counts' must map painting numbers to counts")
+        for painting, value in row.items():
+            key = self._painting_key(state, painting)
+            self._set(state, seat, key, _whole(value, "a count is a whole number, 0 or more"))
+
+    def _set(self, state: State, seat: int, key: str, value: int) -> None:
+        others = sum(int(row[key]) for i, row in enumerate(state["counts"]) if i != seat)
+        limit = int(state["paintings"][key]["tokens"])
+        if others + value > limit:
+            raise IllegalAction(
+                f"painting {key} has only {limit} tokens: {state['players'][seat]} with {value} "
+                f"would make {others + value}"
+            )
+        state["counts"][seat][key] = value
+
+    def _do_set_black_cat(self, state: State, action: Action) -> None:
+        self._need_count(state)
+        state["black_cat"] = None if action.get("player") is None else _player(state, action, "player")
+        state["black_cat_set"] = True
+
+    def _do_finish(self, state: State, action: Action) -> None:
+        self._need_count(state)
+        require(state["black_cat_set"], "say who holds the black-cat token first (or nobody)")
+        state["result"] = tally(state, state["counts"], state["black_cat"])
+        state["phase"] = "over"
+
+    def _painting_key(self, state: State, value: Any) -> str:
+        key = str(value)
+        if key not in state["paintings"]:
+            if isinstance(value, int) and value in state["removed"]:
+                raise IllegalAction(f"painting {value} is out of this game with {len(state['players'])} players")
+            raise IllegalAction(f"there is no painting {value!r} in this game")
+        return key
+
+    # ---- tracker
+
+    def _need_play(self, state: State) -> None:
+        if state["phase"] != "play":
+            raise IllegalAction("the pile tracker is off in this game: enter the final count instead")
+
+    def _do_end_tracking(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        require(not state["turn"]["drawn"], "finish this turn first (stop, or undo its draws)")
+        where, seat = _black_cat_where(state)
+        state["counts"] = pile_counts(state)
+        state["black_cat"] = seat if where == "pile" else None
+        state["black_cat_set"] = where == "pile"
+        state["phase"] = "count"
+        state["event"] = "Tracker off: the counts come from the piles; correct them and finish"
+
+    def _token(self, state: State, value: Any) -> str:
+        code = str(value).strip().upper()
+        if code in state["kinds"]:
+            return code
+        if code.isdigit():
+            if code in state["paintings"]:
+                options = " or ".join(f"{c} ({state['kinds'][c]['name']})" for c in state["paintings"][code]["codes"])
+                raise IllegalAction(f"painting {code} has different tokens: say which, {options}")
+            if int(code) in state["removed"]:
+                raise IllegalAction(f"painting {code} and its tokens are out of this game")
+        raise IllegalAction(f"there is no token {value!r} in this game")
+
+    def _do_draw(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        code = self._token(state, action.get("token"))
+        number = painting_of(code)
+        who = state["players"][state["current"]]
+        require(bag_total(state) > 0, "the bag is empty")
+        if state["bag"][code] <= 0:
+            raise IllegalAction(f"there is no {token_name(state, code)} left in the bag")
+        cat_wanted = bool(action.get("black_cat", False))
+        cat_painting = int(state["settings"]["black_cat_painting"])
+        if cat_wanted:
+            if not state["black_cat_in_bag"]:
+                where, seat = _black_cat_where(state)
+                holder = "this turn's tokens" if where == "turn" else f"{state['players'][seat or 0]}'s pile"
+                raise IllegalAction(f"the black-cat token is not in the bag: it is in {holder}")
+            if cat_painting and cat_painting != number:
+                raise IllegalAction(f"the black-cat token is a {cat_painting}, not a {number}")
+        elif state["black_cat_in_bag"]:
+            # The last token that can carry the black cat must be it.
+            if cat_painting:
+                left = sum(int(state["bag"][c]) for c in state["paintings"][str(cat_painting)]["codes"])
+                cat_wanted = number == cat_painting and left == 1
+            else:
+                cat_wanted = bag_total(state) == 1
+        state["bag"][code] -= 1
+        if cat_wanted:
+            state["black_cat_in_bag"] = False
+            code += BLACK_CAT_MARK
+        if _ability(state, code) == CHEATER and not turn["cheater_seen"]:
+            turn["cheater_seen"] = True
+            turn["cheater"] = 1
+        if number in turn["drawn"]:
+            if turn["cheater"] > 0:
+                turn["cheater"] -= 1
+                state["event"] = f"{who} draws a second {number}: the cheater lets it pass"
+            else:
+                lost = [*turn["tokens"], code]
+                self._to_bag(state, lost)
+                state["event"] = f"Bust! {who} drew a second {number}: {len(lost)} tokens go back to the bag"
+                self._next_player(state)
+                return
+        else:
+            state["event"] = f"{who} draws {token_name(state, code)}"
+        turn["drawn"].append(number)
+        turn["tokens"].append(code)
+        turn["last"] = code
+        turn["cat"] = None
+        self._gain(state, [code])
+
+    def _gain(self, state: State, codes: list[str]) -> None:
+        """Abilities of tokens gained this turn (full game): banker, cheater, Robin Tell, the three ladies."""
+        turn = state["turn"]
+        seat = int(state["current"])
+        for code in codes:
+            ability = _ability(state, code)
+            if ability == ROBIN and turn["robin"] == "none":
+                turn["robin"] = "ready"
+                state["event"] += "; Robin Tell may take the richest pile"
+            elif ability == CHEATER and not turn["cheater_seen"]:
+                turn["cheater_seen"] = True
+                turn["cheater"] = 1
+            elif ability == BANKER:
+                pile = state["piles"][seat]
+                if protected(state, seat) and state["settings"]["angel_guards_banker"]:
+                    state["event"] += "; the angel guards the pile from the banker"
+                else:
+                    back = (len(pile) + 1) // 2
+                    returned = pile[len(pile) - back :]
+                    del pile[len(pile) - back :]
+                    self._to_bag(state, returned)
+                    state["event"] += f"; the banker sends {back} tokens from the pile back to the bag"
+        if state["settings"]["full_game"] and turn["ladies"] < 0:
+            have = {painting_of(c) for c in turn["tokens"]}
+            if all(n in have for n in state["ladies"]):
+                turn["ladies"] = int(state["ladies_take"])
+                state["event"] += f"; the three ladies may take up to {turn['ladies']} tokens"
+
+    def _to_bag(self, state: State, codes: list[str]) -> None:
+        for code in codes:
+            if code.endswith(BLACK_CAT_MARK):
+                state["black_cat_in_bag"] = True
+            state["bag"][plain(code)] += 1
+
+    def _next_player(self, state: State) -> None:
+        state["current"] = (int(state["current"]) + 1) % len(state["players"])
+        state["turn"] = _new_turn()
+        state["turns"] += 1
+        if bag_total(state) == 0:
+            where, seat = _black_cat_where(state)
+            state["result"] = tally(state, pile_counts(state), seat if where == "pile" else None)
+            state["phase"] = "over"
+            state["event"] += "; the bag is empty: game over"
+
+    def _other(self, state: State, action: Action, key: str) -> int:
+        seat = _player(state, action, key)
+        require(seat != state["current"], "choose another player's pile, not your own")
+        require(bool(state["piles"][seat]), f"{state['players'][seat]}'s pile is empty")
+        return seat
+
+    def _do_steal(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        require(turn["last"] is not None, "steal right after drawing a token of the same painting")
+        seat = self._other(state, action, "from")
+        number = painting_of(turn["last"])
+        pile = state["piles"][seat]
+        name = state["players"][seat]
+        top = painting_of(pile[-1])
+        require(top == number, f"{name}'s top token is a {top}, not a {number}")
+        if state["kinds"][plain(turn["last"])]["ability"] == WILD:
+            require(turn["cat"] != "exchange", "you exchanged the musician cat: no stealing cats this time")
+            turn["cat"] = "steal"
+        taken = []
+        while pile and painting_of(pile[-1]) == number:
+            taken.append(pile.pop())
+        turn["tokens"].extend(taken)
+        state["event"] = f"{state['players'][state['current']]} steals {len(taken)} × {number} from {name}"
+        self._gain(state, taken)
+
+    def _do_exchange(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        last = turn["last"]
+        require(
+            last is not None and state["kinds"][plain(last)]["ability"] == WILD,
+            "exchange right after drawing a musician cat",
+        )
+        require(turn["cat"] is None, f"this musician cat was already used to {turn['cat']}")
+        seat = self._other(state, action, "with")
+        name = state["players"][seat]
+        pile = state["piles"][seat]
+        if state["settings"]["full_game"]:
+            require(not protected(state, seat), f"{name}'s top token is the angel: the musician cats cannot take it")
+        gained = pile.pop()
+        turn["tokens"].remove(last)
+        pile.append(last)
+        turn["tokens"].append(gained)
+        turn["cat"] = "exchange"
+        state["event"] = (
+            f"{state['players'][state['current']]} swaps the musician cat for {name}'s {token_name(state, gained)}"
+        )
+        self._gain(state, [gained])
+
+    def _do_robin(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        require(state["settings"]["full_game"], "Robin Tell has no ability in the basic game")
+        require(turn["robin"] != "used", "Robin Tell has already acted this turn")
+        require(turn["robin"] == "ready", "Robin Tell acts only in the turn you gain his token")
+        seat = _player(state, action, "target")
+        sizes = [len(p) for p in state["piles"]]
+        most = max(sizes)
+        require(most > 0, "every pile is empty: Robin Tell has nothing to take")
+        name = state["players"][seat]
+        if sizes[seat] != most:
+            richest = _names(state, [i for i, n in enumerate(sizes) if n == most])
+            raise IllegalAction(
+                f"Robin Tell takes the biggest pile: {richest} {most} tokens, {name} only {sizes[seat]}"
+            )
+        require(not protected(state, seat), f"{name}'s pile is protected by the angel")
+        deal = action.get("deal")
+        if not isinstance(deal, list) or not deal:
+            raise IllegalAction("'deal' lists who gets the tokens: [{'to': player, 'count': n}]")
+        chunks = []
+        for part in deal:
+            require(isinstance(part, dict), "each part of the deal is {'to': player, 'count': n}")
+            to = _player(state, part, "to")
+            chunks.append((to, _whole(part.get("count"), "each part of the deal gives 1 or more tokens", 1)))
+        given = sum(n for _, n in chunks)
+        require(given == most, f"deal out all {most} tokens of {name}'s pile (this deal gives {given})")
+        taken = list(reversed(state["piles"][seat]))  # top first
+        state["piles"][seat] = []
+        at = 0
+        for to, n in chunks:
+            chunk = taken[at : at + n]
+            at += n
+            state["piles"][to].extend(reversed(chunk))  # the chunk keeps its order on the receiver's pile
+        turn["robin"] = "used"
+        state["event"] = f"Robin Tell takes {name}'s {most} tokens and hands them out"
+
+    def _do_take(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        require(state["settings"]["full_game"], "the three ladies have no ability in the basic game")
+        ladies = ", ".join(str(n) for n in state["ladies"])
+        require(turn["ladies"] != -1, f"taking needs the three ladies ({ladies}) in this turn")
+        require(turn["ladies"] > 0, f"the three ladies have already taken {state['ladies_take']} tokens")
+        seat = self._other(state, action, "from")
+        name = state["players"][seat]
+        require(not protected(state, seat), f"{name}'s pile is protected by the angel")
+        gained = state["piles"][seat].pop()
+        turn["tokens"].append(gained)
+        turn["ladies"] -= 1
+        state["event"] = f"The three ladies take {token_name(state, gained)} from {name} ({turn['ladies']} more)"
+        self._gain(state, [gained])
+
+    def _do_stop(self, state: State, action: Action) -> None:
+        self._need_play(state)
+        turn = state["turn"]
+        require(bool(turn["drawn"]), "draw at least one token before stopping")
+        tokens: list[str] = list(turn["tokens"])
+        order = action.get("order")
+        if order is not None:
+            require(isinstance(order, list) and all(isinstance(c, str) for c in order), "'order' lists token codes")
+            require(
+                sorted(order) == sorted(tokens),
+                f"'order' must list exactly this turn's tokens ({', '.join(tokens)}), bottom first",
+            )
+            tokens = list(order)
+        seat = int(state["current"])
+        state["piles"][seat].extend(tokens)
+        state["event"] = f"{state['players'][seat]} stops and piles {len(tokens)} tokens, {tokens[-1]} on top"
+        self._next_player(state)
+
+    # ---------------------------------------------------------------------------------------------- queries
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def scores(self, state: State) -> dict[str, Any]:
+        result = working(state)
+        scores: dict[str, Any] = {p["name"]: p["total"] for p in result["players"]}
+        if self.is_over(state):
+            scores["winners"] = list(result["winners"])
+        return scores
+
+    def describe(self, action: Action) -> str:
+        kind = str(action.get("type", "?"))
+        if kind == "draw":
+            cat = " (black cat)" if action.get("black_cat") else ""
+            return f"Draw {action.get('token')}{cat}"
+        if kind == "steal":
+            return f"Steal from player {action.get('from')}"
+        if kind == "exchange":
+            return f"Swap the musician cat with player {action.get('with')}"
+        if kind == "take":
+            return f"The three ladies take from player {action.get('from')}"
+        if kind == "robin":
+            return f"Robin Tell takes player {action.get('target')}'s pile"
+        if kind == "stop":
+            return "Stop and pile this turn's tokens"
+        if kind == "set_count":
+            return f"Player {action.get('player')} holds {action.get('count')} of painting {action.get('painting')}"
+        if kind == "set_counts":
+            return f"Counts for player {action.get('player')}"
+        if kind == "set_black_cat":
+            who = action.get("player")
+            return "Nobody holds the black cat" if who is None else f"Player {who} holds the black cat"
+        if kind == "finish":
+            return "Score the game"
+        if kind == "end_tracking":
+            return "Stop tracking; count by hand"
+        return kind
+
+    def options(self, state: State) -> dict[str, Any]:
+        """What can be done now (for greying out buttons): drawable codes and the seats each move may target."""
+        out: dict[str, Any] = {"draw": [], "steal": [], "exchange": [], "take": [], "robin": [], "stop": False}
+        if state["phase"] != "play":
+            return out
+        turn = state["turn"]
+        seat = int(state["current"])
+        full = bool(state["settings"]["full_game"])
+        out["draw"] = [code for code, n in state["bag"].items() if n > 0]
+        out["stop"] = bool(turn["drawn"])
+        others = [i for i, pile in enumerate(state["piles"]) if i != seat and pile]
+        last = turn["last"]
+        if last is not None:
+            number = painting_of(last)
+            wild = state["kinds"][plain(last)]["ability"] == WILD
+            if not (wild and turn["cat"] == "exchange"):
+                out["steal"] = [i for i in others if painting_of(state["piles"][i][-1]) == number]
+            if wild and turn["cat"] is None:
+                out["exchange"] = [i for i in others if not (full and protected(state, i))]
+        if full and turn["ladies"] > 0:
+            out["take"] = [i for i in others if not protected(state, i)]
+        if full and turn["robin"] == "ready":
+            sizes = [len(p) for p in state["piles"]]
+            most = max(sizes)
+            out["robin"] = [i for i, n in enumerate(sizes) if most and n == most and not protected(state, i)]
+        return out
+
+
+ENGINE = ArtCollectors()
