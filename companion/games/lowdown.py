@@ -1,0 +1,829 @@
+"""Lowdown (Mattel GKD68): colour dice and number dice written into colour grids; lowest total wins.
+
+Rules from the Spanish manual (``shared/rules/original/color-number-dice.es.txt``). A turn: the active player
+rolls 2 colour + 2 number dice openly while a neighbour rolls 1 colour + 1 number die in secret; the active
+player takes one colour and one number die (from the open dice, or from the secret pair once looked at, which
+must then be used) and writes the number in a free square of that colour; every other player then takes a
+colour and a number from the four dice the active player did not take. Wild colours, forced shaded squares,
+crossed-out lines and the end condition are explained at the functions that check them. Standard library only.
+
+Squares are addressed ``[grid, row, column]``, all 0-based. The board is data (``data/lowdown_board.json``);
+another layout can be given as a file path or inline in the ``layout`` setting.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BadSetup,
+    IllegalAction,
+    Setup,
+    State,
+    action_type,
+    check_players,
+    check_settings,
+    require,
+)
+
+NAME = "lowdown"
+DEFAULT_LAYOUT_PATH = Path(__file__).parent / "data" / "lowdown_board.json"
+SHADED_POINTS = 6
+LINE_LENGTH = 3
+LINE_SUM = 10
+EDITIONS = ("es", "en")
+ROLLERS = ("", "right", "left")
+SECRET_MODES = ("physical", "virtual")
+PHASES = ("roll", "active", "others", "final", "over")
+
+# Die ids: the open roll is c0, c1 (colours) and n0, n1 (numbers); the secret pair is sc and sn.
+OPEN_COLOUR_IDS = ("c0", "c1")
+OPEN_NUMBER_IDS = ("n0", "n1")
+SECRET_IDS = ("sc", "sn")
+
+Square = list[int]
+Line = list[Square]
+
+
+# --------------------------------------------------------------------------------------------- layout
+
+
+def load_layout(path: str | Path) -> dict[str, Any]:
+    """Read and validate a board layout file; :class:`BadSetup` says what is wrong and where."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise BadSetup(f"cannot read the Lowdown board file {where}: {err.strerror or err}") from err
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadSetup(f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})") from err
+    return validate_layout(data, source=where)
+
+
+_DEFAULT_LAYOUT: dict[str, Any] | None = None
+
+
+def default_layout() -> dict[str, Any]:
+    """The documented default board (three 3x3 grids), validated once and copied on every call."""
+    global _DEFAULT_LAYOUT
+    if _DEFAULT_LAYOUT is None:
+        _DEFAULT_LAYOUT = load_layout(DEFAULT_LAYOUT_PATH)
+    return copy.deepcopy(_DEFAULT_LAYOUT)
+
+
+def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
+    """Check a layout object and return it normalised (squares as lists of colour names).
+
+    A layout has ``colours`` (name -> display colour ``#rrggbb``; also the colour dice faces), ``numbers`` (the
+    number dice faces), ``wilds`` (wild boxes per board) and ``grids``: each with a ``name``, its ``colours``
+    and ``rows`` of squares written ``"red"`` or ``"red/orange"``. Every grid needs at least 3 squares in a line.
+    """
+
+    def bad(msg: str) -> BadSetup:
+        return BadSetup(f"{source}: {msg}")
+
+    if not isinstance(data, dict):
+        raise bad("a board layout must be a JSON object")
+    known = {"schema", "name", "note", "colours", "numbers", "wilds", "grids"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise bad(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    if data.get("schema", 1) != 1:
+        raise bad(f"schema {data.get('schema')!r} is not supported (this version reads schema 1)")
+    colours = data.get("colours")
+    if not isinstance(colours, dict) or not colours:
+        raise bad('\'colours\' must map each colour name to a display colour, e.g. {"red": "#d64541"}')
+    for name, hexa in colours.items():
+        if not name or "/" in name:
+            raise bad(f"colour name {name!r} must be non-empty and without '/'")
+        if not (isinstance(hexa, str) and len(hexa) == 7 and hexa.startswith("#")):
+            raise bad(f'colour {name!r} needs a display colour like "#d64541", not {hexa!r}')
+        try:
+            int(hexa[1:], 16)
+        except ValueError:
+            raise bad(f'colour {name!r} needs a display colour like "#d64541", not {hexa!r}') from None
+    numbers = data.get("numbers", [1, 2, 3, 4, 5, 6])
+    if (
+        not isinstance(numbers, list)
+        or not numbers
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers)
+    ):
+        raise bad("'numbers' must be a list of the number dice faces (whole numbers ≥ 0)")
+    wilds = data.get("wilds", 4)
+    if not isinstance(wilds, int) or isinstance(wilds, bool) or wilds < 0:
+        raise bad(f"'wilds' must be a whole number ≥ 0, not {wilds!r}")
+    grids = data.get("grids")
+    if not isinstance(grids, list) or not grids:
+        raise bad("'grids' must be a non-empty list")
+    out_grids: list[dict[str, Any]] = []
+    for gi, grid in enumerate(grids):
+        if not isinstance(grid, dict):
+            raise bad(f"grid {gi + 1} must be an object with 'name', 'colours' and 'rows'")
+        gname = str(grid.get("name") or f"Grid {gi + 1}")
+        label = f"grid {gi + 1} ({gname})"
+        gcols = grid.get("colours")
+        if not isinstance(gcols, list) or not gcols or not all(isinstance(c, str) for c in gcols):
+            raise bad(f"{label}: 'colours' must list the grid's colours")
+        for c in gcols:
+            if c not in colours:
+                raise bad(f"{label}: colour {c!r} is not in the layout's colours ({', '.join(colours)})")
+        rows = grid.get("rows")
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
+            raise bad(f"{label}: 'rows' must be a list of rows of squares")
+        width = len(rows[0])
+        if any(len(r) != width for r in rows):
+            raise bad(f"{label}: every row must have the same number of squares")
+        if max(len(rows), width) < LINE_LENGTH:
+            raise bad(f"{label}: a grid needs at least {LINE_LENGTH} squares in a row or column")
+        out_rows: list[list[list[str]]] = []
+        for ri, row in enumerate(rows):
+            out_row: list[list[str]] = []
+            for ci, sq in enumerate(row):
+                where = f"{label}, row {ri + 1}, column {ci + 1}"
+                if not isinstance(sq, str) or not sq:
+                    raise bad(f'{where}: a square is written as a colour name such as "red" or "red/orange"')
+                parts = sq.split("/")
+                for part in parts:
+                    if part not in gcols:
+                        raise bad(f"{where}: {part!r} is not one of this grid's colours ({', '.join(gcols)})")
+                if len(set(parts)) != len(parts):
+                    raise bad(f"{where}: colour repeated in {sq!r}")
+                out_row.append(parts)
+            out_rows.append(out_row)
+        out_grids.append({"name": gname, "colours": list(gcols), "rows": out_rows})
+    return {
+        "name": str(data.get("name", "custom")),
+        "note": str(data.get("note", "")),
+        "colours": dict(colours),
+        "numbers": list(numbers),
+        "wilds": wilds,
+        "grids": out_grids,
+    }
+
+
+def grid_lines(layout: dict[str, Any], grid: int) -> list[Line]:
+    """Every straight line of 3 consecutive squares in one grid: rows, columns, then both diagonals."""
+    rows = layout["grids"][grid]["rows"]
+    height, width = len(rows), len(rows[0])
+    lines: list[Line] = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(height):
+            for c in range(width):
+                end_r, end_c = r + dr * (LINE_LENGTH - 1), c + dc * (LINE_LENGTH - 1)
+                if 0 <= end_r < height and 0 <= end_c < width:
+                    lines.append([[grid, r + dr * k, c + dc * k] for k in range(LINE_LENGTH)])
+    return lines
+
+
+def all_lines(layout: dict[str, Any]) -> list[Line]:
+    """Every line of three on the board, grid by grid."""
+    return [line for g in range(len(layout["grids"])) for line in grid_lines(layout, g)]
+
+
+def _orient(ax: int, ay: int, bx: int, by: int, cx: int, cy: int) -> int:
+    v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    return (v > 0) - (v < 0)
+
+
+def lines_conflict(a: Line, b: Line) -> bool:
+    """True when two crossed lines would cross each other, which the rules forbid.
+
+    "Cross" means: they share a square, or the segments joining their square centres intersect (two diagonals
+    that pass between each other's squares). In a 3x3 grid every diagonal shares a square with every other line,
+    which is the manual's warning that a diagonal blocks the other lines of its grid. Parallel neighbours and
+    lines in different grids never conflict.
+    """
+    if a[0][0] != b[0][0]:
+        return False
+    if {tuple(s) for s in a} & {tuple(s) for s in b}:
+        return True
+    (_, ar1, ac1), (_, ar2, ac2) = a[0], a[-1]
+    (_, br1, bc1), (_, br2, bc2) = b[0], b[-1]
+    o1 = _orient(ar1, ac1, ar2, ac2, br1, bc1)
+    o2 = _orient(ar1, ac1, ar2, ac2, br2, bc2)
+    o3 = _orient(br1, bc1, br2, bc2, ar1, ac1)
+    o4 = _orient(br1, bc1, br2, bc2, ar2, ac2)
+    return o1 * o2 < 0 and o3 * o4 < 0
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+
+def _square_text(state: State, sq: Square) -> str:
+    grid = state["layout"]["grids"][sq[0]]
+    return f"{grid['name']} grid, row {sq[1] + 1}, column {sq[2] + 1}"
+
+
+def _square_colours(state: State, sq: Square) -> list[str]:
+    colours: list[str] = state["layout"]["grids"][sq[0]]["rows"][sq[1]][sq[2]]
+    return colours
+
+
+def _cell(state: State, player: int, sq: Square) -> dict[str, Any] | None:
+    cell: dict[str, Any] | None = state["boards"][player]["grids"][sq[0]][sq[1]][sq[2]]
+    return cell
+
+
+def _parse_square(state: State, value: Any) -> Square:
+    """A ``[grid, row, column]`` on this board, or IllegalAction."""
+    require(
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+        f"a square is given as [grid, row, column], not {value!r}",
+    )
+    g, r, c = (int(v) for v in value)
+    grids = state["layout"]["grids"]
+    require(0 <= g < len(grids), f"there is no grid {g + 1} on the board")
+    rows = grids[g]["rows"]
+    require(0 <= r < len(rows) and 0 <= c < len(rows[0]), f"the {grids[g]['name']} grid has no square there")
+    return [g, r, c]
+
+
+def _player_index(state: State, action: Action) -> int:
+    p = action.get("player")
+    n = len(state["players"])
+    require(
+        isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n,
+        f"'player' must be a player number from 0 to {n - 1}, not {p!r}",
+    )
+    return p  # type: ignore[return-value]
+
+
+def _name(state: State, player: int) -> str:
+    return str(state["players"][player]["name"])
+
+
+def free_squares(state: State, player: int) -> list[Square]:
+    """Every square on the player's board that holds neither a number nor shading."""
+    out: list[Square] = []
+    for g, grid in enumerate(state["boards"][player]["grids"]):
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                if cell is None:
+                    out.append([g, r, c])
+    return out
+
+
+def wilds_left(state: State, player: int) -> int:
+    """How many wild-colour boxes the player has not marked yet."""
+    return int(state["layout"]["wilds"]) - int(state["boards"][player]["wilds"])
+
+
+def filled_grids(state: State, player: int) -> int:
+    """How many of the player's grids have every square written or shaded (the end condition counts these)."""
+    return sum(1 for grid in state["boards"][player]["grids"] if all(cell is not None for row in grid for cell in row))
+
+
+def secret_roller(state: State) -> int:
+    """Who rolls the secret pair this turn: the player on the active player's right (Spanish manual; players
+    are listed in playing order, which goes to the left) or on the left (English edition)."""
+    side = state["settings"]["secret_roller"] or ("right" if state["settings"]["edition"] == "es" else "left")
+    n = len(state["players"])
+    step = -1 if side == "right" else 1
+    return (int(state["active"]) + step) % n
+
+
+def dice(state: State) -> dict[str, tuple[str, Any]]:
+    """The dice known this turn: id -> (kind "colour"/"number", face). The secret pair appears once revealed."""
+    out: dict[str, tuple[str, Any]] = {}
+    roll = state["open"]
+    if roll is not None:
+        for i, face in zip(OPEN_COLOUR_IDS, roll["colours"], strict=True):
+            out[i] = ("colour", face)
+        for i, face in zip(OPEN_NUMBER_IDS, roll["numbers"], strict=True):
+            out[i] = ("number", face)
+    secret = state["secret"]
+    if secret is not None:
+        out["sc"] = ("colour", secret["colour"])
+        out["sn"] = ("number", secret["number"])
+    return out
+
+
+def pool(state: State) -> dict[str, list[Any]]:
+    """The dice left for the other players: all six minus the two the active player took (sorted faces)."""
+    taken = set(state["taken"] or [])
+    left = [die for i, die in dice(state).items() if i not in taken]
+    return {
+        "colours": [f for k, f in left if k == "colour"],
+        "numbers": [f for k, f in left if k == "number"],
+    }
+
+
+def virtual_secret(seed: int, turn: int, layout: dict[str, Any]) -> dict[str, Any]:
+    """The app's secret roll for a turn: a seeded RNG on (setup seed, turn), so replay gives the same dice."""
+    rng = random.Random(f"lowdown-secret:{seed}:{turn}")
+    return {"colour": rng.choice(list(layout["colours"])), "number": rng.choice(list(layout["numbers"]))}
+
+
+# --------------------------------------------------------------------------------------------- legality
+
+
+def _active_dice_options(state: State) -> list[tuple[str, str]]:
+    """The (colour die id, number die id) pairs the active player may take, by the edition's secret-pair rule.
+
+    Before looking: open dice only. After looking: English edition, exactly the secret pair; Spanish manual
+    ("una vez que veas los dados ocultos, debes utilizarlos"), any colour and number with at least one secret die.
+    """
+    known = dice(state)
+    colour_ids = [i for i in (*OPEN_COLOUR_IDS, "sc") if i in known]
+    number_ids = [i for i in (*OPEN_NUMBER_IDS, "sn") if i in known]
+    looked = bool(state["looked"])
+    pair = state["settings"]["edition"] == "en"
+    options: list[tuple[str, str]] = []
+    for cid in colour_ids:
+        for nid in number_ids:
+            secret_count = (cid == "sc") + (nid == "sn")
+            if not looked and secret_count:
+                continue
+            if looked and (secret_count == 0 or (pair and secret_count < 2)):
+                continue
+            options.append((cid, nid))
+    return options
+
+
+def _fits(state: State, player: int, colour: str) -> bool:
+    return any(colour in _square_colours(state, sq) for sq in free_squares(state, player))
+
+
+def _whose_part(state: State, player: int) -> str | None:
+    """Why ``player`` may not write now, or None when they may."""
+    phase = state["phase"]
+    if phase == "roll":
+        return "roll the open dice first"
+    if phase in ("final", "over"):
+        return "the game has ended: nobody writes any more"
+    active = int(state["active"])
+    if phase == "active":
+        if player != active:
+            return f"{_name(state, active)} chooses first; the others choose after"
+        return None
+    if player == active:
+        return f"{_name(state, active)} has already chosen this turn"
+    if player in state["done"]:
+        return f"{_name(state, player)} has already written a number this turn"
+    if state["secret"] is None:
+        return "reveal the secret pair first: the other players choose from the four dice left"
+    return None
+
+
+def _check_place(state: State, player: int, action: Action) -> tuple[Square, list[str] | None]:
+    """Validate a ``place`` action; returns the square and, for the active player, the two die ids taken."""
+    why = _whose_part(state, player)
+    require(why is None, f"{_name(state, player)} cannot write now: {why}")
+    number = action.get("number")
+    colour = action.get("colour")
+    wild = action.get("wild", False)
+    require(isinstance(wild, bool), "'wild' must be true or false")
+    taken: list[str] | None = None
+    if player == int(state["active"]):
+        known = dice(state)
+        options = _active_dice_options(state)
+        numbers = sorted({known[n][1] for _, n in options})
+        require(
+            any(known[n][1] == number for _, n in options),
+            f"there is no {number!r} among the dice {_name(state, player)} may take"
+            f" ({' or '.join(str(x) for x in numbers)})" + _secret_hint(state),
+        )
+        require(
+            colour is not None,
+            "the active player names a colour die: the colour written, or with a wild the die taken out of play",
+        )
+        match = [(c, n) for c, n in options if known[c][1] == colour and known[n][1] == number]
+        possible = sorted({str(known[c][1]) for c, n in options if known[n][1] == number})
+        require(
+            bool(match),
+            f"{_name(state, player)} cannot take {colour} with {number}"
+            f" (colours possible with {number}: {', '.join(possible)})" + _secret_hint(state),
+        )
+        taken = list(match[0])
+    else:
+        left = pool(state)
+        require(
+            number in left["numbers"],
+            f"{number!r} is not among the dice left ({' or '.join(str(x) for x in left['numbers'])})",
+        )
+        if wild:
+            require(colour is None, "with a wild colour only the active player takes a colour die out of play")
+        else:
+            require(
+                colour in left["colours"],
+                f"{colour!r} is not among the dice left ({' or '.join(str(x) for x in left['colours'])})",
+            )
+    sq = _parse_square(state, action.get("square"))
+    cell = _cell(state, player, sq)
+    if cell is not None:
+        what = "is shaded" if cell.get("shaded") else f"already holds a {cell['n']}"
+        raise IllegalAction(f"{_square_text(state, sq)} {what}: write in a free square")
+    if wild:
+        require(
+            wilds_left(state, player) > 0,
+            f"{_name(state, player)} has used all {state['layout']['wilds']} wild colours",
+        )
+    else:
+        accepts = _square_colours(state, sq)
+        require(
+            colour in accepts,
+            f"a {colour} number cannot go in {_square_text(state, sq)}: that square is {'/'.join(accepts)}",
+        )
+    return sq, taken
+
+
+def _secret_hint(state: State) -> str:
+    if not state["looked"]:
+        return ""
+    if state["settings"]["edition"] == "en":
+        return "; after looking at the secret pair it must be used as a pair"
+    return "; after looking at the secret pair at least one of its dice must be used"
+
+
+def _can_write(state: State, player: int) -> bool:
+    """True when some number can be written without shading (a fitting die colour, or a wild left)."""
+    if wilds_left(state, player) > 0 and free_squares(state, player):
+        return True
+    if player == int(state["active"]):
+        known = dice(state)
+        return any(_fits(state, player, known[c][1]) for c, _ in _active_dice_options(state))
+    return any(_fits(state, player, c) for c in pool(state)["colours"])
+
+
+def _check_shade(state: State, player: int, action: Action) -> Square:
+    """A shaded (+6) square is allowed only when nothing fits and no wild is left (manual: "ADVERTENCIA")."""
+    why = _whose_part(state, player)
+    require(why is None, f"{_name(state, player)} cannot shade now: {why}")
+    sq = _parse_square(state, action.get("square"))
+    require(_cell(state, player, sq) is None, f"{_square_text(state, sq)} is not free")
+    if player == int(state["active"]) and not state["looked"]:
+        raise IllegalAction(
+            f"{_name(state, player)} may not shade yet: look at the secret pair first, it may fit somewhere"
+        )
+    if wilds_left(state, player) > 0:
+        raise IllegalAction(
+            f"{_name(state, player)} still has {wilds_left(state, player)} wild colour(s): use one instead of shading"
+        )
+    require(
+        not _can_write(state, player),
+        f"{_name(state, player)} can still write a number, so shading a square is not allowed",
+    )
+    return sq
+
+
+def must_shade(state: State, player: int) -> bool:
+    """True when it is the player's part of the turn and the only thing they can do is shade a square."""
+    if _whose_part(state, player) is not None:
+        return False
+    if player == int(state["active"]) and not state["looked"]:
+        return False
+    return not _can_write(state, player)
+
+
+def legal_placements(
+    state: State,
+    player: int,
+    *,
+    number: Any = None,
+    colour: Any = None,
+    wild: bool | None = None,
+) -> list[Action]:
+    """Every ``place`` action the player may make now, optionally narrowed to a number, colour or wild flag.
+
+    The UI lights only the squares these name. For the active player with ``wild=True`` the ``colour`` is the
+    colour die taken out of play.
+    """
+    if _whose_part(state, player) is not None:
+        return []
+    if player == int(state["active"]):
+        known = dice(state)
+        options = _active_dice_options(state)
+        combos = sorted({(known[n][1], known[c][1]) for c, n in options}, key=str)
+        candidates = [(num, col, w) for num, col in combos for w in (False, True)]
+    else:
+        left = pool(state)
+        nums = sorted(set(left["numbers"]))
+        cols = sorted(set(left["colours"]))
+        candidates = [(num, col, False) for num in nums for col in cols] + [(num, None, True) for num in nums]
+    out: list[Action] = []
+    for num, col, w in candidates:
+        if number is not None and num != number:
+            continue
+        if colour is not None and col != colour:
+            continue
+        if wild is not None and w != wild:
+            continue
+        if w and wilds_left(state, player) <= 0:
+            continue
+        for sq in free_squares(state, player):
+            if not w and col not in _square_colours(state, sq):
+                continue
+            action: Action = {"type": "place", "player": player, "number": num, "square": sq}
+            if col is not None:
+                action["colour"] = col
+            if w:
+                action["wild"] = True
+            out.append(action)
+    return out
+
+
+def _line_reason(state: State, player: int, squares: Any) -> tuple[Line, str | None]:
+    """Check a crossing; returns the line in board order and why it is refused (None when legal)."""
+    require(isinstance(squares, list) and len(squares) == LINE_LENGTH, "cross out exactly three squares")
+    sqs = [_parse_square(state, s) for s in squares]
+    if len({tuple(s) for s in sqs}) != LINE_LENGTH:
+        return sqs, "the three squares must be different"
+    if len({s[0] for s in sqs}) != 1:
+        return sqs, "a crossed line must stay inside one grid"
+    as_set = {tuple(s) for s in sqs}
+    line = next((ln for ln in grid_lines(state["layout"], sqs[0][0]) if {tuple(s) for s in ln} == as_set), None)
+    if line is None:
+        return sqs, "the three squares are not in a straight line (row, column or diagonal)"
+    values: list[int] = []
+    for s in line:
+        cell = _cell(state, player, s)
+        if cell is None:
+            return line, f"{_square_text(state, s)} is empty: a line needs three numbers"
+        if cell.get("shaded"):
+            return line, f"{_square_text(state, s)} is shaded: a line needs three numbers"
+        values.append(int(cell["n"]))
+    if not (len(set(values)) == 1 or sum(values) == LINE_SUM):
+        shown = " + ".join(str(v) for v in values)
+        return line, f"{shown} = {sum(values)}: a line needs three equal numbers or a sum of {LINE_SUM}"
+    for done in state["boards"][player]["crossed"]:
+        if lines_conflict(line, done):
+            shared = {tuple(s) for s in line} & {tuple(s) for s in done}
+            how = "shares a square with" if shared else "would cross"
+            return line, f"this line {how} a line already crossed out; crossed lines may not cross"
+    return line, None
+
+
+def legal_crossings(state: State, player: int) -> list[Line]:
+    """Every line the player may cross out now (the UI highlights these)."""
+    if state["phase"] == "over":
+        return []
+    out: list[Line] = []
+    for line in all_lines(state["layout"]):
+        _, why = _line_reason(state, player, line)
+        if why is None:
+            out.append(line)
+    return out
+
+
+def board_score(state: State, player: int) -> int:
+    """Sum of the numbers not crossed out plus 6 per shaded square."""
+    crossed = {tuple(s) for line in state["boards"][player]["crossed"] for s in line}
+    total = 0
+    for g, grid in enumerate(state["boards"][player]["grids"]):
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                if cell is None:
+                    continue
+                if cell.get("shaded"):
+                    total += SHADED_POINTS
+                elif (g, r, c) not in crossed:
+                    total += int(cell["n"])
+    return total
+
+
+# --------------------------------------------------------------------------------------------- engine
+
+
+class LowdownEngine:
+    """Lowdown rules engine (see the module docstring and docs/lowdown.md for the action list)."""
+
+    name = NAME
+    title = "Lowdown"
+    min_players = 2
+    max_players = 4
+
+    def default_settings(self) -> dict[str, Any]:
+        """``edition`` es/en (secret pair: Spanish "at least one secret die" / English "as a pair"),
+        ``secret_roller`` ""/right/left ("" follows the edition), ``secret_dice`` physical/virtual,
+        ``layout`` (None = default board, a file path, or an inline layout object), ``end_grids``."""
+        return {"edition": "es", "secret_roller": "", "secret_dice": "physical", "layout": None, "end_grids": 2}
+
+    def setup(self, setup: Setup) -> State:
+        """Empty boards for every player; the first player (youngest, per the manual) rolls first."""
+        check_players(setup, self.min_players, self.max_players)
+        settings = check_settings(self.default_settings(), setup.settings)
+        if settings["edition"] not in EDITIONS:
+            raise BadSetup(f"edition must be one of {', '.join(EDITIONS)}, not {settings['edition']!r}")
+        if settings["secret_roller"] not in ROLLERS:
+            raise BadSetup(
+                f"secret_roller must be 'right', 'left' or '' (edition's), not {settings['secret_roller']!r}"
+            )
+        if settings["secret_dice"] not in SECRET_MODES:
+            raise BadSetup(f"secret_dice must be 'physical' or 'virtual', not {settings['secret_dice']!r}")
+        raw = settings["layout"]
+        if raw is None:
+            layout = default_layout()
+        elif isinstance(raw, str):
+            layout = load_layout(raw)
+        elif isinstance(raw, dict):
+            layout = validate_layout(raw, source="layout setting")
+        else:
+            raise BadSetup("the layout setting must be empty, a file path or a layout object")
+        end = settings["end_grids"]
+        if not 1 <= end <= len(layout["grids"]):
+            raise BadSetup(f"end_grids must be between 1 and {len(layout['grids'])}, not {end}")
+        boards = [
+            {
+                "grids": [[[None for _ in row] for row in grid["rows"]] for grid in layout["grids"]],
+                "wilds": 0,
+                "crossed": [],
+            }
+            for _ in setup.players
+        ]
+        return {
+            "game": NAME,
+            "players": [p.to_json() for p in setup.players],
+            "settings": settings,
+            "seed": setup.seed,
+            "layout": layout,
+            "boards": boards,
+            "turn": 1,
+            "active": 0,
+            "phase": "roll",
+            "open": None,
+            "secret": None,
+            "looked": False,
+            "taken": None,
+            "wild_out": None,
+            "done": [],
+            "enders": [],
+        }
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action`` (roll, secret, place, shade, cross, finish); ``state`` is not changed."""
+        kind = action_type(action)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalAction(f"unknown Lowdown action {kind!r} (known: {', '.join(_HANDLERS)})")
+        require(state["phase"] != "over", "the game is over")
+        new = copy.deepcopy(state)
+        handler(new, action)
+        return new
+
+    def is_over(self, state: State) -> bool:
+        """True after ``finish``: every player has finished the last turn and crossed their last lines."""
+        return bool(state["phase"] == "over")
+
+    def scores(self, state: State) -> dict[str, Any]:
+        """Each player's total (numbers not crossed + 6 per shaded square); lowest wins, ties share the win."""
+        out: dict[str, Any] = {_name(state, p): board_score(state, p) for p in range(len(state["players"]))}
+        if self.is_over(state):
+            best = min(board_score(state, p) for p in range(len(state["players"])))
+            out["winners"] = [_name(state, p) for p in range(len(state["players"])) if board_score(state, p) == best]
+        return out
+
+    def describe(self, action: Action) -> str:
+        """One line for the log and the undo prompt."""
+        kind = action.get("type")
+        who = f"Player {int(action['player']) + 1}" if isinstance(action.get("player"), int) else "Someone"
+        sq = action.get("square")
+        where = (
+            f"grid {sq[0] + 1}, row {sq[1] + 1}, column {sq[2] + 1}" if isinstance(sq, list) and len(sq) == 3 else "?"
+        )
+        if kind == "roll":
+            colours = " ".join(map(str, action.get("colours", [])))
+            return f"Roll: {colours} / {' '.join(map(str, action.get('numbers', [])))}"
+        if kind == "secret":
+            if "colour" in action:
+                return f"Secret pair: {action.get('colour')} {action.get('number')}"
+            return "Secret pair revealed"
+        if kind == "place":
+            if action.get("wild"):
+                extra = f", {action['colour']} die out of play" if action.get("colour") else ""
+                return f"{who} writes {action.get('number')} with a wild colour at {where}{extra}"
+            return f"{who} writes {action.get('number')} ({action.get('colour')}) at {where}"
+        if kind == "shade":
+            return f"{who} shades {where} (+{SHADED_POINTS})"
+        if kind == "cross":
+            return f"{who} crosses out a line"
+        if kind == "finish":
+            return "Final scores"
+        return str(kind)
+
+
+# --------------------------------------------------------------------------------------------- handlers
+
+
+def _do_roll(state: State, action: Action) -> None:
+    require(state["phase"] == "roll", "the dice for this turn are already rolled")
+    colours, numbers = action.get("colours"), action.get("numbers")
+    layout = state["layout"]
+    require(
+        isinstance(colours, list) and len(colours) == 2 and all(c in layout["colours"] for c in colours),
+        f"the open roll needs 2 colour dice, each one of {', '.join(layout['colours'])}; got {colours!r}",
+    )
+    require(
+        isinstance(numbers, list)
+        and len(numbers) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n in layout["numbers"] for n in numbers),
+        f"the open roll needs 2 number dice, each one of {', '.join(map(str, layout['numbers']))}; got {numbers!r}",
+    )
+    state["open"] = {"colours": list(colours), "numbers": list(numbers)}  # type: ignore[arg-type]
+    state["phase"] = "active"
+
+
+def _do_secret(state: State, action: Action) -> None:
+    """Look at (active player, before choosing) or reveal (for the others) the secret pair."""
+    phase = state["phase"]
+    require(phase in ("active", "others"), "the secret pair is rolled with the open dice: roll first")
+    require(state["secret"] is None, "the secret pair is already revealed")
+    layout = state["layout"]
+    if state["settings"]["secret_dice"] == "virtual":
+        require(
+            "colour" not in action and "number" not in action,
+            "in this game the app rolls the secret pair itself; do not enter dice",
+        )
+        state["secret"] = virtual_secret(int(state["seed"]), int(state["turn"]), layout)
+    else:
+        colour, number = action.get("colour"), action.get("number")
+        require(colour in layout["colours"], f"the secret colour die must be one of {', '.join(layout['colours'])}")
+        require(
+            isinstance(number, int) and not isinstance(number, bool) and number in layout["numbers"],
+            f"the secret number die must be one of {', '.join(map(str, layout['numbers']))}",
+        )
+        state["secret"] = {"colour": colour, "number": number}
+    if phase == "active":
+        state["looked"] = True
+
+
+def _do_place(state: State, action: Action) -> None:
+    player = _player_index(state, action)
+    sq, taken = _check_place(state, player, action)
+    wild = bool(action.get("wild", False))
+    board = state["boards"][player]
+    board["grids"][sq[0]][sq[1]][sq[2]] = {"n": action["number"], "wild": wild, "turn": state["turn"]}
+    if wild:
+        board["wilds"] += 1
+    if taken is not None:
+        state["taken"] = taken
+        state["wild_out"] = action.get("colour") if wild else None
+    _part_done(state, player)
+
+
+def _do_shade(state: State, action: Action) -> None:
+    player = _player_index(state, action)
+    sq = _check_shade(state, player, action)
+    state["boards"][player]["grids"][sq[0]][sq[1]][sq[2]] = {"shaded": True, "turn": state["turn"]}
+    if player == int(state["active"]):
+        state["taken"] = list(SECRET_IDS)  # a stuck active player keeps the secret pair; the others get the open four
+        state["wild_out"] = None
+    _part_done(state, player)
+
+
+def _part_done(state: State, player: int) -> None:
+    state["done"].append(player)
+    if player == int(state["active"]):
+        state["phase"] = "others"
+        if state["secret"] is None and state["settings"]["secret_dice"] == "virtual":
+            state["secret"] = virtual_secret(int(state["seed"]), int(state["turn"]), state["layout"])
+    if len(state["done"]) == len(state["players"]):
+        _end_turn(state)
+
+
+def _end_turn(state: State) -> None:
+    """Everyone has written: the game ends if someone has filled enough grids, else the next player rolls."""
+    enders = [p for p in range(len(state["players"])) if filled_grids(state, p) >= state["settings"]["end_grids"]]
+    if enders:
+        state["enders"] = enders
+        state["phase"] = "final"
+        return
+    state["turn"] += 1
+    state["active"] = (int(state["active"]) + 1) % len(state["players"])
+    state.update(phase="roll", open=None, secret=None, looked=False, taken=None, wild_out=None, done=[])
+
+
+def _do_cross(state: State, action: Action) -> None:
+    player = _player_index(state, action)
+    line, why = _line_reason(state, player, action.get("squares"))
+    require(why is None, f"{_name(state, player)} cannot cross out that line: {why}")
+    state["boards"][player]["crossed"].append(line)
+
+
+def _do_finish(state: State, action: Action) -> None:
+    require(
+        state["phase"] == "final",
+        "the game ends only when a player has filled "
+        f"{state['settings']['end_grids']} grids and everyone has finished the turn",
+    )
+    state["phase"] = "over"
+
+
+_HANDLERS = {
+    "roll": _do_roll,
+    "secret": _do_secret,
+    "place": _do_place,
+    "shade": _do_shade,
+    "cross": _do_cross,
+    "finish": _do_finish,
+}
+
+ENGINE = LowdownEngine()
