@@ -87,4 +87,10 @@ def replay_file(path: str) -> dict[str, Any]:
         setup, actions = load_lines(fh, source=path)
     state = replay(setup, actions, source=path)
     game = find_engine(setup.game)
-    return {"game": setup.game, "actions": len(actions), "over": game.is_over(state), "scores": game.scores(state), "state": state}
+    return {
+        "game": setup.game,
+        "actions": len(actions),
+        "over": game.is_over(state),
+        "scores": game.scores(state),
+        "state": state,
+    }

@@ -67,6 +67,10 @@ class GameSession:
         self.state = replay(self.setup, self.actions, source=f"game {self.game_id}")
         return redone
 
+    @property
+    def can_redo(self) -> bool:
+        return self.journal.has_redo(self.game_id)
+
     def describe_last(self) -> str:
         return self.engine.describe(self.actions[-1]) if self.actions else ""
 

@@ -68,9 +68,7 @@ class Journal:
             with self._tx():
                 for statement in _split(_SCHEMA):
                     self._db.execute(statement)
-                self._db.execute(
-                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
+                self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as err:
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
@@ -125,7 +123,9 @@ class Journal:
 
     def set_finished(self, game_id: int, finished: bool = True) -> None:
         with self._tx():
-            self._db.execute("UPDATE games SET finished = ?, updated = ? WHERE id = ?", (int(finished), self._now(), game_id))
+            self._db.execute(
+                "UPDATE games SET finished = ?, updated = ? WHERE id = ?", (int(finished), self._now(), game_id)
+            )
 
     def abandon(self, game_id: int) -> None:
         """Stop offering a game for resume without deleting anything (it stays exportable)."""
@@ -179,6 +179,11 @@ class Journal:
                 return None
             self._db.execute("UPDATE actions SET undone = 0 WHERE game_id = ? AND seq = ?", (game_id, row[0]))
         return json.loads(row[1])  # type: ignore[no-any-return]
+
+    def has_redo(self, game_id: int) -> bool:
+        """True when an undone action is waiting to be redone."""
+        row = self._db.execute("SELECT 1 FROM actions WHERE game_id = ? AND undone = 1 LIMIT 1", (game_id,))
+        return row.fetchone() is not None
 
     def integrity_ok(self) -> bool:
         return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

@@ -1,0 +1,32 @@
+"""``companion bench``: speed and memory measurements gathered from each part of the app.
+
+Each part exposes a function returning a dict of figures; a part that is not installed is skipped."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import Any
+
+BENCHMARKS: dict[str, str] = {
+    "journal": "companion.journal.bench:bench_journal",
+    "vision": "companion.vision.bench:bench_vision",
+    "ratuki": "companion.games.ratuki_bench:bench_ratuki",
+    "calibration": "calibration.bench:bench_calibration",
+}
+
+
+def run_benchmarks(only: Iterable[str] | None = None) -> dict[str, Any]:
+    wanted = set(only or BENCHMARKS)
+    results: dict[str, Any] = {}
+    for name, target in BENCHMARKS.items():
+        if name not in wanted:
+            continue
+        module, _, attr = target.partition(":")
+        try:
+            func = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError):
+            results[name] = "not available"
+            continue
+        results[name] = func()
+    return results

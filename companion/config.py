@@ -1,0 +1,146 @@
+"""The one TOML config file, with built-in defaults.
+
+A broken file never stops the app: every problem (bad TOML, unknown key, wrong type, out-of-range value) is
+reported with the file, the key and the reason, and that key keeps its default.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# section -> key -> (default, check, explanation). The README's configuration reference is generated from this.
+Check = tuple[Any, str, str]
+
+DEFAULTS: dict[str, dict[str, Check]] = {
+    "display": {
+        "fullscreen": (False, "bool", "fill the screen (on the Pi kiosk: true)"),
+        "width": (800, "int:320..4096", "window width in pixels"),
+        "height": (480, "int:240..4096", "window height in pixels"),
+        "sounds": (True, "bool", "play verdict and alert sounds"),
+    },
+    "buttons": {
+        "backend": ("auto", "choice:auto,gpio,mock,fake", "auto: GPIO when present, else keys and on-screen"),
+        "pins": ([17, 27, 22, 23, 24], "pins", "BCM pin of seat 1..5's button (wired to ground)"),
+        "bounce_ms": (15, "int:0..200", "edges closer than this to the last accepted edge are contact bounce"),
+        "long_press_ms": (1000, "int:200..10000", "hold this long for a long press"),
+    },
+    "camera": {
+        "source": ("auto", "str", "auto, pi, webcam:N, replay:PATH or sim (bundled dice photos)"),
+        "width": (640, "int:160..4056", "capture width"),
+        "height": (480, "int:120..3040", "capture height"),
+    },
+    "dice": {
+        "settle_ms": (600, "int:100..5000", "dice must stay still this long before a reading"),
+        "vote_frames": (3, "int:1..15", "settled frames voted over for one roll"),
+        "min_confidence": (0.6, "float:0..1", "dice read below this are flagged for a tap to confirm"),
+    },
+    "players": {
+        "names": (["Ana", "Bo", "Cai", "Dee", "Eli"], "names", "default names for seats 1..5"),
+        "colours": (
+            ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047"],
+            "colours",
+            "display colour (#rrggbb) of seats 1..5",
+        ),
+    },
+}
+
+
+@dataclass
+class Config:
+    """Loaded settings plus the problems found while loading (shown on the home screen)."""
+
+    values: dict[str, dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
+    path: Path | None = None
+
+    def __getitem__(self, section: str) -> dict[str, Any]:
+        return self.values[section]
+
+    def get(self, section: str, key: str) -> Any:
+        return self.values[section][key]
+
+
+def defaults() -> dict[str, dict[str, Any]]:
+    return {s: {k: copy.deepcopy(v[0]) for k, v in keys.items()} for s, keys in DEFAULTS.items()}
+
+
+def load(path: Path | None) -> Config:
+    """Read ``path`` over the defaults; a missing file is fine, a broken one is reported, never fatal."""
+    config = Config(defaults(), [], path)
+    if path is None or not path.exists():
+        return config
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        config.problems.append(f"{path}: cannot read the file ({err}); using built-in defaults")
+        return config
+    for section, table in data.items():
+        if section not in DEFAULTS:
+            config.problems.append(f"{path}: unknown section [{section}] (known: {', '.join(DEFAULTS)})")
+            continue
+        if not isinstance(table, dict):
+            config.problems.append(f"{path}: {section} must be a [section], not a value")
+            continue
+        for key, value in table.items():
+            if key not in DEFAULTS[section]:
+                known = ", ".join(DEFAULTS[section])
+                config.problems.append(f"{path}: unknown key {section}.{key} (known: {known})")
+                continue
+            reason = _check(value, DEFAULTS[section][key][1])
+            if reason:
+                config.problems.append(f"{path}: {section}.{key} = {value!r}: {reason}; using the default")
+            else:
+                config.values[section][key] = value
+    return config
+
+
+def _check(value: Any, rule: str) -> str | None:
+    kind, _, arg = rule.partition(":")
+    if kind == "bool":
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind == "str":
+        return None if isinstance(value, str) else "must be a string"
+    if kind == "choice":
+        return None if value in arg.split(",") else f"must be one of {arg.replace(',', ', ')}"
+    if kind in ("int", "float"):
+        numeric = isinstance(value, int | float) if kind == "float" else isinstance(value, int)
+        if isinstance(value, bool) or not numeric:
+            return f"must be a{'n integer' if kind == 'int' else ' number'}"
+        lo, hi = (float(x) for x in arg.split(".."))
+        return None if lo <= value <= hi else f"must be between {arg.replace('..', ' and ')}"
+    if kind == "pins":
+        ok = isinstance(value, list) and len(value) == 5 and all(isinstance(p, int) and 2 <= p <= 27 for p in value)
+        if not ok:
+            return "must be a list of 5 BCM pin numbers (2-27)"
+        return None if len(set(value)) == 5 else "two seats cannot share a pin"
+    if kind == "names":
+        ok = isinstance(value, list) and len(value) == 5 and all(isinstance(n, str) and n.strip() for n in value)
+        return None if ok else "must be a list of 5 non-empty names"
+    if kind == "colours":
+        ok = isinstance(value, list) and len(value) == 5 and all(_is_colour(c) for c in value)
+        return None if ok else 'must be a list of 5 colours like "#e53935"'
+    raise AssertionError(f"unknown rule {rule}")
+
+
+def _is_colour(value: Any) -> bool:
+    if not (isinstance(value, str) and len(value) == 7 and value.startswith("#")):
+        return False
+    try:
+        int(value[1:], 16)
+    except ValueError:
+        return False
+    return True
+
+
+def reference_markdown() -> str:
+    """The configuration reference table for the README."""
+    lines = ["| key | default | meaning |", "|---|---|---|"]
+    for section, keys in DEFAULTS.items():
+        for key, (default, _rule, text) in keys.items():
+            shown = str(default).lower() if isinstance(default, bool) else repr(default).replace("'", '"')
+            lines.append(f"| `{section}.{key}` | `{shown}` | {text} |")
+    return "\n".join(lines)

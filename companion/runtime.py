@@ -1,0 +1,51 @@
+"""Builds the app's hardware from the config: real when present, simulated otherwise, never a crash."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.config import Config
+from hardware.buttons import ButtonBoard, FakeButtons
+
+
+@dataclass
+class Hardware:
+    """The buttons and camera the app runs with, and what to tell the players about them."""
+
+    buttons: ButtonBoard
+    camera: Any  # a hardware.camera.FrameSource, or None when no camera could be set up at all
+    simulation: bool
+    notices: list[str] = field(default_factory=list)
+
+
+def build(config: Config, *, simulate: bool = False) -> Hardware:
+    """Open buttons and camera as the config says (``simulate`` forces the fakes)."""
+    notices: list[str] = []
+    b = config["buttons"]
+    pins = {seat: pin for seat, pin in enumerate(b["pins"], start=1)}
+    timing = {"bounce_s": b["bounce_ms"] / 1000, "long_press_s": b["long_press_ms"] / 1000}
+    backend = "fake" if simulate else b["backend"]
+    buttons: ButtonBoard
+    try:
+        from hardware.gpio import open_buttons
+
+        buttons, message = open_buttons(pins, backend=backend, **timing)
+        if message:
+            notices.append(message)
+    except ImportError:
+        buttons = FakeButtons(list(pins), **timing)
+    camera = None
+    spec = "sim" if simulate else config["camera"]["source"]
+    try:
+        from hardware.sources import open_camera
+
+        camera, message = open_camera(spec, size=(config["camera"]["width"], config["camera"]["height"]))
+        if message:
+            notices.append(message)
+    except ImportError:
+        camera = None
+    except Exception as err:  # a broken camera setting must not stop the app: report it
+        notices.append(f"Camera: {err}")
+    simulation = simulate or isinstance(buttons, FakeButtons)
+    return Hardware(buttons=buttons, camera=camera, simulation=simulation, notices=notices)

@@ -1,0 +1,218 @@
+"""The Kivy App: wires config, journal, hardware and screens together, and nothing more.
+
+Screens live in ``companion/ui/screens/`` (one module and one .kv each). Hardware reaches the UI only through
+the :class:`~companion.ui.hub.Hub`, drained on the Kivy clock.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+
+from companion.config import Config
+from companion.games import engine as find_engine
+from companion.games.base import Setup
+from companion.journal import GameSession, Journal
+from companion.runtime import Hardware
+from companion.ui.camera_feed import CameraFeed
+from companion.ui.hub import Hub
+from companion.ui.screens import GAME_SCREENS, load_kv
+from companion.ui.watchdog import notify
+from hardware.buttons import ButtonEvent, FakeButtons
+
+KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
+
+
+class CompanionApp(App):
+    """Owns the journal, the hardware, the hub and the screen manager; screens do the rest."""
+
+    title = "Table Companion"
+    banner = StringProperty("")
+    simulation = BooleanProperty(False)
+    notices = ListProperty([])
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        journal: Journal,
+        hardware: Hardware,
+        now: Callable[[], float] = time.monotonic,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.settings = config
+        self.journal = journal
+        self.hardware = hardware
+        self.buttons = hardware.buttons
+        self.camera = hardware.camera
+        self.simulation = hardware.simulation
+        self.now = now
+        self.hub = Hub()
+        self.session: GameSession | None = None
+        # Keys 1-5 and on-screen seat buttons always work; with real GPIO they are a second board.
+        if isinstance(self.buttons, FakeButtons):
+            self.sim_buttons = self.buttons
+        else:
+            self.sim_buttons = FakeButtons(self.buttons.seats, clock=self.buttons.clock)
+        self.sim_buttons.source = "touch"
+        self.feed = CameraFeed(self.camera, self.hub.put) if self.camera is not None else None
+        self.notices = list(hardware.notices) + list(config.problems)
+        self._watchdog: Any = None
+
+    # -- wiring ------------------------------------------------------------------------------------------
+
+    def build(self) -> Any:
+        load_kv()
+        root = Builder.load_string(ROOT_KV)
+        self.manager: ScreenManager = root.ids.manager
+        self.manager.transition = NoTransition()
+        from companion.ui.screens import SCREENS
+
+        for name, target in SCREENS.items():
+            self.manager.add_widget(_instantiate(target, name=name))
+        self.hub.set_wake(Clock.create_trigger(self.hub.drain, 0))
+        self.hub.on("button", self._deliver_button)
+        self.hub.on("camera", self._camera_status)
+        self.hub.on("frame", self._deliver_frame)
+        for board in {id(self.buttons): self.buttons, id(self.sim_buttons): self.sim_buttons}.values():
+            board.add_listener(lambda event: self.hub.put("button", event))
+        Clock.schedule_interval(lambda _dt: self.buttons.poll(), 0.1)
+        Clock.schedule_interval(
+            lambda _dt: self.sim_buttons.poll() if self.sim_buttons is not self.buttons else None, 0.1
+        )
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        self._update_banner()
+        self._watchdog = Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 5)
+        return root
+
+    def on_start(self) -> None:
+        notify("READY=1")
+
+    def on_stop(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+        self.buttons.close()
+
+    # -- hardware events ---------------------------------------------------------------------------------
+
+    def _key_down(self, _window: Any, key: int, *_args: Any) -> bool:
+        seat = KEY_SEATS.get(key)
+        if seat is None or self.sim_buttons.is_down(seat):
+            return False
+        self.sim_buttons.source = "key"
+        self.sim_buttons.press(seat)
+        return True
+
+    def _key_up(self, _window: Any, key: int, *_args: Any) -> bool:
+        seat = KEY_SEATS.get(key)
+        if seat is None:
+            return False
+        self.sim_buttons.release(seat)
+        return True
+
+    def touch_seat(self, seat: int, down: bool) -> None:
+        """On-screen seat buttons (simulation) press and release through here."""
+        self.sim_buttons.source = "touch"
+        if down:
+            self.sim_buttons.press(seat)
+        else:
+            self.sim_buttons.release(seat)
+
+    def _deliver_button(self, event: ButtonEvent) -> None:
+        handler = getattr(self.manager.current_screen, "on_button", None)
+        if handler is not None:
+            handler(event)
+
+    def _deliver_frame(self, item: Any) -> None:
+        handler = getattr(self.manager.current_screen, "on_frame", None)
+        if handler is not None:
+            handler(*item)
+        if self.feed is not None:
+            self.feed.consumed()
+
+    def _camera_status(self, message: str | None) -> None:
+        self.notices = [n for n in self.notices if not n.startswith("Camera")]
+        if message:
+            self.notices.append(f"Camera lost: {message}. Touch entry still works; reconnecting…")
+        self._update_banner()
+
+    def _update_banner(self, *_args: Any) -> None:
+        self.banner = "   •   ".join(self.notices)
+
+    def dismiss_notices(self) -> None:
+        self.notices = []
+        self._update_banner()
+
+    # -- games -------------------------------------------------------------------------------------------
+
+    def start_game(self, setup: Setup) -> GameSession:
+        """Record a new game and open its screen."""
+        self.session = GameSession.start(self.journal, setup)
+        self.open_game_screen()
+        return self.session
+
+    def resume(self, game_id: int) -> GameSession:
+        """Reopen an unfinished game exactly where its journal stops."""
+        self.session = GameSession(self.journal, game_id)
+        self.open_game_screen()
+        return self.session
+
+    def open_game_screen(self) -> None:
+        assert self.session is not None
+        name = self.session.setup.game
+        if not self.manager.has_screen(name):
+            self.manager.add_widget(_instantiate(GAME_SCREENS[name], name=name))
+        screen = self.manager.get_screen(name)
+        screen.attach(self.session)
+        self.manager.current = name
+
+    def go(self, name: str) -> None:
+        """Switch to a screen by name (home, setup, games, buttons, camera, dice, calibrate, or a game)."""
+        self.manager.current = name
+
+    def game_title(self, name: str) -> str:
+        return find_engine(name).title
+
+
+def _instantiate(target: str, **kwargs: Any) -> Screen:
+    module, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    return cls(**kwargs)  # type: ignore[no-any-return]
+
+
+ROOT_KV = """
+#:import dp kivy.metrics.dp
+FloatLayout:
+    canvas.before:
+        Color:
+            rgba: 0.118, 0.118, 0.141, 1
+        Rectangle:
+            pos: self.pos
+            size: self.size
+    ScreenManager:
+        id: manager
+        size_hint: 1, 1
+    Button:
+        text: app.banner
+        opacity: 1 if app.banner else 0
+        disabled: not app.banner
+        size_hint: 1, None
+        height: dp(34) if app.banner else 0
+        pos_hint: {"x": 0, "y": 0}
+        font_size: dp(14)
+        text_size: self.width - dp(16), None
+        shorten: True
+        background_normal: ""
+        background_color: 0.72, 0.33, 0.05, 0.95
+        on_release: app.dismiss_notices()
+"""

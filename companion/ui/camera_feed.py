@@ -1,0 +1,89 @@
+"""A background thread that reads the camera, optionally processes each frame, and hands the newest result
+to the UI through the hub. Only the newest frame is kept: a slow UI never builds up a backlog."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hardware.camera import CameraUnavailable
+
+Processor = Callable[[Any], Any]
+
+
+class CameraFeed:
+    """Reads ``source`` while at least one screen wants frames; posts ``("frame", (frame, result))`` and
+    ``("camera", message_or_None)`` to the hub. ``result`` is ``processor(frame)`` when one is set."""
+
+    def __init__(
+        self, source: Any, post: Callable[[str, Any], None], *, interval_s: float = 0.1, retry_s: float = 2.0
+    ) -> None:
+        self.source = source
+        self._post = post
+        self.interval_s = interval_s
+        self.retry_s = retry_s
+        self.processor: Processor | None = None
+        self._wanted = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._consumed = threading.Event()
+        self._consumed.set()
+        self.latest: tuple[Any, Any] | None = None
+        self.error: str | None = None
+
+    def want(self, on: bool, processor: Processor | None = None) -> None:
+        """Start or pause reading (screens call this on enter/leave)."""
+        self.processor = processor if on else None
+        if on:
+            self._wanted.set()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
+                self._thread.start()
+        else:
+            self._wanted.clear()
+
+    def consumed(self) -> None:
+        """The UI has shown the last frame; the next one may be posted."""
+        self._consumed.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wanted.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wanted.wait()
+            if self._stop.is_set():
+                return
+            started = time.monotonic()
+            try:
+                frame = self.source.read()
+            except (CameraUnavailable, OSError, RuntimeError) as err:
+                message = str(err) or "camera not available"
+                if message != self.error:
+                    self.error = message
+                    self._post("camera", message)
+                self._stop.wait(self.retry_s)
+                continue
+            if self.error is not None:
+                self.error = None
+                self._post("camera", None)
+            processor = self.processor
+            result = None
+            if processor is not None:
+                try:
+                    result = processor(frame)
+                except Exception as err:  # a vision bug must not kill the feed; show it instead
+                    result = err
+            self.latest = (frame, result)
+            if self._consumed.is_set():
+                self._consumed.clear()
+                self._post("frame", self.latest)
+            self._stop.wait(max(0.0, self.interval_s - (time.monotonic() - started)))

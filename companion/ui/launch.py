@@ -1,0 +1,81 @@
+"""Start the Kivy app: environment and window settings first (before Kivy is imported), then the app."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:
+    """Kivy reads these at import time: no argv parsing, quiet logs, offscreen rendering when headless."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_METRICS_DENSITY", "1")
+    if "KIVY_HOME" not in os.environ:
+        from companion.paths import data_dir
+
+        kivy_home = data_dir() / "kivy"
+        kivy_home.mkdir(parents=True, exist_ok=True)
+        os.environ["KIVY_HOME"] = str(kivy_home)
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "offscreen"
+    elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER")):
+        # No desktop: on a Pi console use KMS/DRM; elsewhere there is nothing to show on, so render offscreen.
+        os.environ["SDL_VIDEODRIVER"] = "kmsdrm" if Path("/dev/dri/card0").exists() and _is_pi() else "offscreen"
+        if os.environ["SDL_VIDEODRIVER"] == "offscreen":
+            print(
+                "companion: no display found; running offscreen (use --screenshot FILE to see a frame)", file=sys.stderr
+            )
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", str(size[0]))
+    KivyConfig.set("graphics", "height", str(size[1]))
+    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+
+
+def _is_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
+    except OSError:
+        return False
+
+
+def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: Path | None = None) -> Any:
+    """Build (but do not run) the app from the config file; used by ``run`` and by the UI tests."""
+    from companion import config as config_mod
+    from companion import paths, runtime
+    from companion.journal import Journal
+    from companion.ui.app import CompanionApp
+
+    cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
+    journal = Journal(journal_path if journal_path is not None else paths.journal_file())
+    hardware = runtime.build(cfg, simulate=simulate)
+    return CompanionApp(config=cfg, journal=journal, hardware=hardware)
+
+
+def run(*, simulate: bool = False, screenshot: str | None = None, config_path: Path | None = None) -> int:
+    """Run the app until it is closed; with ``screenshot``, render the first screen to that PNG and exit."""
+    from companion import config as config_mod
+    from companion import paths
+
+    cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
+    display = cfg["display"]
+    prepare_environment(
+        headless=screenshot is not None and not os.environ.get("DISPLAY"),
+        fullscreen=bool(display["fullscreen"]) and screenshot is None,
+        size=(display["width"], display["height"]),
+    )
+    for problem in cfg.problems:
+        print(f"companion: config: {problem}", file=sys.stderr)
+    app = make_app(simulate=simulate, config_path=config_path)
+    if screenshot:
+        from companion.ui.shots import save_when_drawn
+
+        save_when_drawn(app, Path(screenshot))
+    app.run()
+    return 0 if not screenshot or Path(screenshot).exists() else 1

@@ -1,0 +1,120 @@
+"""Base class of every game screen: the session, acting through the journal, messages, undo/redo, hardware
+events. A game screen subclasses :class:`GameScreen` and overrides ``on_session``, ``refresh`` and, when it
+uses them, ``on_button`` and ``on_roll``."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.games.base import Action, IllegalAction, Player
+from companion.journal import GameSession
+from companion.ui.screens import load_kv
+from companion.vision.roll import Roll
+from hardware.buttons import ButtonEvent
+
+load_kv("common")
+
+
+class GameScreen(Screen):
+    """A screen that shows one game in progress."""
+
+    header_text = StringProperty("")
+    message_is_error = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: GameSession | None = None
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.session.setup.players if self.session else ()
+
+    def now(self) -> float:
+        """Monotonic seconds (the app's injected clock, so tests can drive time)."""
+        app = self.app
+        return float(app.now()) if app is not None else time.monotonic()
+
+    # -- life cycle --------------------------------------------------------------------------------------
+
+    def attach(self, session: GameSession) -> None:
+        """Called by the app for a new or resumed game."""
+        self.session = session
+        self.show_message(f"{session.engine.title} — game {session.game_id}")
+        self.on_session()
+        self._changed()
+
+    def on_session(self) -> None:
+        """Override: build widgets that depend on the players or settings."""
+
+    def refresh(self) -> None:
+        """Override: redraw from ``self.session.state``."""
+
+    def _changed(self) -> None:
+        session = self.session
+        self.can_undo = bool(session and session.actions)
+        self.can_redo = bool(session and session.can_redo)
+        self.refresh()
+
+    # -- acting ------------------------------------------------------------------------------------------
+
+    def act(self, action: Action, *, quiet: bool = False) -> bool:
+        """Perform ``action``: committed to the journal before the screen changes. A refused action shows
+        the rules' reason and changes nothing."""
+        if self.session is None:
+            return False
+        try:
+            self.session.do(action)
+        except IllegalAction as err:
+            self.show_message(str(err), error=True)
+            return False
+        if not quiet:
+            self.show_message(self.session.engine.describe(action))
+        self._changed()
+        return True
+
+    def undo(self) -> None:
+        if self.session is None:
+            return
+        undone = self.session.undo()
+        if undone is None:
+            self.show_message("Nothing to undo", error=True)
+        else:
+            self.show_message(f"Undone: {self.session.engine.describe(undone)}")
+        self._changed()
+
+    def redo(self) -> None:
+        if self.session is None:
+            return
+        redone = self.session.redo()
+        if redone is None:
+            self.show_message("Nothing to redo", error=True)
+        else:
+            self.show_message(f"Redone: {self.session.engine.describe(redone)}")
+        self._changed()
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self.header_text = text
+        self.message_is_error = error
+
+    def go_home(self) -> None:
+        """Leave the game (it stays in the journal and can be resumed from the home screen)."""
+        self.app.go("home")
+
+    # -- hardware ----------------------------------------------------------------------------------------
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """Override to use player buttons."""
+
+    def on_roll(self, roll: Roll) -> None:
+        """Override to use dice readings from the camera."""

@@ -1,0 +1,101 @@
+"""Home: continue the unfinished game, start one of the implemented games, or open a tool screen."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.games import engines
+from companion.journal.store import GameRecord
+from companion.ui.screens import SCREENS, load_kv
+
+load_kv("home")
+
+TOOLS = [
+    ("games", "Saved games"),
+    ("buttons", "Button test"),
+    ("camera", "Camera"),
+    ("dice", "Dice"),
+    ("calibrate", "Calibrate"),
+]
+
+
+def ago(seconds: float) -> str:
+    """ "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def describe_record(record: GameRecord, title: str, *, now: float | None = None) -> str:
+    names = ", ".join(p.name for p in record.setup.players)
+    when = ago((time.time() if now is None else now) - record.updated)
+    return f"{title} — {names} · {record.actions} moves · {when}"
+
+
+class HomeScreen(Screen):
+    """The first screen. Offers the most recent unfinished game for resume, exactly where it stopped."""
+
+    resume_text = StringProperty("")
+    mode_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._latest: GameRecord | None = None
+        self._built = False
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        if not self._built:
+            self._build(app)
+        unfinished = [g for g in app.journal.games(unfinished_only=True) if _known(g.game)]
+        self._latest = unfinished[0] if unfinished else None
+        if self._latest is not None:
+            title = app.game_title(self._latest.game)
+            self.resume_text = "Continue  " + describe_record(self._latest, title)
+        else:
+            self.resume_text = ""
+        self.mode_text = "Simulation: keys 1–5 / on-screen buttons" if app.simulation else "GPIO buttons"
+
+    def _build(self, app: Any) -> None:
+        self._built = True
+        for engine in engines():
+            if not _known(engine.name):
+                continue
+            button = Factory.BigButton(
+                text=f"{engine.title}\n[size=14]{engine.min_players}–{engine.max_players} players[/size]",
+                markup=True,
+                height=64,
+            )
+            button.bind(on_release=lambda _b, name=engine.name: self.new_game(name))
+            self.ids.games.add_widget(button)
+        for name, label in TOOLS:
+            if name in SCREENS:
+                button = Factory.BigButton(text=label, font_size=17)
+                button.bind(on_release=lambda _b, target=name: app.go(target))
+                self.ids.tools.add_widget(button)
+
+    def new_game(self, name: str) -> None:
+        app = App.get_running_app()
+        app.manager.get_screen("setup").prepare(name)
+        app.go("setup")
+
+    def resume_latest(self) -> None:
+        if self._latest is not None:
+            App.get_running_app().resume(self._latest.id)
+
+
+def _known(game: str) -> bool:
+    from companion.games import available
+    from companion.ui.screens import GAME_SCREENS, module_exists
+
+    return available(game) and game in GAME_SCREENS and module_exists(GAME_SCREENS[game])

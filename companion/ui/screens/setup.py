@@ -1,0 +1,194 @@
+"""New game: how many players, their names, colours and buttons (seats), and the game's settings."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+from kivy.utils import get_color_from_hex
+
+from companion.games import engine as find_engine
+from companion.games.base import BadSetup, Player, Setup
+from companion.ui.screens import load_kv
+from companion.ui.widgets import readable_text
+
+load_kv("setup")
+
+PALETTE = ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047", "#8e24aa", "#00acc1", "#f5f5f5", "#6d4c41"]
+
+
+class SetupScreen(Screen):
+    """Collects a :class:`Setup` and starts the game. Settings shown: booleans as toggles, numbers with −/+,
+    strings with the engine's ``setting_choices`` cycled by tapping."""
+
+    title_text = StringProperty("")
+    error_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = ""
+        self.count = 0
+        self.rows: list[dict[str, Any]] = []
+        self.settings: dict[str, Any] = {}
+
+    def prepare(self, game: str, *, seed: int | None = None) -> None:
+        """Fill the screen for ``game`` from the config's default names and colours."""
+        app = App.get_running_app()
+        engine = find_engine(game)
+        self.game = game
+        self.seed = seed
+        self.title_text = f"New {engine.title}"
+        self.error_text = ""
+        names = app.settings.get("players", "names")
+        colours = app.settings.get("players", "colours")
+        self.rows = [{"name": names[i], "colour": colours[i], "seat": i + 1} for i in range(5)]
+        self.settings = engine.default_settings()
+        self.min_players, self.max_players = engine.min_players, min(engine.max_players, 5)
+        self.count = max(self.min_players, min(self.max_players, 3 if self.max_players >= 3 else 2))
+        self._build_counts()
+        self._build_players()
+        self._build_settings(engine)
+
+    # -- building ----------------------------------------------------------------------------------------
+
+    def _build_counts(self) -> None:
+        box = self.ids.counts
+        box.clear_widgets()
+        for n in range(2, 6):
+            button = Factory.BigButton(text=str(n), disabled=not self.min_players <= n <= self.max_players)
+            if n == self.count:
+                button.background_color = (0.10, 0.55, 0.35, 1)
+            button.bind(on_release=lambda _b, k=n: self.set_count(k))
+            box.add_widget(button)
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+        self._build_counts()
+        self._build_players()
+
+    def _build_players(self) -> None:
+        box = self.ids.players
+        box.clear_widgets()
+        for index in range(self.count):
+            row = self.rows[index]
+            line = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(52))
+            seat = Factory.BigButton(text=f"Seat {row['seat']}", size_hint_x=None, width=dp(96), height=dp(52))
+            seat.bind(on_release=lambda _b, i=index: self.cycle_seat(i))
+            name = TextInput(
+                text=row["name"], multiline=False, font_size=dp(22), write_tab=False, padding=(dp(8), dp(12))
+            )
+            name.bind(text=lambda _w, value, i=index: self._set_name(i, value))
+            colour = Factory.BigButton(
+                text="colour",
+                size_hint_x=None,
+                width=dp(96),
+                height=dp(52),
+                background_color=get_color_from_hex(row["colour"]),
+                color=readable_text(row["colour"]),
+            )
+            colour.bind(on_release=lambda _b, i=index: self.cycle_colour(i))
+            line.add_widget(seat)
+            line.add_widget(name)
+            line.add_widget(colour)
+            box.add_widget(line)
+        box.add_widget(Factory.Widget())
+
+    def _build_settings(self, engine: Any) -> None:
+        grid = self.ids.settings
+        grid.clear_widgets()
+        choices: dict[str, list[Any]] = dict(getattr(engine, "setting_choices", {}) or {})
+        labels: dict[str, str] = dict(getattr(engine, "setting_labels", {}) or {})
+        for key, value in self.settings.items():
+            label = labels.get(key, key.replace("_", " "))
+            if isinstance(value, bool) or key in choices:
+                button = Factory.BigButton(font_size=dp(16), height=dp(52))
+                button.bind(on_release=lambda _b, k=key: self.cycle_setting(k, choices.get(k)))
+                self._show_setting(button, label, key)
+                grid.add_widget(button)
+            elif isinstance(value, int | float):
+                line = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
+                minus = Factory.BigButton(text="−", size_hint_x=None, width=dp(52))
+                plus = Factory.BigButton(text="+", size_hint_x=None, width=dp(52))
+                text = Factory.Label(font_size=dp(15), text_size=(dp(180), None), halign="center")
+                minus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, -1, t, lab))
+                plus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, +1, t, lab))
+                self.step_setting(key, 0, text, label)
+                line.add_widget(minus)
+                line.add_widget(text)
+                line.add_widget(plus)
+                grid.add_widget(line)
+        if not grid.children:
+            grid.add_widget(Factory.Caption(text="No settings for this game."))
+
+    def _show_setting(self, button: Any, label: str, key: str) -> None:
+        value = self.settings[key]
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        button.text = f"{label}: [b]{shown}[/b]"
+        button.markup = True
+
+    # -- edits -------------------------------------------------------------------------------------------
+
+    def _set_name(self, index: int, value: str) -> None:
+        self.rows[index]["name"] = value
+
+    def cycle_seat(self, index: int) -> None:
+        used = {r["seat"] for i, r in enumerate(self.rows[: self.count]) if i != index}
+        seat = self.rows[index]["seat"]
+        for _ in range(5):
+            seat = seat % 5 + 1
+            if seat not in used:
+                break
+        self.rows[index]["seat"] = seat
+        self._build_players()
+
+    def cycle_colour(self, index: int) -> None:
+        used = {r["colour"] for i, r in enumerate(self.rows[: self.count]) if i != index}
+        current = self.rows[index]["colour"]
+        start = PALETTE.index(current) if current in PALETTE else -1
+        for step in range(1, len(PALETTE) + 1):
+            candidate = PALETTE[(start + step) % len(PALETTE)]
+            if candidate not in used:
+                self.rows[index]["colour"] = candidate
+                break
+        self._build_players()
+
+    def cycle_setting(self, key: str, options: list[Any] | None) -> None:
+        value = self.settings[key]
+        if options:
+            self.settings[key] = options[(options.index(value) + 1) % len(options)] if value in options else options[0]
+        else:
+            self.settings[key] = not value
+        engine = find_engine(self.game)
+        self._build_settings(engine)
+
+    def step_setting(self, key: str, direction: int, label: Any, text: str) -> None:
+        value = self.settings[key]
+        step = 1 if isinstance(value, int) else 0.01 if abs(value) < 1 else 0.5
+        bounds: dict[str, tuple[float, float]] = dict(getattr(find_engine(self.game), "setting_ranges", {}) or {})
+        lo, hi = bounds.get(key, (0, 10**6))
+        new = min(hi, max(lo, value + direction * step))
+        self.settings[key] = type(value)(round(new, 3))
+        label.text = f"{text}\n[b]{self.settings[key]}[/b]"
+        label.markup = True
+
+    # -- start -------------------------------------------------------------------------------------------
+
+    def current_setup(self) -> Setup:
+        players = tuple(
+            Player(name=r["name"].strip(), colour=r["colour"], seat=r["seat"]) for r in self.rows[: self.count]
+        )
+        seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "big")
+        return Setup(game=self.game, players=players, settings=dict(self.settings), seed=seed)
+
+    def start(self) -> None:
+        try:
+            App.get_running_app().start_game(self.current_setup())
+        except BadSetup as err:
+            self.error_text = str(err)

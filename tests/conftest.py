@@ -1,0 +1,28 @@
+"""Test environment: Kivy renders offscreen with a private home, before anything imports Kivy."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+_KIVY_HOME = tempfile.mkdtemp(prefix="companion-kivy-")
+os.environ.update(
+    {
+        "KIVY_NO_ARGS": "1",
+        "KIVY_HOME": _KIVY_HOME,
+        "KIVY_NO_FILELOG": "1",
+        "KIVY_NO_CONSOLELOG": "0",
+        "KIVY_LOG_MODE": "PYTHON",
+        "KIVY_METRICS_DENSITY": "1",
+        "COMPANION_HOME": tempfile.mkdtemp(prefix="companion-home-"),
+    }
+)
+if not os.environ.get("DISPLAY"):
+    os.environ["SDL_VIDEODRIVER"] = "offscreen"
+os.environ.pop("NOTIFY_SOCKET", None)
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests"))
