@@ -1,0 +1,444 @@
+"""Ratuki: referee for "who called the stack first", round clock and the score sheet to the target.
+
+Ratuki is played in real time; the companion does not track cards. It judges calls (player buttons pressed
+when taking a central stack: first press takes it, presses within the tie window are a stack TIE), times the
+rounds, and keeps the multi-round score sheet (score pile − cards left in draw + discard, optionally − hand).
+
+Actions (all documented with examples in ``docs/ratuki.md``):
+
+- ``{"type": "start", "tick": t}`` starts the next round's clock (``tick``: the screen's monotonic seconds).
+- ``{"type": "pause", "tick": t}`` / ``{"type": "resume", "tick": t}`` stop and restart the round clock.
+- ``{"type": "call", "presses": [{"seat": 2, "tick": 812.031}], "late": [...], "verdict": {...}}`` one
+  contest; ticks are button edge ticks. The verdict is derived here from the presses and the settings; an
+  optional ``verdict`` claim (kind, seats, names) must match it.
+- ``{"type": "stop", "tick": t, "reason": "out", "seat": 3}`` ends play; score entry follows.
+- ``{"type": "score", "seat": 2, "score_pile": 31, "left": 6, "hand": 3}`` one player's counts for the round;
+  the round closes when every player has been scored.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BadSetup,
+    Setup,
+    State,
+    action_type,
+    check_players,
+    check_settings,
+    require,
+)
+from companion.games.ratuki_referee import TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
+
+HAND_SIZE = 3
+STOP_REASONS = ("out", "blocked", "stall", "other")
+RESULTS = ("draw", "play_on")
+
+_DEFAULTS: dict[str, Any] = {
+    # Presses closer together than this are a tie (ms). See docs/ratuki.md for why 50.
+    "tie_window_ms": 50,
+    # After the window closes, presses are late for this long (ms) and cannot open a new contest.
+    "lockout_ms": 500,
+    # "Nobody has called for N seconds — round over?" prompt; 0 turns it off.
+    "stall_s": 45,
+    "target": 100,
+    # Subtract the cards in hand too (one published variant).
+    "count_hand": False,
+    # Equal highest totals at or over the target: "draw" ends the game, "play_on" plays another round.
+    "equal_at_target": "draw",
+    # Cards per colour deck: 35 in the Spanish rules, 34 in the Hasbro edition.
+    "deck_size": 35,
+    # Play a sound with each verdict.
+    "sound": True,
+}
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class RatukiEngine:
+    """The Ratuki rules engine (see module docstring); state is plain JSON."""
+
+    name = "ratuki"
+    title = "Ratuki"
+    min_players = 2
+    max_players = 5
+
+    # -- setup ---------------------------------------------------------------------------------------------
+
+    def default_settings(self) -> dict[str, Any]:
+        """Every setting with its default (tie window and lockout in ms, stall prompt in s, target points)."""
+        return copy.deepcopy(_DEFAULTS)
+
+    def setup(self, setup: Setup) -> State:
+        """A game before round 1 starts. Raises :class:`BadSetup` for bad players or settings."""
+        check_players(setup, self.min_players, self.max_players)
+        settings = check_settings(_DEFAULTS, setup.settings)
+        if not 0 <= settings["tie_window_ms"] <= 500:
+            raise BadSetup("tie_window_ms must be between 0 and 500 ms")
+        if not 0 <= settings["lockout_ms"] <= 5000:
+            raise BadSetup("lockout_ms must be between 0 and 5000 ms")
+        if not 0 <= settings["stall_s"] <= 3600:
+            raise BadSetup("stall_s must be between 0 (off) and 3600 seconds")
+        if not 1 <= settings["target"] <= 10000:
+            raise BadSetup("target must be between 1 and 10000 points")
+        if settings["equal_at_target"] not in RESULTS:
+            raise BadSetup(f"equal_at_target must be one of {', '.join(RESULTS)}")
+        if not 10 <= settings["deck_size"] <= 100:
+            raise BadSetup("deck_size must be between 10 and 100 cards")
+        players = [p.to_json() for p in setup.players]
+        return {
+            "players": players,
+            "settings": settings,
+            "round": 1,
+            "phase": "ready",
+            "clock": {"elapsed": 0.0, "since": None},
+            "calls": [],
+            "entries": {},
+            "rounds": [],
+            "totals": {p["name"]: 0 for p in players},
+            "result": None,
+        }
+
+    # -- actions ---------------------------------------------------------------------------------------------
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action`` (never mutates ``state``); :class:`IllegalAction` says why not."""
+        kind = action_type(action)
+        handler = _HANDLERS.get(kind)
+        require(handler is not None, f"Ratuki has no action {kind!r} (known: {', '.join(sorted(_HANDLERS))})")
+        require(state["phase"] != "over", "the game is over: start a new game to play again")
+        new = copy.deepcopy(state)
+        assert handler is not None
+        handler(self, new, action)
+        return new
+
+    def _start(self, state: State, action: Action) -> None:
+        require(state["phase"] == "ready", _phase_reason(state, "start a round"))
+        tick = _tick(action, "tick")
+        state["phase"] = "playing"
+        state["clock"] = {"elapsed": 0.0, "since": tick}
+        state["calls"] = []
+        state["entries"] = {}
+
+    def _pause(self, state: State, action: Action) -> None:
+        require(state["phase"] == "playing", _phase_reason(state, "pause the clock"))
+        require(state["clock"]["since"] is not None, "the clock is already paused")
+        tick = _tick(action, "tick")
+        clock = state["clock"]
+        clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
+        clock["since"] = None
+
+    def _resume(self, state: State, action: Action) -> None:
+        require(state["phase"] == "playing", _phase_reason(state, "resume the clock"))
+        require(state["clock"]["since"] is None, "the clock is already running")
+        state["clock"]["since"] = _tick(action, "tick")
+
+    def _call(self, state: State, action: Action) -> None:
+        require(state["phase"] == "playing", _phase_reason(state, "call a stack"))
+        require(state["clock"]["since"] is not None, "the round is paused: resume it before calling")
+        settings = state["settings"]
+        window = settings["tie_window_ms"]
+        presses = _presses(state, action.get("presses"), "presses")
+        require(bool(presses), "a call needs at least one press")
+        late = _presses(state, action.get("late", []), "late")
+        inside, outside = split(presses, window)
+        require(len(inside) == len(presses) and not outside, _outside_reason(state, presses, window))
+        seats = {p.seat for p in inside}
+        first = inside[0]
+        end = first.tick + (window + settings["lockout_ms"]) / 1000
+        for press in late:
+            require(press.seat not in seats, f"{_name(state, press.seat)} is both a contender and late")
+            require(
+                micros(press.tick - first.tick) > window * 1000 and micros(end - press.tick) >= 0,
+                f"{_name(state, press.seat)}'s late press is not after the tie window and within the lockout",
+            )
+        if state["calls"]:
+            last = state["calls"][-1]
+            last_end = last["first"] + (window + settings["lockout_ms"]) / 1000
+            require(
+                not (micros(first.tick - last["first"]) >= 0 and micros(last_end - first.tick) >= 0),
+                "this press came during the lockout after the last call, so it cannot open a new one",
+            )
+        verdict = judge(inside, window, late)
+        claim = action.get("verdict")
+        if claim is not None:
+            _check_claim(state, claim, verdict)
+        state["calls"].append(
+            {
+                "first": first.tick,
+                "presses": [p.to_json() for p in inside],
+                "late": [p.to_json() for p in late],
+                "verdict": verdict.to_json(),
+            }
+        )
+
+    def _stop(self, state: State, action: Action) -> None:
+        require(state["phase"] == "playing", _phase_reason(state, "stop the round"))
+        tick = _tick(action, "tick")
+        reason = action.get("reason", "other")
+        require(reason in STOP_REASONS, f"stop reason must be one of {', '.join(STOP_REASONS)}, not {reason!r}")
+        seat = action.get("seat")
+        if seat is not None:
+            _name(state, seat)
+        clock = state["clock"]
+        if clock["since"] is not None:
+            clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
+            clock["since"] = None
+        state["phase"] = "scoring"
+        state["stopped"] = {"reason": reason, "seat": seat}
+
+    def _score(self, state: State, action: Action) -> None:
+        require(state["phase"] == "scoring", _phase_reason(state, "enter scores"))
+        settings = state["settings"]
+        name = _name(state, action.get("seat"))
+        require(
+            name not in state["entries"],
+            f"{name}'s score for round {state['round']} is already entered (undo it to change it)",
+        )
+        counts: dict[str, int] = {}
+        for key, label in (("score_pile", "score pile"), ("left", "cards left in draw and discard")):
+            value = action.get(key)
+            require(_int(value), f"{name}'s {label} must be a whole number")
+            assert isinstance(value, int)
+            require(value >= 0, f"{name}'s {label} cannot be negative ({value})")
+            counts[key] = value
+        hand = action.get("hand", 0)
+        require(_int(hand) and hand >= 0, f"{name}'s hand must be a whole number, 0 or more")
+        if settings["count_hand"]:
+            require("hand" in action, f"enter the cards in {name}'s hand too: they count in this game")
+        else:
+            require(hand == 0, "cards in hand do not count in this game (setting): leave the hand at 0")
+        require(hand <= HAND_SIZE, f"{name} cannot hold more than {HAND_SIZE} cards")
+        deck = settings["deck_size"]
+        require(
+            counts["left"] + hand <= deck,
+            f"{name} cannot have {counts['left'] + hand} own cards left: a deck has {deck}",
+        )
+        total_cards = deck * len(state["players"])
+        used = sum(e["score_pile"] + e["left"] + e["hand"] for e in state["entries"].values())
+        used += counts["score_pile"] + counts["left"] + hand
+        require(
+            used <= total_cards,
+            f"these counts add up to {used} cards, more than the {total_cards} in {len(state['players'])} decks",
+        )
+        points = counts["score_pile"] - counts["left"] - (hand if settings["count_hand"] else 0)
+        state["entries"][name] = {**counts, "hand": hand, "points": points}
+        if len(state["entries"]) == len(state["players"]):
+            _close_round(state)
+
+    # -- queries -----------------------------------------------------------------------------------------------
+
+    def is_over(self, state: State) -> bool:
+        """True once someone (or several, in a draw) won at the target."""
+        return bool(state["phase"] == "over")
+
+    def scores(self, state: State) -> dict[str, Any]:
+        """Running totals by name; with ``"winners"`` (and ``"draw"``) once the game is over."""
+        out: dict[str, Any] = dict(state["totals"])
+        if state["result"] is not None:
+            out["winners"] = list(state["result"]["winners"])
+            out["draw"] = state["result"]["kind"] == "draw"
+        return out
+
+    def describe(self, action: Action) -> str:
+        """One line for the log and the undo prompt."""
+        kind = action.get("type")
+        if kind == "call":
+            claim = action.get("verdict")
+            if isinstance(claim, dict) and isinstance(claim.get("names"), list):
+                return verdict_line(
+                    claim.get("kind", ""),
+                    [str(n) for n in claim["names"]],
+                    claim.get("margin_ms"),
+                    claim.get("runner_up_name"),
+                )
+            presses = action.get("presses") or []
+            return "Ratuki call: " + ", ".join(f"seat {p.get('seat')}" for p in presses if isinstance(p, dict))
+        if kind == "score":
+            extra = f", hand {action['hand']}" if action.get("hand") else ""
+            return (
+                f"Score for seat {action.get('seat')}: pile {action.get('score_pile')}, "
+                f"left {action.get('left')}{extra}"
+            )
+        return {
+            "start": "Round started",
+            "pause": "Clock paused",
+            "resume": "Clock resumed",
+            "stop": f"Round stopped ({action.get('reason', 'other')})",
+        }.get(str(kind), f"{kind}")
+
+
+# -- helpers used by the engine and the screen ---------------------------------------------------------------
+
+
+def verdict_line(kind: str, names: list[str], margin_ms: float | None = None, runner_up: str | None = None) -> str:
+    """The sentence shown for a verdict, e.g. "ANA takes the stack — 120 ms ahead of Bo"."""
+    if kind == TIE:
+        return f"TIE: {', '.join(names)} — cards back to your discard piles"
+    if not names:
+        return ""
+    line = f"{names[0].upper()} takes the stack"
+    if margin_ms is not None and runner_up:
+        line += f" — {margin_ms:.0f} ms ahead of {runner_up}"
+    return line
+
+
+def player_for_seat(state: State, seat: int) -> dict[str, Any] | None:
+    """The player dict sitting at ``seat`` (None if nobody)."""
+    for player in state["players"]:
+        if player["seat"] == seat:
+            return dict(player)
+    return None
+
+
+def describe_verdict(state: State, verdict: Verdict) -> str:
+    """:func:`verdict_line` for a verdict, with the players' names."""
+    names = [_name(state, s) for s in verdict.seats]
+    runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
+    return verdict_line(verdict.kind, names, verdict.margin_ms, runner)
+
+
+def claim_for(state: State, verdict: Verdict) -> dict[str, Any]:
+    """The ``verdict`` claim the screen puts in a call action (checked by the engine, read by describe)."""
+    claim: dict[str, Any] = {
+        "kind": verdict.kind,
+        "seats": list(verdict.seats),
+        "names": [_name(state, s) for s in verdict.seats],
+    }
+    if verdict.margin_ms is not None and verdict.runner_up is not None:
+        claim["margin_ms"] = verdict.margin_ms
+        claim["runner_up_name"] = _name(state, verdict.runner_up)
+    return claim
+
+
+def round_stats(state: State) -> dict[str, dict[str, int]]:
+    """Stacks taken and ties per player name in the current round's calls."""
+    stats = {p["name"]: {"stacks": 0, "ties": 0} for p in state["players"]}
+    for call in state["calls"]:
+        verdict = call["verdict"]
+        for seat in verdict["seats"]:
+            stats[_name(state, seat)]["stacks" if verdict["kind"] == TAKE else "ties"] += 1
+    return stats
+
+
+def clock_seconds(state: State, now: float | None) -> float:
+    """Round clock reading: elapsed time, plus ``now - since`` while running (never negative)."""
+    clock = state["clock"]
+    elapsed = float(clock["elapsed"])
+    if clock["since"] is not None and now is not None:
+        elapsed += max(0.0, now - clock["since"])
+    return elapsed
+
+
+def _close_round(state: State) -> None:
+    stats = round_stats(state)
+    record = {
+        "round": state["round"],
+        "duration_s": round(state["clock"]["elapsed"], 3),
+        "stopped": state.get("stopped"),
+        "entries": state["entries"],
+        "stacks": {name: s["stacks"] for name, s in stats.items()},
+        "ties": {name: s["ties"] for name, s in stats.items()},
+        "calls": len(state["calls"]),
+    }
+    state["rounds"].append(record)
+    for name, entry in state["entries"].items():
+        state["totals"][name] += entry["points"]
+    state["entries"] = {}
+    state["calls"] = []
+    state.pop("stopped", None)
+    state["clock"] = {"elapsed": 0.0, "since": None}
+    best = max(state["totals"].values())
+    leaders = [p["name"] for p in state["players"] if state["totals"][p["name"]] == best]
+    if best >= state["settings"]["target"] and (len(leaders) == 1 or state["settings"]["equal_at_target"] == "draw"):
+        state["phase"] = "over"
+        state["result"] = {"kind": "win" if len(leaders) == 1 else "draw", "winners": leaders}
+    else:
+        state["phase"] = "ready"
+        state["round"] += 1
+
+
+def _phase_reason(state: State, what: str) -> str:
+    phase = state["phase"]
+    if phase == "ready":
+        return f"cannot {what} now: round {state['round']} has not started yet"
+    if phase == "playing":
+        return f"cannot {what} now: round {state['round']} is still being played"
+    return f"cannot {what} now: round {state['round']} is being scored"
+
+
+def _tick(action: Action, key: str) -> float:
+    value = action.get(key)
+    require(valid_tick(value), f"{key} must be a number of seconds, not {value!r}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _name(state: State, seat: object) -> str:
+    require(_int(seat), f"seat must be a whole number, not {seat!r}")
+    player = player_for_seat(state, seat)  # type: ignore[arg-type]
+    require(player is not None, f"nobody sits at seat {seat}")
+    assert player is not None
+    return str(player["name"])
+
+
+def _presses(state: State, raw: object, key: str) -> list[Press]:
+    require(isinstance(raw, list), f"'{key}' must be a list of {{seat, tick}} presses")
+    assert isinstance(raw, list)
+    out: list[Press] = []
+    seen: set[int] = set()
+    for item in raw:
+        require(isinstance(item, dict), f"each of '{key}' must be an object with seat and tick")
+        name = _name(state, item.get("seat"))
+        require(valid_tick(item.get("tick")), f"{name}'s press needs a tick in seconds")
+        require(item["seat"] not in seen, f"{name} appears twice in one call: a button counts once")
+        seen.add(item["seat"])
+        out.append(Press(float(item["tick"]), item["seat"]))
+    return sorted(out)
+
+
+def _outside_reason(state: State, presses: list[Press], window: int) -> str:
+    first = presses[0]
+    for press in presses[1:]:
+        gap = micros(press.tick - first.tick) / 1000
+        if micros(press.tick - first.tick) > window * 1000:
+            return (
+                f"{_name(state, press.seat)} pressed {gap:.0f} ms after {_name(state, first.seat)}, outside the "
+                f"{window} ms tie window: that press cannot be part of this call"
+            )
+    return "a press is outside the tie window"
+
+
+def _check_claim(state: State, claim: object, verdict: Verdict) -> None:
+    require(isinstance(claim, dict), "the verdict claim must be an object")
+    assert isinstance(claim, dict)
+    derived = describe_verdict(state, verdict)
+    require(
+        claim.get("kind") == verdict.kind and list(claim.get("seats", [])) == list(verdict.seats),
+        f"the recorded verdict does not follow from the presses and the settings (they say: {derived})",
+    )
+    names = claim.get("names")
+    if names is not None:
+        require(names == [_name(state, s) for s in verdict.seats], "the verdict's names do not match the seats")
+    if "margin_ms" in claim or "runner_up_name" in claim:
+        runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
+        require(
+            claim.get("margin_ms") == verdict.margin_ms and claim.get("runner_up_name") == runner,
+            f"the recorded margin does not follow from the late presses (they say: {derived})",
+        )
+
+
+_HANDLERS: dict[str, Any] = {
+    "start": RatukiEngine._start,
+    "pause": RatukiEngine._pause,
+    "resume": RatukiEngine._resume,
+    "call": RatukiEngine._call,
+    "stop": RatukiEngine._stop,
+    "score": RatukiEngine._score,
+}
+
+ENGINE = RatukiEngine()
