@@ -15,6 +15,22 @@ from companion.games import engine as find_engine
 from companion.games.base import BadSetup, IllegalAction, Setup, State
 
 
+# Actions whose type starts with this are journaled (and exported, and undone) like any other, but carry no
+# rules: a dice correction, say. The engine never sees them, so every game accepts them.
+NOTE_PREFIX = "note."
+
+
+def is_note(action: dict[str, Any]) -> bool:
+    return str(action.get("type", "")).startswith(NOTE_PREFIX)
+
+
+def describe_note(action: dict[str, Any]) -> str:
+    """One line for a note action ("Die 2 corrected: 5 → 6")."""
+    if action.get("type") == "note.dice_correction":
+        return f"Die {action.get('die')} corrected: {action.get('read')} → {action.get('face')}"
+    return str(action.get("text") or action.get("type"))
+
+
 class ReplayError(ValueError):
     """A line of an exported game that cannot be read or applied; the message names the line."""
 
@@ -74,6 +90,8 @@ def replay(setup: Setup, actions: Iterable[dict[str, Any]], *, source: str = "<i
     except BadSetup as err:
         raise ReplayError(f"{source}: cannot start the game: {err}") from err
     for seq, action in enumerate(actions, start=1):
+        if is_note(action):
+            continue
         try:
             state = game.apply(state, action)
         except IllegalAction as err:

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.games import engine as find_engine
 from companion.games.base import Action, Engine, Setup, State
-from companion.journal.replay import replay
+from companion.journal.replay import describe_note, is_note, replay
 from companion.journal.store import Journal
 
 
@@ -42,7 +42,7 @@ class GameSession:
 
     def do(self, action: Action) -> State:
         """Apply, commit, then expose the new state. Returns it."""
-        new_state = self.engine.apply(self.state, action)
+        new_state = self.state if is_note(action) else self.engine.apply(self.state, action)
         self.journal.append(self.game_id, action)
         self.actions.append(action)
         self.state = new_state
@@ -71,8 +71,12 @@ class GameSession:
     def can_redo(self) -> bool:
         return self.journal.has_redo(self.game_id)
 
+    def describe(self, action: Action) -> str:
+        """The engine's one-line description, or the note's."""
+        return describe_note(action) if is_note(action) else self.engine.describe(action)
+
     def describe_last(self) -> str:
-        return self.engine.describe(self.actions[-1]) if self.actions else ""
+        return self.describe(self.actions[-1]) if self.actions else ""
 
     def scores(self) -> dict[str, Any]:
         return self.engine.scores(self.state)

@@ -79,7 +79,7 @@ class GameScreen(Screen):
             self.show_message(str(err), error=True)
             return False
         if not quiet:
-            self.show_message(self.session.engine.describe(action))
+            self.show_message(self.session.describe(action))
         self._changed()
         return True
 
@@ -90,7 +90,7 @@ class GameScreen(Screen):
         if undone is None:
             self.show_message("Nothing to undo", error=True)
         else:
-            self.show_message(f"Undone: {self.session.engine.describe(undone)}")
+            self.show_message(f"Undone: {self.session.describe(undone)}")
         self._changed()
 
     def redo(self) -> None:
@@ -100,7 +100,7 @@ class GameScreen(Screen):
         if redone is None:
             self.show_message("Nothing to redo", error=True)
         else:
-            self.show_message(f"Redone: {self.session.engine.describe(redone)}")
+            self.show_message(f"Redone: {self.session.describe(redone)}")
         self._changed()
 
     def show_message(self, text: str, error: bool = False) -> None:
