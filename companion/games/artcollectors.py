@@ -147,15 +147,12 @@ def plain(code: str) -> str:
 
 
 def token_name(state: State, code: str) -> str:
-    """Readable name of a token, e.g. "a 7 (the bricklayer)" or "the banker (2)"."""
+    """Readable name of a token, e.g. "7 (the bricklayer)" or "2B (the banker)"."""
     kind = state["kinds"].get(plain(code))
     cat = " with the black cat" if code.endswith(BLACK_CAT_MARK) else ""
     if kind is None:
         return code
-    number = painting_of(code)
-    if len(state["paintings"][str(number)]["codes"]) > 1:
-        return f"{kind['name']} ({number}){cat}"
-    return f"a {number} ({kind['name']}){cat}"
+    return f"{plain(code)} ({kind['name']}){cat}"
 
 
 def _ability(state: State, code: str) -> str:
@@ -436,8 +433,8 @@ class ArtCollectors:
         limit = int(state["paintings"][key]["tokens"])
         if others + value > limit:
             raise IllegalAction(
-                f"painting {key} has only {limit} tokens: {state['players'][seat]} with {value} "
-                f"would make {others + value}"
+                f"painting {key} has only {limit} token{'s' if limit != 1 else ''}: "
+                f"{state['players'][seat]} with {value} would make {others + value}"
             )
         state["counts"][seat][key] = value
 
@@ -645,9 +642,7 @@ class ArtCollectors:
         name = state["players"][seat]
         if sizes[seat] != most:
             richest = _names(state, [i for i, n in enumerate(sizes) if n == most])
-            raise IllegalAction(
-                f"Robin Tell takes the biggest pile: {richest} {most} tokens, {name} only {sizes[seat]}"
-            )
+            raise IllegalAction(f"Robin Tell takes the biggest pile ({richest}: {most}); {name} has only {sizes[seat]}")
         require(not protected(state, seat), f"{name}'s pile is protected by the angel")
         deal = action.get("deal")
         if not isinstance(deal, list) or not deal:

@@ -714,6 +714,7 @@ class LowdownEngine:
 
 
 def _do_roll(state: State, action: Action) -> None:
+    require(state["phase"] != "final", "the game has ended: cross out any last lines, then finish")
     require(state["phase"] == "roll", "the dice for this turn are already rolled")
     colours, numbers = action.get("colours"), action.get("numbers")
     layout = state["layout"]

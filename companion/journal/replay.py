@@ -14,7 +14,6 @@ from typing import Any
 from companion.games import engine as find_engine
 from companion.games.base import BadSetup, IllegalAction, Setup, State
 
-
 # Actions whose type starts with this are journaled (and exported, and undone) like any other, but carry no
 # rules: a dice correction, say. The engine never sees them, so every game accepts them.
 NOTE_PREFIX = "note."

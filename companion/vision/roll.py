@@ -24,8 +24,13 @@ class DieRead:
     flagged: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "face": self.face, "confidence": round(self.confidence, 3),
-                "box": list(self.box), "flagged": self.flagged}
+        return {
+            "kind": self.kind,
+            "face": self.face,
+            "confidence": round(self.confidence, 3),
+            "box": list(self.box),
+            "flagged": self.flagged,
+        }
 
 
 @dataclass(frozen=True)
