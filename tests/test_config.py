@@ -56,3 +56,12 @@ def test_reference_lists_every_key() -> None:
     for section, keys in config.DEFAULTS.items():
         for key in keys:
             assert f"`{section}.{key}`" in table
+
+
+def test_readme_reference_is_current() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("<!-- config-reference:start -->")
+    end = readme.index("<!-- config-reference:end -->")
+    assert readme[start:end].strip().endswith(config.reference_markdown())
