@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
@@ -16,12 +17,30 @@ class Hardware:
     buttons: ButtonBoard
     camera: Any  # a hardware.camera.FrameSource, or None when no camera could be set up at all
     simulation: bool
-    notices: list[str] = field(default_factory=list)
+    notices: dict[str, str] = field(default_factory=dict)  # topic ("buttons", "camera") -> message
+
+
+def resolve_camera(spec: str, *, simulation: bool) -> str:
+    """``auto``: the Pi camera on a Pi, a USB webcam where one is plugged in, else the bundled photos."""
+    if spec != "auto":
+        return spec
+    if not simulation and Path("/proc/device-tree/model").exists() and is_pi():
+        return "pi"
+    if Path("/dev/video0").exists() and not simulation:
+        return "webcam:0"
+    return "sim"
+
+
+def is_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
+    except OSError:
+        return False
 
 
 def build(config: Config, *, simulate: bool = False) -> Hardware:
     """Open buttons and camera as the config says (``simulate`` forces the fakes)."""
-    notices: list[str] = []
+    notices: dict[str, str] = {}
     b = config["buttons"]
     pins = {seat: pin for seat, pin in enumerate(b["pins"], start=1)}
     timing = {"bounce_s": b["bounce_ms"] / 1000, "long_press_s": b["long_press_ms"] / 1000}
@@ -32,20 +51,22 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
 
         buttons, message = open_buttons(pins, backend=backend, **timing)
         if message:
-            notices.append(message)
+            notices["buttons"] = message
     except ImportError:
         buttons = FakeButtons(list(pins), **timing)
     camera = None
-    spec = "sim" if simulate else config["camera"]["source"]
+    spec = (
+        "sim" if simulate else resolve_camera(config["camera"]["source"], simulation=isinstance(buttons, FakeButtons))
+    )
     try:
         from hardware.sources import open_camera
 
         camera, message = open_camera(spec, size=(config["camera"]["width"], config["camera"]["height"]))
         if message:
-            notices.append(message)
+            notices["camera"] = message
     except ImportError:
         camera = None
     except Exception as err:  # a broken camera setting must not stop the app: report it
-        notices.append(f"Camera: {err}")
+        notices["camera"] = f"Camera: {err}"
     simulation = simulate or isinstance(buttons, FakeButtons)
     return Hardware(buttons=buttons, camera=camera, simulation=simulation, notices=notices)

@@ -15,7 +15,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion.config import Config
@@ -38,7 +38,6 @@ class CompanionApp(App):
     title = "Table Companion"
     banner = StringProperty("")
     simulation = BooleanProperty(False)
-    notices = ListProperty([])
 
     def __init__(
         self,
@@ -66,7 +65,11 @@ class CompanionApp(App):
             self.sim_buttons = FakeButtons(self.buttons.seats, clock=self.buttons.clock)
         self.sim_buttons.source = "touch"
         self.feed = CameraFeed(self.camera, self.hub.put) if self.camera is not None else None
-        self.notices = list(hardware.notices) + list(config.problems)
+        # What the players are told about hardware and config problems, by topic; newest shown first.
+        self.notices: dict[str, str] = dict(hardware.notices)
+        if config.problems:
+            more = f" (+{len(config.problems) - 1} more)" if len(config.problems) > 1 else ""
+            self.notices["config"] = f"Config: {config.problems[0]}{more}"
         self._watchdog: Any = None
 
     # -- wiring ------------------------------------------------------------------------------------------
@@ -141,16 +144,21 @@ class CompanionApp(App):
             self.feed.consumed()
 
     def _camera_status(self, message: str | None) -> None:
-        self.notices = [n for n in self.notices if not n.startswith("Camera")]
+        self.notice("camera", f"Camera lost: {message}. Touch entry still works; reconnecting…" if message else None)
+
+    def notice(self, topic: str, message: str | None) -> None:
+        """Show (or with ``None`` clear) the banner message for one topic."""
+        self.notices.pop(topic, None)
         if message:
-            self.notices.append(f"Camera lost: {message}. Touch entry still works; reconnecting…")
+            self.notices[topic] = message
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
-        self.banner = "   •   ".join(self.notices)
+        self.banner = "   •   ".join(reversed(list(self.notices.values())))
 
     def dismiss_notices(self) -> None:
-        self.notices = []
+        """Tapping the banner hides it until something new happens."""
+        self.notices = {}
         self._update_banner()
 
     # -- games -------------------------------------------------------------------------------------------
@@ -212,6 +220,7 @@ FloatLayout:
         font_size: dp(14)
         text_size: self.width - dp(16), None
         shorten: True
+        shorten_from: "right"
         background_normal: ""
         background_color: 0.72, 0.33, 0.05, 0.95
         on_release: app.dismiss_notices()

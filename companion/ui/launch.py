@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.runtime import is_pi
+
 
 def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:
     """Kivy reads these at import time: no argv parsing, quiet logs, offscreen rendering when headless."""
@@ -24,7 +26,7 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
     elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER")):
         # No desktop: on a Pi console use KMS/DRM; elsewhere there is nothing to show on, so render offscreen.
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm" if Path("/dev/dri/card0").exists() and _is_pi() else "offscreen"
+        os.environ["SDL_VIDEODRIVER"] = "kmsdrm" if Path("/dev/dri/card0").exists() and is_pi() else "offscreen"
         if os.environ["SDL_VIDEODRIVER"] == "offscreen":
             print(
                 "companion: no display found; running offscreen (use --screenshot FILE to see a frame)", file=sys.stderr
@@ -36,13 +38,6 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("kivy", "exit_on_escape", "0")
     KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
-
-
-def _is_pi() -> bool:
-    try:
-        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
-    except OSError:
-        return False
 
 
 def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: Path | None = None) -> Any:

@@ -1,0 +1,82 @@
+"""Short signal sounds made at runtime (no audio files shipped), played through Kivy when audio works.
+
+``tone_wav`` writes a 16-bit mono WAV from (frequency, seconds) notes with the standard library; ``Chime``
+loads it lazily with Kivy's ``SoundLoader`` and stays silent, never failing, when there is no audio device.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import struct
+import tempfile
+import wave
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RATE = 22050
+
+
+def tone_wav(path: Path, notes: Sequence[tuple[float, float]], *, volume: float = 0.6) -> Path:
+    """Write ``notes`` (frequency Hz, duration s; frequency 0 = silence) as a WAV with 5 ms fades."""
+    frames = bytearray()
+    fade = int(RATE * 0.005)
+    for freq, seconds in notes:
+        count = int(RATE * seconds)
+        for i in range(count):
+            ramp = min(1.0, i / fade, (count - 1 - i) / fade) if fade else 1.0
+            value = math.sin(2 * math.pi * freq * i / RATE) * volume * ramp if freq else 0.0
+            frames += struct.pack("<h", int(value * 32767))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(bytes(frames))
+    return path
+
+
+class Chime:
+    """A named set of tones; ``play(name)`` returns True when a sound was started."""
+
+    def __init__(self, tones: dict[str, Sequence[tuple[float, float]]], *, folder: Path | None = None) -> None:
+        self.tones = dict(tones)
+        self.folder = folder or Path(tempfile.gettempdir()) / "companion-sounds"
+        self._sounds: dict[str, Any] = {}
+        self.enabled = True
+
+    def load(self) -> None:
+        """Make and load every tone now (so the first verdict does not wait for disk and decoder)."""
+        for name in self.tones:
+            self._get(name)
+
+    def _get(self, name: str) -> Any:
+        if name in self._sounds:
+            return self._sounds[name]
+        sound = None
+        try:
+            from kivy.core.audio import SoundLoader
+
+            path = tone_wav(self.folder / f"{name}.wav", self.tones[name])
+            sound = SoundLoader.load(str(path))
+        except Exception as err:  # no audio provider, no device, unwritable temp dir: play silently
+            log.warning("sound %s unavailable: %s", name, err)
+        self._sounds[name] = sound
+        return sound
+
+    def play(self, name: str) -> bool:
+        if not self.enabled or name not in self.tones:
+            return False
+        sound = self._get(name)
+        if sound is None:
+            return False
+        try:
+            sound.stop()
+            sound.play()
+        except Exception as err:
+            log.warning("sound %s failed: %s", name, err)
+            return False
+        return True
