@@ -184,7 +184,7 @@ class OpenCVSource:
 
 
 class ReplaySource:
-    """Replays a folder of images (sorted by name), one image, a video file, or in-memory ``frames``.
+    """Replays a folder of images (sorted by path, subfolders included), one image, a video, or ``frames``.
 
     Without ``fps`` each read returns the next frame; with ``fps`` the frame shown follows the clock, like a
     live camera (``clock`` is injectable for tests). With ``loop`` it starts again at the end, otherwise the
@@ -238,7 +238,11 @@ class ReplaySource:
         elif self.path is None or not self.path.exists():
             raise CameraUnavailable(f"{self.name}: {self.path} does not exist")
         elif self.path.is_dir():
-            self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            folder = self.path
+            self._files = sorted(
+                (p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
+                key=lambda p: p.relative_to(folder).as_posix(),
+            )
             if not self._files:
                 raise CameraUnavailable(f"{self.name}: no images ({', '.join(IMAGE_SUFFIXES)}) in {self.path}")
         elif self.path.suffix.lower() in IMAGE_SUFFIXES:

@@ -75,11 +75,12 @@ def test_replay_frames_are_copies() -> None:
 
 def test_replay_of_an_image_folder_sorted_and_resized(tmp_path: Path) -> None:
     write_images(tmp_path / "shots", [50, 60, 70])
-    (tmp_path / "shots" / "notes.txt").write_text("not an image")
+    write_images(tmp_path / "shots" / "zz-more", [80])
+    (tmp_path / "shots" / "LICENSE.txt").write_text("not an image")
     source = ReplaySource(tmp_path / "shots", size=(16, 12))
     source.open()
-    frames = [source.read() for _ in range(4)]
-    assert [level(f) for f in frames] == [50, 60, 70, 50]
+    frames = [source.read() for _ in range(5)]
+    assert [level(f) for f in frames] == [50, 60, 70, 80, 50]
     assert frames[0].shape == (12, 16, 3)
 
 
@@ -441,7 +442,7 @@ def test_open_camera_that_is_missing_gives_a_banner_message_not_a_crash(tmp_path
     assert message is None and not camera.connected
 
 
-@pytest.mark.skipif(not any(SIM_DIR.glob("*.jpg")), reason="the sample dice photos have not been added yet")
+@pytest.mark.skipif(not any(SIM_DIR.rglob("*.jpg")), reason="the sample dice photos have not been added yet")
 def test_simulation_replays_the_shipped_dice_photos() -> None:
     camera, message = open_camera("sim")
     assert message is None
