@@ -17,7 +17,7 @@ from companion.games.base import Player
 class GameHeader(BoxLayout):
     """Home, the message line, Undo and Redo: the top bar of every game screen (``screen`` is set in kv)."""
 
-    screen = ObjectProperty(None, allownone=True)
+    screen = ObjectProperty(None, allownone=True, rebind=True)
 
 
 class SeatButton(Button):
