@@ -200,7 +200,8 @@ def _instantiate(target: str, **kwargs: Any) -> Screen:
 
 ROOT_KV = """
 #:import dp kivy.metrics.dp
-FloatLayout:
+BoxLayout:
+    orientation: "vertical"
     canvas.before:
         Color:
             rgba: 0.118, 0.118, 0.141, 1
@@ -209,19 +210,19 @@ FloatLayout:
             size: self.size
     ScreenManager:
         id: manager
-        size_hint: 1, 1
     Button:
+        # Hardware and config problems; tap to hide. Takes no room when there is nothing to say.
         text: app.banner
         opacity: 1 if app.banner else 0
         disabled: not app.banner
-        size_hint: 1, None
-        height: dp(34) if app.banner else 0
-        pos_hint: {"x": 0, "y": 0}
-        font_size: dp(14)
+        size_hint_y: None
+        height: dp(48) if app.banner else 0
+        font_size: dp(15)
         text_size: self.width - dp(16), None
         shorten: True
         shorten_from: "right"
         background_normal: ""
-        background_color: 0.72, 0.33, 0.05, 0.95
+        background_disabled_normal: ""
+        background_color: 0.72, 0.33, 0.05, 1
         on_release: app.dismiss_notices()
 """

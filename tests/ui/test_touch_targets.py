@@ -1,0 +1,59 @@
+"""Every visible button on every screen is at least 48 px in both directions (finger-sized at 800×480)."""
+
+from __future__ import annotations
+
+import pytest
+from ui_support import UI
+
+from companion.games import available, engine
+from companion.games.base import Player, Setup
+from companion.ui.screens import GAME_SCREENS, SCREENS, module_exists
+
+MIN_PX = 48
+
+
+def small_buttons(ui: UI) -> list[str]:
+    from kivy.uix.button import Button
+    from kivy.uix.togglebutton import ToggleButton
+
+    found = []
+    for widget in ui.screen().walk(restrict=True):
+        if not isinstance(widget, Button | ToggleButton) or widget.opacity == 0 or widget.disabled:
+            continue
+        if widget.width < 1 or widget.height < 1:
+            continue  # collapsed (hidden) widgets
+        if min(widget.width, widget.height) < MIN_PX:
+            found.append(f"{widget.text!r} {widget.width:.0f}×{widget.height:.0f}")
+    return found
+
+
+@pytest.mark.parametrize("name", [n for n in SCREENS if n not in ("setup",)])
+def test_tool_screens(ui: UI, name: str) -> None:
+    ui.go(name)
+    assert small_buttons(ui) == []
+
+
+def test_setup_screen(ui: UI) -> None:
+    games = [n for n in GAME_SCREENS if available(n)]
+    if not games:
+        pytest.skip("no game engine yet")
+    ui.screen("setup").prepare(games[0])
+    ui.go("setup")
+    assert small_buttons(ui) == []
+
+
+@pytest.mark.parametrize("game", list(GAME_SCREENS))
+def test_game_screens_at_start(ui: UI, game: str) -> None:
+    if not (available(game) and module_exists(GAME_SCREENS[game])):
+        pytest.skip(f"{game} has no screen yet")
+    eng = engine(game)
+    players = tuple(
+        Player(n, c, i + 1)
+        for i, (n, c) in enumerate(
+            [("Ana", "#e53935"), ("Bo", "#1e88e5"), ("Cai", "#fdd835")][: max(2, eng.min_players)]
+        )
+    )
+    ui.app.start_game(Setup(game, players, seed=1))
+    ui.advance(5)
+    ui.screenshot(f"targets-{game}")
+    assert small_buttons(ui) == []
