@@ -111,6 +111,10 @@ class GameScreen(Screen):
         """Leave the game (it stays in the journal and can be resumed from the home screen)."""
         self.app.go("home")
 
+    def open_dice(self) -> None:
+        """Show the live dice reader; its "use this roll" comes back to :meth:`on_roll`."""
+        self.app.open_dice(self.name)
+
     # -- hardware ----------------------------------------------------------------------------------------
 
     def on_button(self, event: ButtonEvent) -> None:

@@ -1,0 +1,78 @@
+"""New game by touch, undo/redo several steps, and resume after the app is gone (same journal)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_support import UI
+
+from companion.games import available
+from companion.ui.screens import GAME_SCREENS, module_exists
+
+GAME = "ratuki"
+pytestmark = pytest.mark.skipif(
+    not (available(GAME) and module_exists(GAME_SCREENS[GAME])), reason="needs the Ratuki screen"
+)
+
+
+def start_by_touch(ui: UI) -> None:
+    ui.tap_text("Ratuki")
+    assert ui.screen().name == "setup"
+    setup = ui.screen()
+    ui.tap(setup.ids.counts.children[-2])  # "3" (children are in reverse order)
+    assert setup.count == 3
+    ui.screenshot("setup-ratuki")
+    ui.tap_text("Start game")
+    assert ui.screen().name == GAME
+
+
+def test_new_game_undo_redo_and_resume(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    ui = UI(tmp_path, journal_path=journal)
+    try:
+        start_by_touch(ui)
+        session = ui.app.session
+        assert [p.name for p in session.setup.players] == ["Ana", "Bo", "Cai"]
+        screen = ui.screen()
+        press = {"seat": 2, "tick": 11.0}
+        for action in ({"type": "start", "tick": 10.0}, {"type": "call", "presses": [press]}):
+            assert screen.act(action), screen.header_text
+        ui.advance(2)
+        done = len(session.actions)
+        before = session.state
+        assert screen.can_undo
+        ui.tap(ui.find("Undo"))
+        ui.tap(ui.find("Undo"))
+        assert len(session.actions) == done - 2
+        assert "Undone" in screen.header_text
+        assert screen.can_redo
+        ui.tap(ui.find("Redo"))
+        ui.tap(ui.find("Redo"))
+        assert session.state == before
+        game_id = session.game_id
+    finally:
+        ui.close()  # the app disappears with the game unfinished, as after a pulled plug
+
+    ui = UI(tmp_path, journal_path=journal)
+    try:
+        home = ui.screen()
+        assert home.name == "home"
+        assert "Continue" in home.resume_text and "Ana, Bo, Cai" in home.resume_text
+        ui.screenshot("home-resume")
+        ui.tap(home.ids.resume)
+        assert ui.screen().name == GAME
+        assert ui.app.session.game_id == game_id
+        assert ui.app.session.state == before
+    finally:
+        ui.close()
+
+
+def test_refused_action_changes_nothing(ui: UI) -> None:
+    start_by_touch(ui)
+    screen = ui.screen()
+    count = len(ui.app.session.actions)
+    assert not screen.act({"type": "no such action"})
+    assert screen.message_is_error
+    assert len(ui.app.session.actions) == count
+    assert ui.app.journal.actions(ui.app.session.game_id) == ui.app.session.actions
