@@ -380,13 +380,14 @@ class RatATatRoll:
         if state["phase"] == OVER:
             raise IllegalAction("the game is over")
         if kind not in self.legal(state):
-            raise IllegalAction(self._wrong_time(state, kind))
+            raise IllegalAction(self.why_not(state, kind))
         new = copy.deepcopy(state)
         new["events"] = []
         handler(new, action)
         return new
 
-    def _wrong_time(self, state: State, kind: str) -> str:
+    def why_not(self, state: State, kind: str) -> str:
+        """Why an action of type ``kind`` is not allowed now, in words for the players."""
         me = state["players"][state["current"]]
         phase = state["phase"]
         if kind == "reroll" and phase in (ROLLED, PICTURE_ROLLED):

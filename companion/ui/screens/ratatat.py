@@ -1,0 +1,772 @@
+"""Rat-a-Tat Roll at the table: the ring with the statue, the landing space's choices as big buttons, tokens,
+the five face-up cards, card-back rows, touch entry of dice and cards, re-rolls, and the dice assistant."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.metrics import dp
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from kivy.utils import get_color_from_hex
+
+from companion.games import ratatat
+from companion.ui.screens import load_kv
+from companion.ui.screens.game import GameScreen
+from companion.ui.widgets import readable_text
+from companion.vision.roll import PICTURE, PIPS, Roll
+from hardware.buttons import ButtonEvent
+
+STEP_S = 0.12  # statue animation: seconds per space
+FACE_NAMES = {"cat": "Cat (lowest)", "rat": "Rat (highest)", "swap": "Swap"}
+ICON_NAMES = {"card": "card", "balloon": "balloon", "leopard": "leopard", "picture": "picture-die"}
+
+
+class RingBoard(Widget):
+    """The board ring drawn on the canvas: region colours, an icon per space, the statue (animated space by
+    space), the five face-up cards inside the ring and, before a roll, the assistant's landing chances."""
+
+    shown = NumericProperty(0)  # the space the statue is drawn on (runs behind the state while animating)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.state: dict[str, Any] | None = None
+        self.odds: dict[int, float] = {}
+        self.target = 0
+        self._anim: Any = None
+        self.labels: list[Label] = []
+        self.bind(pos=self.redraw, size=self.redraw, shown=self.redraw)
+
+    # -- state -------------------------------------------------------------------------------------------
+    def show(self, state: dict[str, Any], odds: dict[int, float], *, steps: int = 0) -> None:
+        """Draw ``state``; ``steps`` > 0 walks the statue forward that many spaces to its new position."""
+        self.state = state
+        self.odds = odds
+        ring = len(state["spaces"]) if "spaces" in state else len(state["board"]["spaces"])
+        self.target = state["statue"]
+        if self._anim is not None:
+            self._anim.cancel()
+            self._anim = None
+        if steps > 0:
+            self.shown = (self.target - steps) % ring
+            self._anim = Clock.schedule_interval(self._step, STEP_S)
+        else:
+            self.shown = self.target
+        self.redraw()
+
+    @property
+    def animating(self) -> bool:
+        return self._anim is not None
+
+    def _step(self, _dt: float) -> bool:
+        assert self.state is not None
+        ring = len(self.state["board"]["spaces"])
+        self.shown = (int(self.shown) + 1) % ring
+        if self.shown == self.target:
+            self._anim = None
+            return False
+        return True
+
+    # -- geometry ----------------------------------------------------------------------------------------
+    def geometry(self) -> tuple[float, float, float, float]:
+        """Centre x, centre y, ring radius, space size."""
+        ring = len(self.state["board"]["spaces"]) if self.state else 35
+        cx, cy = self.center
+        outer = min(self.width, self.height) / 2 - dp(4)
+        size = min(dp(34), 2 * math.pi * outer / ring * 0.86, outer / 4)
+        return cx, cy, outer - size / 2, size
+
+    def space_centre(self, index: int) -> tuple[float, float]:
+        """Where space ``index`` is drawn: clockwise from the top."""
+        assert self.state is not None
+        ring = len(self.state["board"]["spaces"])
+        cx, cy, radius, _ = self.geometry()
+        angle = math.pi / 2 - 2 * math.pi * index / ring
+        return cx + radius * math.cos(angle), cy + radius * math.sin(angle)
+
+    def region_anchor(self, region: int, inset: float) -> tuple[float, float]:
+        """A point inside the ring opposite the middle of ``region``."""
+        assert self.state is not None
+        spaces = self.state["board"]["spaces"]
+        ids = [i for i, s in enumerate(spaces) if s.get("region") == region]
+        ring = len(spaces)
+        mid = ids[len(ids) // 2] if ids else 0
+        cx, cy, radius, _ = self.geometry()
+        angle = math.pi / 2 - 2 * math.pi * mid / ring
+        return cx + (radius - inset) * math.cos(angle), cy + (radius - inset) * math.sin(angle)
+
+    # -- drawing -----------------------------------------------------------------------------------------
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        for label in self.labels:
+            self.remove_widget(label)
+        self.labels = []
+        if self.state is None:
+            return
+        state = self.state
+        board = state["board"]
+        _, _, _, size = self.geometry()
+        with self.canvas:
+            for index, space in enumerate(board["spaces"]):
+                x, y = self.space_centre(index)
+                if space["kind"] == "picture":
+                    Color(0.05, 0.05, 0.06, 1)
+                    RoundedRectangle(pos=(x - size / 2, y - size / 2), size=(size, size), radius=[dp(4)])
+                    Color(1, 1, 1, 1)
+                    Line(rounded_rectangle=(x - size / 2, y - size / 2, size, size, dp(4)), width=1.2)
+                    self._picture_icon(x, y, size)
+                else:
+                    Color(*get_color_from_hex(board["regions"][space["region"]]["colour"]))
+                    RoundedRectangle(pos=(x - size / 2, y - size / 2), size=(size, size), radius=[dp(4)])
+                    self._icon(space["kind"], x, y, size)
+                chance = self.odds.get(index, 0.0)
+                if chance > 0:
+                    Color(1, 1, 1, 0.25 + 0.75 * min(1.0, chance / 0.2))
+                    Line(circle=(x, y, size * 0.62), width=dp(1.5) + dp(3) * min(1.0, chance / 0.2))
+            # statue: a gold disc with a dark rim on the shown space
+            x, y = self.space_centre(int(self.shown))
+            Color(0, 0, 0, 0.6)
+            Ellipse(pos=(x - size * 0.42, y - size * 0.46), size=(size * 0.84, size * 0.84))
+            Color(1.0, 0.82, 0.2, 1)
+            Ellipse(pos=(x - size * 0.36, y - size * 0.36), size=(size * 0.72, size * 0.72))
+            Color(0.35, 0.25, 0.0, 1)
+            Line(circle=(x, y, size * 0.36), width=1.5)
+            # face-up cards inside the ring
+            card_w, card_h = dp(44), dp(58)
+            for region, card in enumerate(state["face_up"]):
+                ax, ay = self.region_anchor(region, size / 2 + card_h * 0.72)
+                Color(*get_color_from_hex(board["regions"][region]["colour"]))
+                RoundedRectangle(
+                    pos=(ax - card_w / 2 - dp(3), ay - card_h / 2 - dp(3)),
+                    size=(card_w + dp(6), card_h + dp(6)),
+                    radius=[dp(6)],
+                )
+                Color(*((0.97, 0.96, 0.92, 1) if card is not None else (0.25, 0.25, 0.3, 1)))
+                RoundedRectangle(pos=(ax - card_w / 2, ay - card_h / 2), size=(card_w, card_h), radius=[dp(5)])
+                if card is not None and card["balloon"]:
+                    self._balloon(ax + card_w / 2 - dp(9), ay + card_h / 2 - dp(12), dp(14))
+        for region, card in enumerate(state["face_up"]):
+            ax, ay = self.region_anchor(region, size / 2 + dp(58) * 0.72)
+            text = "?" if card is None else str(card["value"])
+            self._label(text, ax, ay - dp(3), dp(28), (0.1, 0.1, 0.12, 1) if card else (0.8, 0.8, 0.85, 1), True)
+        cx, cy = self.center
+        self._label(f"bank {state['bank']}", cx, cy + dp(10), dp(17), (1, 1, 1, 1), True)
+        self._label(f"pile {state['pile']}", cx, cy - dp(12), dp(14), (0.75, 0.75, 0.8, 1), False)
+
+    def _label(self, text: str, x: float, y: float, font: float, colour: Any, bold: bool) -> None:
+        label = Label(text=text, font_size=font, color=colour, bold=bold, size=(dp(90), dp(30)))
+        label.center = (x, y)
+        self.labels.append(label)
+        self.add_widget(label)
+
+    def _icon(self, kind: str, x: float, y: float, size: float) -> None:
+        s = size * 0.55
+        if kind == "card":
+            Color(1, 1, 1, 1)
+            Rectangle(pos=(x - s * 0.32, y - s / 2), size=(s * 0.64, s))
+            Color(0.2, 0.2, 0.25, 1)
+            Line(rectangle=(x - s * 0.32, y - s / 2, s * 0.64, s), width=1)
+        elif kind == "balloon":
+            self._balloon(x, y, s)
+        elif kind == "leopard":
+            Color(0.98, 0.72, 0.25, 1)
+            Ellipse(pos=(x - s / 2, y - s * 0.4), size=(s, s * 0.8))
+            Color(0.25, 0.15, 0.05, 1)
+            for dx, dy in ((-0.2, 0.1), (0.15, 0.15), (0.0, -0.15), (0.25, -0.1), (-0.25, -0.15)):
+                Ellipse(pos=(x + dx * s - s * 0.07, y + dy * s - s * 0.07), size=(s * 0.14, s * 0.14))
+
+    def _balloon(self, x: float, y: float, s: float) -> None:
+        Color(0.9, 0.15, 0.2, 1)
+        Ellipse(pos=(x - s * 0.38, y - s * 0.2), size=(s * 0.76, s * 0.76))
+        Color(1, 1, 1, 1)
+        Line(points=[x, y - s * 0.2, x, y - s * 0.5], width=1)
+        Color(0.55, 0.35, 0.15, 1)
+        Rectangle(pos=(x - s * 0.15, y - s * 0.62), size=(s * 0.3, s * 0.16))
+
+    def _picture_icon(self, x: float, y: float, size: float) -> None:
+        s = size * 0.5
+        Color(1, 1, 1, 1)
+        Line(rounded_rectangle=(x - s / 2, y - s / 2, s, s, s * 0.2), width=1.2)
+        for dx, dy in ((-0.2, 0.2), (0.2, -0.2), (0, 0)):
+            Ellipse(pos=(x + dx * s - s * 0.08, y + dy * s - s * 0.08), size=(s * 0.16, s * 0.16))
+
+
+class PlayerTile(BoxLayout):
+    """One player: name in their colour, card backs (count only, never values) and re-roll tokens."""
+
+    text = StringProperty("")
+
+    def __init__(self, name: str, colour: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.name = name
+        self.colour = colour
+        self.cards = 0
+        self.active = False
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def update(self, cards: int, tokens: int, fresh: int, active: bool) -> None:
+        self.cards, self.active = cards, active
+        wait = f" +{fresh} next turn" if fresh else ""
+        self.text = f"[b]{self.name}[/b]  tokens {tokens - fresh}{wait}"
+        self.redraw()
+
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*get_color_from_hex(self.colour)[:3], 1 if self.active else 0.35)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(6)])
+            if self.active:
+                Color(1, 1, 1, 1)
+                Line(rounded_rectangle=(*self.pos, *self.size, dp(6)), width=dp(2))
+            # card backs along the bottom edge: how many, in taking order; never their values
+            for i in range(self.cards):
+                x = self.x + dp(6) + i * dp(15)
+                Color(0.12, 0.2, 0.45, 1)
+                RoundedRectangle(pos=(x, self.y + dp(4)), size=(dp(12), dp(17)), radius=[dp(2)])
+                Color(1, 1, 1, 0.8)
+                Line(rounded_rectangle=(x, self.y + dp(4), dp(12), dp(17), dp(2)), width=1)
+
+
+class RatatatScreen(GameScreen):
+    """Plays Rat-a-Tat Roll: every choice is a big button; dice come from the camera or the 1-6 buttons."""
+
+    prompt = StringProperty("")
+    info = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.engine = ratatat.ENGINE
+        self.tiles: list[PlayerTile] = []
+        self._reset_entry()
+        self._animated_for = -1
+
+    def _reset_entry(self) -> None:
+        """Touch-entry scratch (not game state): chosen dice count, faces, dice picked for a re-roll, etc."""
+        self.dice_count = 0
+        self.faces: list[int | None] = []
+        self.reroll_pick: list[int] = []
+        self.reroll_armed = False
+        self.balloon = False
+        self.swap_mine: int | None = None
+        self.swap_other: str | None = None
+        self.look_other: str | None = None
+        self.hand_values: list[int] = []
+
+    @property
+    def state(self) -> dict[str, Any]:
+        assert self.session is not None
+        return self.session.state
+
+    # -- life cycle --------------------------------------------------------------------------------------
+    def on_session(self) -> None:
+        self.tiles = []
+        strip = self.ids.players
+        strip.clear_widgets()
+        for player in self.players:
+            tile = PlayerTile(player.name, player.colour)
+            tile.ids.name.color = readable_text(player.colour)
+            self.tiles.append(tile)
+            strip.add_widget(tile)
+        self._reset_entry()
+        self._animated_for = len(self.session.actions) if self.session else -1
+
+    def refresh(self) -> None:
+        if self.session is None:
+            return
+        state = self.state
+        playing = state["phase"] not in (ratatat.FINAL_REVEAL, ratatat.OVER)
+        for i, tile in enumerate(self.tiles):
+            active = playing and i == state["current"]
+            tile.update(len(state["rows"][i]), state["tokens"][i], state["fresh"][i], active)
+        actions = self.session.actions
+        steps = 0
+        if actions and actions[-1]["type"] == "move" and self._animated_for != len(actions):
+            steps = sum(state["dice"])
+            self._animated_for = len(actions)
+        if self.reroll_pick and state["phase"] != ratatat.ROLLED:
+            self.reroll_pick = []
+        odds = self._odds()
+        self.ids.board.show(state, odds, steps=steps)
+        self._build_controls()
+
+    # -- the assistant -------------------------------------------------------------------------------------
+    def _odds(self) -> dict[int, float]:
+        state = self.state
+        if state["phase"] != ratatat.ROLL:
+            return {}
+        help_ = ratatat.assistant(state)
+        count = self.dice_count or help_["best"]
+        option = help_["options"][count]
+        regions = state["board"]["regions"]
+        parts = [f"{r['name']} {p:.0%}" for r, p in zip(regions, option["regions"], strict=True)]
+        lowest = help_["lowest"]
+        best = help_["best"]
+        self.info = (
+            f"{count} {'die' if count == 1 else 'dice'}: {' · '.join(parts)} · picture {option['picture']:.0%}\n"
+            f"Best chance at the lowest card ({lowest}): {best} {'die' if best == 1 else 'dice'} "
+            f"({help_['options'][best]['lowest']:.0%})"
+        )
+        return {int(k): v for k, v in option["spaces"].items()}
+
+    # -- controls per phase ----------------------------------------------------------------------------------
+    def _button(self, text: str, callback: Any, *, kind: str = "BigButton", **kwargs: Any) -> Button:
+        button: Button = getattr(Factory, kind)(text=text, **kwargs)
+        button.bind(on_release=lambda *_a: callback())
+        return button
+
+    def _row(self, buttons: list[Button], height: float = dp(52)) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=height, spacing=dp(4))
+        for button in buttons:
+            button.size_hint_y = None
+            button.height = height
+            row.add_widget(button)
+        return row
+
+    def _build_controls(self) -> None:
+        box = self.ids.controls
+        box.clear_widgets()
+        state = self.state
+        phase = state["phase"]
+        me = self.state["players"][state["current"]]
+        if phase != ratatat.ROLL:
+            self.info = ""
+        getattr(self, f"_controls_{phase}")(box, me)
+
+    def _region_name(self, region: int) -> str:
+        return str(self.state["board"]["regions"][region]["name"])
+
+    def _controls_deal(self, box: BoxLayout, me: str) -> None:
+        self._card_entry(box, "Deal: enter the face-up card of the {} region")
+
+    def _controls_reveal(self, box: BoxLayout, me: str) -> None:
+        self._card_entry(box, "Refill: enter the new face-up card of the {} region")
+
+    def _card_entry(self, box: BoxLayout, template: str) -> None:
+        region = self.state["to_reveal"][0]
+        self.prompt = template.format(self._region_name(region))
+        if self.state["reshuffles"] and len(self.state["to_reveal"]) == 5 and self.state["phase"] == ratatat.REVEAL:
+            self.info = "Too many balloons: the five cards were shuffled into the pile. Deal five new ones."
+        balloon = self._button(
+            "Balloon: YES" if self.balloon else "Balloon: no",
+            self._toggle_balloon,
+            kind="AccentButton" if self.balloon else "BigButton",
+        )
+        box.add_widget(self._row([balloon]))
+        values = [int(v) for v in self.state["deck"]]
+        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(52) * math.ceil(len(values) / 5))
+        for value in values:
+            grid.add_widget(self._button(str(value), lambda v=value, r=region: self._reveal(r, v), font_size=dp(26)))
+        box.add_widget(grid)
+
+    def _toggle_balloon(self) -> None:
+        self.balloon = not self.balloon
+        self._build_controls()
+
+    def _reveal(self, region: int, value: int) -> None:
+        balloon, self.balloon = self.balloon, False
+        if not self.act({"type": "reveal", "region": region, "value": value, "balloon": balloon}):
+            self.balloon = balloon
+
+    def _controls_roll(self, box: BoxLayout, me: str) -> None:
+        self.prompt = f"{me}: how many dice? Roll them, or tap the faces"
+        best = ratatat.assistant(self.state)
+        choices = []
+        for n in (1, 2, 3):
+            chance = best["options"][n]["lowest"]
+            label = f"{n} {'die' if n == 1 else 'dice'}: {chance:.0%}"
+            kind = "AccentButton" if n == self.dice_count else "BigButton"
+            button = self._button(label, lambda n=n: self._choose_count(n), kind=kind)
+            if n == best["best"]:
+                button.text = label + "  best"
+            choices.append(button)
+        box.add_widget(self._row(choices))
+        if self.dice_count:
+            self._face_rows(box, self.dice_count)
+            ready = all(f is not None for f in self.faces)
+            go = self._button("Use these dice", self._submit_roll, kind="AccentButton", disabled=not ready)
+            box.add_widget(self._row([go]))
+
+    def _choose_count(self, n: int) -> None:
+        self.dice_count = n
+        self.faces = [None] * n
+        self.refresh()
+
+    def _face_rows(self, box: BoxLayout, count: int) -> None:
+        for die in range(count):
+            buttons = []
+            for face in range(1, 7):
+                kind = "AccentButton" if self.faces[die] == face else "BigButton"
+                buttons.append(self._button(str(face), lambda d=die, f=face: self._set_face(d, f), kind=kind))
+            box.add_widget(self._row(buttons, dp(50)))
+
+    def _set_face(self, die: int, face: int) -> None:
+        self.faces[die] = face
+        self._build_controls()
+
+    def _submit_roll(self) -> None:
+        faces = [int(f) for f in self.faces if f is not None]
+        if self.state["phase"] == ratatat.ROLL:
+            if self.act({"type": "roll", "dice": faces}):
+                self.dice_count, self.faces = 0, []
+        else:
+            self._do_reroll(faces)
+
+    def _controls_rolled(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        ring = len(state["board"]["spaces"])
+        target = (state["statue"] + sum(state["dice"])) % ring
+        space = state["board"]["spaces"][target]
+        where = self._space_text(space)
+        self.prompt = f"{me} rolled {sum(state['dice'])}: the statue would land on {where}"
+        self.ids.board.odds = {target: 1.0}
+        self.ids.board.redraw()
+        dice = []
+        for i, face in enumerate(state["dice"]):
+            picked = i in self.reroll_pick
+            dice.append(
+                self._button(
+                    f"{face}\n(re-roll)" if picked else str(face),
+                    lambda i=i: self._pick_die(i),
+                    kind="DangerButton" if picked else "BigButton",
+                    font_size=dp(26),
+                    height=dp(64),
+                )
+            )
+        box.add_widget(self._row(dice, dp(64)))
+        usable = self.engine.usable_tokens(state)
+        if self.reroll_pick:
+            count = len(self.reroll_pick)
+            self.info = f"Re-roll {count} {'die' if count == 1 else 'dice'}: roll, or tap the new faces below"
+            self._face_rows(box, len(self.reroll_pick))
+            ready = all(f is not None for f in self.faces)
+            go = self._button("Spend a token: re-roll", self._submit_roll, kind="AccentButton", disabled=not ready)
+            box.add_widget(self._row([go, self._button("Cancel", self._cancel_reroll)]))
+        else:
+            self.info = f"Tap dice to re-roll them ({usable} token{'s' if usable != 1 else ''} to spend)"
+            box.add_widget(self._row([self._button("Move the statue", self._move, kind="AccentButton")], dp(60)))
+
+    def _space_text(self, space: dict[str, Any]) -> str:
+        if space["kind"] == "picture":
+            return "a picture-die space"
+        return f"a {ICON_NAMES[space['kind']]} space ({self._region_name(space['region'])})"
+
+    def _pick_die(self, index: int) -> None:
+        if index in self.reroll_pick:
+            self.reroll_pick.remove(index)
+        else:
+            if not self.reroll_pick and self.engine.usable_tokens(self.state) <= 0:
+                self.show_message(self.engine.why_not(self.state, "reroll"), error=True)
+                return
+            self.reroll_pick.append(index)
+        self.reroll_pick.sort()
+        self.faces = [None] * len(self.reroll_pick)
+        self._build_controls()
+
+    def _cancel_reroll(self) -> None:
+        self.reroll_pick, self.faces = [], []
+        self._build_controls()
+
+    def _do_reroll(self, values: list[int]) -> None:
+        if self.act({"type": "reroll", "indices": list(self.reroll_pick), "values": values}):
+            self.reroll_pick, self.faces = [], []
+            self.refresh()
+
+    def _move(self) -> None:
+        self.act({"type": "move"})
+
+    def _controls_space(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        space = state["board"]["spaces"][state["landing"]]
+        region = space["region"]
+        card = state["face_up"][region]
+        self.prompt = f"{me} landed on {self._space_text(space)}"
+        extra = {"balloon": " + 1 token", "leopard": ", then look", "card": ""}[space["kind"]]
+        legal = self.engine.legal(state)
+        buttons: list[Button] = []
+        if "take_region" in legal:
+            balloon = " (balloon: +1 token)" if card["balloon"] else ""
+            buttons.append(
+                self._button(
+                    f"Take the {self._region_name(region)} {card['value']}{balloon}{extra}",
+                    lambda: self.act({"type": "take_region"}),
+                    kind="AccentButton",
+                    height=dp(60),
+                )
+            )
+        box.add_widget(self._row(buttons, dp(60)) if buttons else Widget(size_hint_y=None, height=0))
+        if "take_pile" in legal:
+            self.info = "Or take the top card of the pile: look at it, then say whether it shows a balloon"
+            box.add_widget(
+                self._row(
+                    [
+                        self._button("Top of pile", lambda: self.act({"type": "take_pile", "balloon": False})),
+                        self._button("Top of pile, balloon", lambda: self.act({"type": "take_pile", "balloon": True})),
+                    ],
+                    dp(60),
+                )
+            )
+        if "end_turn" in legal:
+            box.add_widget(
+                self._row([self._button("Nothing to take: end turn", lambda: self.act({"type": "end_turn"}))])
+            )
+
+    def _picture_buttons(self, box: BoxLayout, reroll: bool) -> None:
+        faces = sorted(set(self.state["picture_faces"]))
+        kind = "reroll" if reroll else "picture"
+        buttons = [
+            self._button(FACE_NAMES[f], lambda f=f: self._picture(f, kind), font_size=dp(20), height=dp(60))
+            for f in faces
+        ]
+        box.add_widget(self._row(buttons, dp(60)))
+
+    def _picture(self, face: str, kind: str) -> None:
+        action = {"type": "picture", "face": face} if kind == "picture" else {"type": "reroll", "picture": face}
+        if self.act(action):
+            self.reroll_armed = False
+            self.refresh()
+
+    def _controls_picture(self, box: BoxLayout, me: str) -> None:
+        self.prompt = f"{me} landed on a picture-die space: roll the picture die"
+        self._picture_buttons(box, reroll=False)
+
+    def _controls_endgame(self, box: BoxLayout, me: str) -> None:
+        final = " (final round)" if self.state["final_round"] else ""
+        self.prompt = f"{me} has {self.state['threshold']} cards{final}: pass, or roll the picture die"
+        self.info = "Cat or rat: take that card, then give one of your old cards back, unseen, to the pile's bottom"
+        self._picture_buttons(box, reroll=False)
+        box.add_widget(self._row([self._button("Pass", lambda: self.act({"type": "pass"}), kind="DangerButton")]))
+
+    def _controls_picture_rolled(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        face = state["picture"]
+        usable = self.engine.usable_tokens(state)
+        if self.reroll_armed:
+            self.prompt = f"{me} re-rolls the picture die: what does it show now?"
+            self._picture_buttons(box, reroll=True)
+            box.add_widget(self._row([self._button("Cancel", self._disarm)]))
+            return
+        if face == "swap":
+            self._swap_controls(box, me)
+        else:
+            choices = self.engine.picture_choices(state)
+            which = "lowest" if face == "cat" else "highest"
+            self.prompt = f"{me}: the {face} takes the {which} face-up card" + (
+                " (pick one of the equal cards)" if len(choices) > 1 else ""
+            )
+            buttons = [
+                self._button(
+                    f"Take {self._region_name(r)} {state['face_up'][r]['value']}",
+                    lambda r=r: self.act({"type": "take_region", "region": r}),
+                    kind="AccentButton",
+                    height=dp(60),
+                )
+                for r in choices
+            ]
+            if not choices:
+                buttons = [self._button("No card to take: end turn", lambda: self.act({"type": "end_turn"}))]
+            box.add_widget(self._row(buttons, dp(60)))
+        if usable > 0:
+            box.add_widget(self._row([self._button(f"Re-roll the picture die (token, {usable} left)", self._arm)]))
+
+    def _arm(self) -> None:
+        self.reroll_armed = True
+        self._build_controls()
+
+    def _disarm(self) -> None:
+        self.reroll_armed = False
+        self._build_controls()
+
+    def _swap_controls(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        mine = len(state["rows"][state["current"]])
+        if self.swap_mine is None:
+            self.prompt = f"{me}: swap? Pick one of your cards (face down, nobody looks)"
+            box.add_widget(
+                self._row([self._button(f"My card {i + 1}", lambda i=i: self._swap_pick(i)) for i in range(mine)])
+            )
+        elif self.swap_other is None:
+            self.prompt = f"{me}: swap your card {self.swap_mine + 1} with whose card?"
+            others = [p for p in state["players"] if p != me]
+            box.add_widget(self._row([self._button(p, lambda p=p: self._swap_with(p)) for p in others]))
+        else:
+            other = self.swap_other
+            theirs = len(state["rows"][state["players"].index(other)])
+            self.prompt = f"{me}: which of {other}'s cards?"
+            box.add_widget(
+                self._row(
+                    [
+                        self._button(f"{other} {j + 1}", lambda j=j: self._swap_do(j), kind="AccentButton")
+                        for j in range(theirs)
+                    ]
+                )
+            )
+        box.add_widget(self._row([self._button("No swap", self._no_swap, kind="DangerButton")]))
+
+    def _swap_pick(self, index: int) -> None:
+        self.swap_mine = index
+        self._build_controls()
+
+    def _swap_with(self, other: str) -> None:
+        self.swap_other = other
+        self._build_controls()
+
+    def _swap_do(self, theirs: int) -> None:
+        action = {"type": "swap", "mine": self.swap_mine, "other": self.swap_other, "theirs": theirs}
+        self.swap_mine, self.swap_other = None, None
+        self.act(action)
+
+    def _no_swap(self) -> None:
+        self.swap_mine, self.swap_other = None, None
+        self.act({"type": "no_swap"})
+
+    def _controls_give_back(self, box: BoxLayout, me: str) -> None:
+        old = len(self.state["rows"][self.state["current"]]) - 1
+        self.prompt = f"{me}: give one of your old cards back, without looking, to the bottom of the pile"
+        box.add_widget(
+            self._row(
+                [
+                    self._button(f"Card {i + 1}", lambda i=i: self.act({"type": "give_back", "card": i}))
+                    for i in range(old)
+                ],
+                dp(60),
+            )
+        )
+
+    def _controls_look(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        if self.look_other is None:
+            self.prompt = f"{me}: look at all your own cards, or at one card of another player"
+            buttons = [self._button("My cards", lambda: self._look({"type": "look", "at": "own"}), kind="AccentButton")]
+            buttons += [self._button(p, lambda p=p: self._look_at(p)) for p in state["players"] if p != me]
+            box.add_widget(self._row(buttons, dp(60)))
+            box.add_widget(self._row([self._button("Skip", lambda: self._look({"type": "look", "at": "none"}))]))
+        else:
+            other = self.look_other
+            count = len(state["rows"][state["players"].index(other)])
+            self.prompt = f"{me}: which of {other}'s cards do you look at?"
+            box.add_widget(
+                self._row(
+                    [
+                        self._button(
+                            f"{other} {j + 1}", lambda j=j: self._look({"type": "look", "at": other, "card": j})
+                        )
+                        for j in range(count)
+                    ],
+                    dp(60),
+                )
+            )
+
+    def _look_at(self, other: str) -> None:
+        self.look_other = other
+        self._build_controls()
+
+    def _look(self, action: dict[str, Any]) -> None:
+        self.look_other = None
+        self.act(action)
+
+    def _controls_final_reveal(self, box: BoxLayout, me: str) -> None:
+        state = self.state
+        name = next(p for p in state["players"] if p not in state["hands"])
+        size = len(state["rows"][state["players"].index(name)])
+        entered = " ".join(str(v) for v in self.hand_values) or "-"
+        self.prompt = f"Reveal: {name} turns over {size} cards, left to right. Entered: {entered}"
+        done = {p: sum(v) for p, v in state["hands"].items()}
+        self.info = "  ".join(f"{p}: {t}" for p, t in done.items())
+        values = [int(v) for v in state["deck"]]
+        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(52) * math.ceil(len(values) / 5))
+        for value in values:
+            grid.add_widget(self._button(str(value), lambda v=value: self._hand_value(v), font_size=dp(26)))
+        box.add_widget(grid)
+        ready = len(self.hand_values) == size
+        box.add_widget(
+            self._row(
+                [
+                    self._button("Clear", self._hand_clear),
+                    self._button(
+                        f"{name}: total {sum(self.hand_values)}",
+                        lambda: self._hand_done(name),
+                        kind="AccentButton",
+                        disabled=not ready,
+                    ),
+                ]
+            )
+        )
+
+    def _hand_value(self, value: int) -> None:
+        state = self.state
+        name = next(p for p in state["players"] if p not in state["hands"])
+        if len(self.hand_values) < len(state["rows"][state["players"].index(name)]):
+            self.hand_values.append(value)
+        self._build_controls()
+
+    def _hand_clear(self) -> None:
+        self.hand_values = []
+        self._build_controls()
+
+    def _hand_done(self, name: str) -> None:
+        if self.act({"type": "hand", "player": name, "values": list(self.hand_values)}):
+            self.hand_values = []
+
+    def _controls_over(self, box: BoxLayout, me: str) -> None:
+        scores = self.engine.scores(self.state)
+        winners = scores["winners"]
+        self.prompt = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {scores[winners[0]]}!"
+        ranked = sorted(self.state["players"], key=lambda p: scores[p])
+        self.info = "   ".join(f"{p}: {scores[p]}" for p in ranked)
+        box.add_widget(self._row([self._button("Home", self.go_home, kind="AccentButton")], dp(60)))
+
+    # -- hardware ----------------------------------------------------------------------------------------
+    def on_roll(self, roll: Roll) -> None:
+        """A dice reading: number dice roll or re-roll, or the picture die, whichever the table is waiting for."""
+        if self.session is None:
+            return
+        state = self.state
+        phase = state["phase"]
+        pips = [int(f) for f in roll.faces(PIPS)]
+        picture = [str(f) for f in roll.faces(PICTURE)]
+        if phase == ratatat.ROLL:
+            if self.act({"type": "roll", "dice": pips}):
+                self.dice_count, self.faces = 0, []
+        elif phase == ratatat.ROLLED:
+            if not self.reroll_pick:
+                self.show_message("Tap the dice to re-roll first (a token each time), or move the statue", error=True)
+            elif len(pips) == len(self.reroll_pick):
+                self._do_reroll(pips)
+            elif len(pips) == len(state["dice"]):
+                self._do_reroll([pips[i] for i in self.reroll_pick])
+            else:
+                self.show_message(f"Saw {len(pips)} dice; re-roll {len(self.reroll_pick)} of them", error=True)
+        elif phase in (ratatat.PICTURE, ratatat.ENDGAME, ratatat.PICTURE_ROLLED):
+            if phase == ratatat.ENDGAME and pips and not picture:
+                self.show_message(self.engine.why_not(state, "roll"), error=True)
+            elif len(picture) != 1:
+                self.show_message("Roll the picture die alone (one picture face)", error=True)
+            elif phase == ratatat.PICTURE_ROLLED:
+                if not self.reroll_armed:
+                    self.show_message("Tap 're-roll the picture die' first: it costs a token", error=True)
+                else:
+                    self._picture(picture[0].lower(), "reroll")
+            else:
+                self._picture(picture[0].lower(), "picture")
+        else:
+            self.show_message("No dice needed now", error=True)
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """The current player's button moves the statue once the dice are accepted."""
+        if self.session is None or event.kind != "press":
+            return
+        state = self.state
+        seat = self.players[state["current"]].seat
+        if event.seat == seat and state["phase"] == ratatat.ROLLED and not self.reroll_pick:
+            self._move()
+
+
+load_kv("ratatat")

@@ -1,0 +1,190 @@
+"""Rat-a-Tat Roll screen: a short game by touches and fake dice readings, with screenshots at 800×480."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ui_support import UI
+
+from companion.games.base import Player, Setup
+from companion.vision.roll import DieRead, Roll
+
+pytestmark = pytest.mark.ui
+
+PLAYERS = (Player("Ana", "#e53935", 1), Player("Bob", "#1e88e5", 2), Player("Cid", "#43a047", 3))
+
+
+def start(ui: UI, players: tuple[Player, ...] = PLAYERS, **settings: Any) -> Any:
+    ui.app.start_game(Setup("ratatat", players, settings))
+    ui.advance(3)
+    screen = ui.screen()
+    assert screen.name == "ratatat"
+    return screen
+
+
+def feed(ui: UI, roll: Roll) -> None:
+    """Hand a dice reading to the screen as the camera would, then let the layout settle."""
+    ui.screen().on_roll(roll)
+    ui.advance(2)
+
+
+def pips(*faces: int) -> Roll:
+    return Roll(tuple(DieRead("pips", f) for f in faces), source="camera")
+
+
+def picture(face: str) -> Roll:
+    return Roll((DieRead("picture", face),), source="camera")
+
+
+def deal(ui: UI, cards: list[tuple[int, bool]]) -> None:
+    for value, balloon in cards:
+        if balloon:
+            ui.tap_text("Balloon: no")
+        ui.tap(next(b for b in buttons(ui) if b.text == str(value)))
+
+
+def buttons(ui: UI) -> list[Any]:
+    from kivy.uix.button import Button
+
+    return [w for w in ui.screen().ids.controls.walk(restrict=True) if isinstance(w, Button)]
+
+
+def tap_face(ui: UI, die: int, face: int) -> None:
+    """Tap face ``face`` in the 1-6 row of die ``die`` (rows top to bottom); found afresh after each rebuild."""
+    faces = [b for b in buttons(ui) if len(b.text) == 1 and b.text in "123456"]
+    rows = sorted({b.y for b in faces}, reverse=True)
+    ui.tap(next(b for b in faces if b.y == rows[die] and b.text == str(face)))
+
+
+def die_button(ui: UI) -> Any:
+    """The first number-die button in the rolled row (the top row of the controls)."""
+    return max(buttons(ui), key=lambda b: (b.y, -b.x))
+
+
+def state(ui: UI) -> dict[str, Any]:
+    return ui.screen().session.state  # type: ignore[no-any-return]
+
+
+def test_deal_and_first_turn_by_touch(ui: UI) -> None:
+    screen = start(ui)
+    assert "Deal: enter the face-up card of the Red region" in screen.prompt
+    ui.screenshot("ratatat-deal")
+    deal(ui, [(5, True), (6, False), (1, False), (8, False), (3, False)])
+    assert state(ui)["phase"] == "roll"
+    assert [c["value"] for c in state(ui)["face_up"]] == [5, 6, 1, 8, 3]
+    assert state(ui)["face_up"][0]["balloon"] is True
+    # the assistant: the lowest card (1) is in Green (spaces 15-20); 3 dice give the best chance
+    assert "Best chance at the lowest card (1): 3 dice" in screen.info
+    assert "3 dice" in ui.find("best").text
+    ui.screenshot("ratatat-roll-assistant")
+    # touch entry: 2 dice, faces 1 and 1 -> space 2 (balloon, Red)
+    ui.tap_text("2 dice")
+    tap_face(ui, 0, 1)
+    tap_face(ui, 1, 1)
+    ui.tap_text("Use these dice")
+    assert state(ui)["phase"] == "rolled" and state(ui)["dice"] == [1, 1]
+    assert "would land on a balloon space (Red)" in screen.prompt
+    ui.tap_text("Move the statue")
+    board = screen.ids.board
+    assert board.animating and board.shown in (0, 1)  # walking space by space
+    assert ui.wait_until(lambda: not board.animating, timeout_s=3)
+    assert board.shown == 2 == state(ui)["statue"]
+    ui.screenshot("ratatat-landed-balloon")
+    ui.tap_text("Take the Red 5 (balloon: +1 token) + 1 token")
+    assert state(ui)["tokens"] == [4, 2, 2] and state(ui)["bank"] == 7
+    assert "tokens 2 +2 next turn" in screen.tiles[0].text and screen.tiles[0].cards == 2
+    assert "Refill" in screen.prompt
+    deal(ui, [(4, False)])
+    assert state(ui)["current"] == 1 and state(ui)["phase"] == "roll"
+    assert "tokens 4" in screen.tiles[0].text and screen.tiles[0].cards == 2
+
+
+def test_camera_rolls_rerolls_and_picture_die(ui: UI) -> None:
+    screen = start(ui)
+    deal(ui, [(5, False), (2, False), (2, False), (9, False), (9, False)])
+    feed(ui, pips(1, 2, 3, 4))
+    assert screen.message_is_error and "4 dice are not allowed" in screen.header_text
+    feed(ui, pips(3, 3))
+    assert state(ui)["dice"] == [3, 3]
+    # re-roll the second die by tapping it, then a camera reading of just that die
+    dice = sorted((b for b in buttons(ui) if b.text == "3"), key=lambda b: b.x)
+    ui.tap(dice[1])
+    assert screen.reroll_pick == [1]
+    assert [b.text for b in buttons(ui) if "(re-roll)" in b.text] == ["3\n(re-roll)"]
+    ui.screenshot("ratatat-reroll-pick")
+    feed(ui, pips(4))
+    assert state(ui)["dice"] == [3, 4] and state(ui)["tokens"][0] == 1 and state(ui)["bank"] == 10
+    ui.tap_text("Move the statue")  # 0 + 7 = picture-die space
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    assert state(ui)["phase"] == "picture"
+    feed(ui, picture("swap"))
+    assert state(ui)["picture"] == "swap"
+    # spend the last token on the picture die
+    ui.tap_text("Re-roll the picture die")
+    feed(ui, picture("cat"))
+    assert state(ui)["picture"] == "cat" and state(ui)["tokens"][0] == 0
+    assert "pick one of the equal cards" in screen.prompt
+    ui.screenshot("ratatat-cat-tie")
+    ui.tap_text("Take Green 2")
+    assert state(ui)["face_up"][2] is None and state(ui)["phase"] == "reveal"
+    deal(ui, [(7, False)])
+    assert state(ui)["current"] == 1
+    # Bob: re-roll refused without a token? He has 2; Undo brings Ana's turn back
+    ui.tap_text("Undo")
+    assert state(ui)["phase"] == "reveal"
+
+
+def test_no_token_message_and_swap_declined(ui: UI) -> None:
+    screen = start(ui)
+    deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
+    feed(ui, pips(1))
+    for face in (1, 1):
+        ui.tap(die_button(ui))
+        feed(ui, pips(face))
+    ui.tap(die_button(ui))
+    assert screen.message_is_error and "you have no re-roll token" in screen.header_text
+    ui.tap_text("Move the statue")
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    ui.tap_text("Top of pile, balloon")
+    assert state(ui)["tokens"][0] == 1 and state(ui)["current"] == 1
+    feed(ui, pips(3, 3))  # Bob: 1 + 6 = 7, picture space
+    ui.tap_text("Move the statue")
+    ui.tap_text("Swap")
+    ui.tap_text("My card 1")
+    ui.tap_text("Cid")
+    ui.screenshot("ratatat-swap")
+    ui.tap_text("No swap")
+    assert state(ui)["current"] == 2 and [len(r) for r in state(ui)["rows"]] == [2, 1, 1]
+
+
+def test_two_player_end_game_and_scores(ui: UI) -> None:
+    players = PLAYERS[:2]
+    screen = start(ui, players)
+    deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
+    steps = [1, 2, 2, 1, 2, 2, 2, 1]  # card spaces only: take the pile's top card
+    for step in steps:
+        feed(ui, pips(step))
+        ui.tap_text("Move the statue")
+        ui.tap_text("Top of pile")
+    assert [len(r) for r in state(ui)["rows"]] == [5, 5] and state(ui)["final_round"]
+    assert "Ana has 5 cards (final round)" in screen.prompt
+    feed(ui, pips(3))
+    assert "Ana has 5 cards: pass or roll the picture die, no number dice" in screen.header_text
+    ui.screenshot("ratatat-endgame")
+    ui.tap_text("Cat (lowest)")
+    ui.tap_text("Take Purple 3")
+    assert "give one of your old cards back" in screen.prompt
+    ui.tap_text("Card 2")
+    deal(ui, [(0, False)])
+    assert state(ui)["current"] == 1 and state(ui)["pile"] == 43 - 5 - 8
+    ui.tap_text("Pass")
+    assert state(ui)["phase"] == "final_reveal"
+    for name, values in (("Ana", [1, 2, 3, 4, 3]), ("Bob", [0, 0, 9, 9, 2])):
+        assert f"Reveal: {name} turns over 5 cards" in screen.prompt
+        for value in values:
+            ui.tap(next(b for b in buttons(ui) if b.text == str(value)))
+        ui.tap_text(f"{name}: total {sum(values)}")
+    assert screen.session.over
+    assert "Ana wins with 13!" in screen.prompt
+    ui.screenshot("ratatat-over")
