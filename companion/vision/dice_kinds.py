@@ -1,0 +1,181 @@
+"""The per-die kind stage: given dice boxes in a frame, say which are colour dice, picture dice or unknown, using the
+active calibration profile (see ``calibration``). Pip dice stay with the pip reader.
+
+Order of decisions for one die (a die is never guessed):
+1. its face matches a learned picture-die face well enough -> ``picture`` with that face;
+2. else its top face is plain and matches a learned colour -> ``colour`` with that colour name;
+3. else, if the pip reader found pips on it -> ``pips`` (left as the pip reader said);
+4. else ``unknown``.
+Without a profile (or with one that learned neither kind) nothing changes: the pip reader's result stands and dice
+it could not read are unknown, so games fall back to touch entry.
+
+With an empty-tray reference the stage also finds dice the pip reader did not report (a plain colour face has no
+pips to find) by comparing the frame with the empty tray.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.profile import Profile
+from calibration.tray import find_dice
+from companion.vision.colour import ColourClassifier, tray_colour
+from companion.vision.detections import Detections
+from companion.vision.picture import PictureClassifier
+from companion.vision.pipeline import VisionProfile
+from companion.vision.roll import COLOUR, PICTURE, PIPS, UNKNOWN
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class KindRead:
+    """What the kind stage says about one die: kind, face (None for pips: the pip reader's value stands),
+    confidence 0-1, and whether the player should check it."""
+
+    kind: str
+    face: str | None
+    confidence: float
+    flagged: bool = False
+
+
+class DieKinds:
+    """Classifiers built from one calibration profile (and its empty-tray image, when it has one)."""
+
+    def __init__(self, profile: Profile, empty: np.ndarray | None = None) -> None:
+        self.profile = profile
+        self.empty = empty
+        self.tray = profile.tray.corners if profile.tray else None
+        self.colour: ColourClassifier | None = None
+        self.picture: PictureClassifier | None = None
+        if profile.colour is not None and len(profile.colour.faces) >= 2:
+            self.colour = ColourClassifier(profile.colour.faces, profile.colour.texture)
+        if profile.picture is not None and len(profile.picture.faces) >= 2:
+            self.picture = PictureClassifier.from_encoded(profile.picture.faces, profile.die_size_px)
+
+    @classmethod
+    def load(cls, profile: Profile, folder: Path | None) -> DieKinds:
+        """Build from a profile whose assets (the empty-tray PNG) live in ``folder``; a missing image only
+        disables finding extra dice."""
+        empty = None
+        if profile.empty_tray is not None and folder is not None:
+            image = cv2.imread(str(folder / profile.empty_tray.image), cv2.IMREAD_COLOR)
+            if image is not None and (image.shape[1], image.shape[0]) == tuple(profile.resolution):
+                empty = image
+        return cls(profile, empty)
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds this stage can recognise."""
+        return [k for k, c in ((COLOUR, self.colour), (PICTURE, self.picture)) if c is not None]
+
+    def tray_now(self, frame: np.ndarray, boxes: Sequence[Box]) -> np.ndarray:
+        """The tray's colour in this frame, away from the dice (the colour reference for this frame)."""
+        return tray_colour(frame, boxes, self.tray)
+
+    def classify(self, frame: np.ndarray, box: Box, tray_bgr: np.ndarray, has_pips: bool = False) -> KindRead:
+        """Decide one die's kind and face (see the module docstring for the order)."""
+        if self.picture is not None:
+            match = self.picture.classify(frame, box)
+            if match.face is not None:
+                return KindRead(PICTURE, match.face, match.confidence, match.flagged)
+        if self.colour is not None:
+            cmatch = self.colour.classify(frame, box, tray_bgr)
+            if cmatch.face is not None:
+                return KindRead(COLOUR, cmatch.face, cmatch.confidence, cmatch.flagged)
+        if has_pips:
+            return KindRead(PIPS, None, 1.0)
+        return KindRead(UNKNOWN, None, 0.0, True)
+
+    def extra_dice(self, frame: np.ndarray, known: Sequence[Box]) -> list[Box]:
+        """Dice-sized changes from the empty tray that no known box covers (dice the pip reader did not report)."""
+        if self.empty is None or frame.shape != self.empty.shape:
+            return []
+        found = find_dice(frame, self.empty, self.tray, self.profile.die_size_px)
+        extra = []
+        for blob in found:
+            cx, cy = (blob.box[0] + blob.box[2]) / 2, (blob.box[1] + blob.box[3]) / 2
+            if not any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in known):
+                extra.append(blob.box)
+        return extra
+
+    def read(self, frame: np.ndarray, boxes: Sequence[Box] | None = None) -> list[tuple[Box, KindRead]]:
+        """Classify the given dice boxes (or, when None, every die found against the empty tray)."""
+        targets = list(boxes) if boxes is not None else self.extra_dice(frame, [])
+        tray_bgr = self.tray_now(frame, targets)
+        return [(box, self.classify(frame, box, tray_bgr)) for box in targets]
+
+
+class KindStage:
+    """The pipeline's per-die classifier stage (``companion.vision.pipeline.DieClassifier``) for colour and
+    picture dice: relabels the dice it recognises, adds dice the pip reader missed (found against the empty tray),
+    and marks unread dice it cannot place as unknown."""
+
+    def __init__(self, kinds: DieKinds) -> None:
+        self.kinds = kinds
+
+    def __call__(self, frame_bgr: np.ndarray, detections: Detections) -> Detections:
+        known = [tuple(int(v) for v in b) for b in detections.boxes]
+        extra = self.kinds.extra_dice(frame_bgr, known)  # type: ignore[arg-type]
+        boxes: list[Box] = [(b[0], b[1], b[2], b[3]) for b in known] + extra
+        if not boxes:
+            return detections
+        tray_bgr = self.kinds.tray_now(frame_bgr, boxes)
+        n_old = len(detections)
+        values = [int(v) for v in detections.values] + [0] * len(extra)
+        confidences = [float(c) for c in detections.confidences] + [0.0] * len(extra)
+        kinds = list(detections.kinds) + [UNKNOWN] * len(extra)
+        faces: list[int | str | None] = list(detections.faces) + [None] * len(extra)
+        for i, box in enumerate(boxes):
+            if i < n_old and kinds[i] != PIPS:
+                continue  # an earlier stage already named this die
+            read = self.kinds.classify(frame_bgr, box, tray_bgr, has_pips=values[i] > 0)
+            if read.kind == PIPS:
+                continue
+            kinds[i], faces[i] = read.kind, read.face
+            values[i] = 0
+            confidences[i] = min(read.confidence, 0.49) if read.flagged else read.confidence
+        data = {k: np.concatenate([v, np.zeros(len(extra), dtype=v.dtype)]) for k, v in detections.data.items()}
+        return (
+            Detections.from_lists([list(b) for b in boxes], values, confidences, kinds=kinds, faces=faces, data=data)
+            if boxes
+            else detections
+        )
+
+
+def vision_profile(profile: Profile, folder: Path | None) -> VisionProfile:
+    """The dice reader's settings from a calibration profile: tray area, empty-tray reference and the kind stage."""
+    kinds = DieKinds.load(profile, folder)
+    stages: tuple[KindStage, ...] = (KindStage(kinds),) if kinds.kinds else ()
+    return VisionProfile(tray_quad=kinds.tray, reference_bgr=kinds.empty, classifiers=stages)
+
+
+def active_vision_profile(
+    resolution: tuple[int, int], camera: str | None = None, base_dir: Path | None = None
+) -> tuple[VisionProfile | None, str]:
+    """The reader settings from the active calibration for a camera at a resolution (for images of unknown origin,
+    ``camera=None``: the one active profile made at that resolution), or None and why. Never raises."""
+    from calibration.store import ProfileStore
+
+    store = ProfileStore(base_dir)
+    if camera is None:
+        try:
+            matches = [e for e in store.entries() if e.active and tuple(e.resolution) == tuple(resolution)]
+        except OSError as exc:
+            return None, f"cannot list calibration profiles: {exc}"
+        if len(matches) != 1:
+            why = "none" if not matches else "several (pick one with --camera)"
+            return None, f"no calibration: {why} active for {resolution[0]}x{resolution[1]}"
+        camera = matches[0].camera
+    active = store.active(camera, resolution)
+    if active.profile is None:
+        return None, active.message
+    try:
+        return vision_profile(active.profile, store.folder(camera, resolution)), active.message
+    except ValueError as exc:  # a template that does not decode
+        return None, f"{active.path}: {exc}; using no calibration"
