@@ -264,3 +264,34 @@ def test_replay_is_fast(benchmark: Any) -> None:
     setup, actions = load_lines(LOGS[0].read_text(encoding="utf-8").splitlines())
     state = benchmark(replay, setup, actions)
     assert ENGINE.is_over(state)
+
+
+def test_companion_replay_command_prints_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    path = LOGS[0]
+    assert main(["replay", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    expected = json.loads(path.with_suffix(".expected.json").read_text(encoding="utf-8"))
+    assert printed["over"] is True and printed["scores"] == expected["scores"]
+
+
+def test_journal_resume_and_undo(tmp_path: Path) -> None:
+    from companion.journal import GameSession, Journal
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    setup = Setup("ratatat", tuple(Player(n, seat=i + 1) for i, n in enumerate(NAMES)), {"edition": "en"})
+    session = GameSession.start(journal, setup)
+    for region, value in enumerate((5, 6, 7, 8, 3)):
+        session.do({"type": "reveal", "region": region, "value": value, "balloon": region == 0})
+    session.do({"type": "roll", "dice": [2]})
+    session.do({"type": "move"})
+    session.do({"type": "take_region"})
+    assert session.state["tokens"][0] == 4
+    with pytest.raises(IllegalAction):
+        session.do({"type": "roll", "dice": [1]})  # refused: nothing is written
+    journal.close()
+    resumed = GameSession(Journal(tmp_path / "journal.sqlite3"), session.game_id)  # as after a crash
+    assert resumed.state == session.state
+    resumed.undo()
+    assert resumed.state["phase"] == "space" and resumed.state["tokens"][0] == 2
