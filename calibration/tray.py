@@ -48,12 +48,12 @@ class Exposure:
     @property
     def advice(self) -> str:
         """One line telling the player what to fix, or that all is well."""
-        if not self.sharp_ok:
-            return "Blurry: adjust the camera's focus or hold it still"
         if self.brightness < BRIGHT_RANGE[0]:
             return "Too dark: add light over the tray"
         if self.brightness > BRIGHT_RANGE[1] or self.clipped >= 0.05:
             return "Too bright: move the lamp or reduce glare"
+        if not self.sharp_ok:
+            return "Blurry: adjust the camera's focus or hold it still"
         return "Focus and exposure look good"
 
 
@@ -117,7 +117,8 @@ def order_quad(points: Sequence[Point]) -> list[Point]:
     ordered = pts[np.argsort(angles)]  # clockwise on screen (y down), starting anywhere
     start = int(np.argmin(ordered.sum(axis=1)))  # top-left has the smallest x + y
     ordered = np.roll(ordered, -start, axis=0)
-    area = 0.5 * abs(float(np.cross(ordered[2] - ordered[0], ordered[3] - ordered[1])))
+    d1, d2 = ordered[2] - ordered[0], ordered[3] - ordered[1]
+    area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     if area < 1e-6 or not cv2.isContourConvex(ordered.astype(np.float32).reshape(-1, 1, 2)):
         raise ValueError("those four corners do not make a tray: tap each corner of the tray once")
     return [(float(x), float(y)) for x, y in ordered]

@@ -145,6 +145,9 @@ def make_table(
             texture[max(0, y0) : y1, max(0, x0) : x1] = 0.85
             texture[y * SS : (y + m) * SS, x * SS : (x + m) * SS] = 0.02 + 0.83 * img[:, :, None]
             corners.append((x + m / 2, y + m / 2))
+    else:  # no markers: the tray is the frame less a margin
+        mx, my = w * 0.08, h * 0.08
+        corners = [(mx, my), (w - mx, my), (w - mx, h - my), (mx, h - my)]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     jitter = rng.uniform(-perspective, perspective, (4, 2)) * np.array([w, h])
     # keep the whole tray in view: pull corners inwards only

@@ -1,0 +1,166 @@
+"""The calibration walk-through on synthetic renders, saving, recalibrating one kind, verify, and the dice reader
+reading colour and picture dice through the pipeline's per-die stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from calibration.bench import calibrate_synthetic, synthetic_renderer
+from calibration.store import ProfileStore
+from calibration.tray import find_tray_markers, marker_sheet, measure_exposure, order_quad
+from calibration.verify import Verification
+from calibration.wizard import STEPS, Wizard, WizardError
+from companion.vision.dice_kinds import active_vision_profile
+from companion.vision.pipeline import read_dice, to_roll
+
+R: Any = synthetic_renderer()
+
+
+@pytest.fixture(scope="module")
+def table() -> Any:
+    return R.make_table(4, tray="green felt", perspective=0.04)
+
+
+@pytest.fixture(scope="module")
+def wizard(table: Any) -> Wizard:
+    return calibrate_synthetic(table, np.random.default_rng(2))
+
+
+def test_steps_and_requirements(table: Any) -> None:
+    wiz = Wizard("synthetic", table.size)
+    assert wiz.step == "camera" and wiz.progress == 0
+    empty = R.render(table, [], R.Light(5000)).image
+    assert wiz.check_camera(empty).sharp_ok
+    wiz.next()
+    assert "4 markers" in wiz.find_markers(empty)
+    wiz.next()
+    with pytest.raises(WizardError, match="empty-tray picture first"):
+        wiz.next()
+    with pytest.raises(WizardError, match="empty-tray picture first"):
+        wiz.capture_face("colour", empty)
+    wiz.capture_empty(empty)
+    assert wiz.next() == "colour"
+    assert 0 < wiz.progress < 1
+    result = wiz.capture_face("colour", empty)
+    assert not result.ok and "No die found" in result.message
+    with pytest.raises(WizardError, match="Capture every colour face first"):
+        wiz.fit("colour")
+    with pytest.raises(WizardError, match="640x480"):
+        wiz.check_camera(np.zeros((240, 320, 3), np.uint8))
+    for _ in STEPS:
+        wiz.next()
+    assert wiz.step == "save"
+
+
+def test_picture_capture_wants_one_die(table: Any) -> None:
+    wiz = Wizard("synthetic", table.size)
+    wiz.find_markers(R.render(table, [], R.Light(5000)).image)
+    wiz.capture_empty(R.render(table, [], R.Light(5000)).image)
+    dice = R.place_dice(np.random.default_rng(1), table, [("picture", "cat"), ("picture", "cat")])
+    result = wiz.capture_face("picture", R.render(table, dice, R.Light(5000)).image)
+    assert not result.ok and "only the picture die" in result.message and len(result.boxes) == 2
+
+
+def test_markers_missing_and_taps(table: Any) -> None:
+    bare = R.make_table(4, tray="green felt", markers=False)
+    wiz = Wizard("synthetic", table.size)
+    message = wiz.find_markers(R.render(bare, [], R.Light(5000)).image)
+    assert "0 of 4" in message and wiz.profile.tray is None
+    assert "taps" in wiz.set_tray_taps([(600, 20), (30, 20), (40, 460), (620, 450)])
+    assert wiz.profile.tray is not None and wiz.profile.tray.corners[0] == (30.0, 20.0)
+    with pytest.raises(WizardError, match="do not make a tray"):
+        wiz.set_tray_taps([(0, 0), (10, 0), (20, 0), (30, 0)])
+    with pytest.raises(WizardError, match="needs 4 corners"):
+        wiz.set_tray_taps([(0, 0), (10, 0), (20, 10)])
+    with pytest.raises(WizardError, match="outside the picture"):
+        wiz.set_tray_taps([(0, 0), (900, 0), (900, 400), (0, 400)])
+
+
+def test_tray_tools() -> None:
+    assert order_quad([(10, 90), (90, 90), (90, 10), (10, 10)]) == [(10, 10), (90, 10), (90, 90), (10, 90)]
+    sheet = marker_sheet(800)
+    quad, seen = find_tray_markers(np.dstack([sheet] * 3))
+    assert seen == [0, 1, 2, 3] and quad is not None and quad[0][0] < quad[1][0]
+    flat = np.full((480, 640, 3), 128, np.uint8)
+    exposure = measure_exposure(flat)
+    assert not exposure.sharp_ok and "Blurry" in exposure.advice
+    assert "dark" in measure_exposure(np.full((480, 640, 3), 20, np.uint8)).advice
+
+
+def test_save_use_and_read_through_pipeline(tmp_path: Path, table: Any, wizard: Wizard) -> None:
+    store = ProfileStore(tmp_path)
+    wizard.save(store, "Kitchen table")
+    active = store.active("synthetic", (640, 480))
+    assert active.profile is not None and active.profile.calibrated_kinds() == ["colour", "picture"]
+    assert (tmp_path / "profiles" / "synthetic@640x480" / "kitchen-table.empty.png").is_file()
+    vp, message = active_vision_profile((640, 480), base_dir=tmp_path)
+    assert vp is not None and vp.classifiers, message
+    rng = np.random.default_rng(9)
+    dice = R.place_dice(rng, table, [("colour", "orange"), ("colour", "purple"), ("picture", "swap"), ("pips", 5)])
+    shot = R.render(table, dice, R.Light(3200, brightness=0.85), blur=0.8, noise=3.0, seed=4)
+    roll = to_roll(read_dice(shot.image, vp))
+    got = sorted((d.kind, str(d.face)) for d in roll.dice if d.kind in ("colour", "picture"))
+    assert got == [("colour", "orange"), ("colour", "purple"), ("picture", "swap")]
+    assert all(d.kind in ("pips", "unknown") for d in roll.dice if d.kind not in ("colour", "picture"))
+    # without calibration nothing is named: colour/picture dice come out unknown or not at all
+    plain = to_roll(read_dice(shot.image))
+    assert not [d for d in plain.dice if d.kind in ("colour", "picture")]
+    assert active_vision_profile((1280, 720), base_dir=tmp_path)[0] is None
+
+
+def test_recalibrating_one_kind_keeps_the_rest(tmp_path: Path, table: Any, wizard: Wizard) -> None:
+    store = ProfileStore(tmp_path)
+    saved = wizard.save(store, "Club")
+    pictures_before = dict(saved.picture.faces)  # type: ignore[union-attr]
+    colours_before = dict(saved.colour.faces)  # type: ignore[union-attr]
+    again = Wizard.resume(store, "Club", "synthetic", (640, 480), captures_per_face=1)
+    assert again.empty_image is not None and again.profile.tray is not None
+    rng = np.random.default_rng(4)
+    task = again.task("colour")
+    while (face := task.current) is not None:
+        dice = R.place_dice(rng, table, [("colour", face)] * 2)
+        assert again.capture_face("colour", R.render(table, dice, R.Light(4000), noise=2.0).image).ok
+    again.fit("colour")
+    again.save(store, "Club")
+    reloaded = store.load("Club", "synthetic", (640, 480))
+    assert reloaded.picture is not None and reloaded.picture.faces == pictures_before
+    assert reloaded.colour is not None and reloaded.colour.faces != colours_before
+    assert all(len(v) == 2 for v in reloaded.colour.faces.values())
+
+
+def test_verify_reads_and_tallies(table: Any, wizard: Wizard) -> None:
+    rng = np.random.default_rng(12)
+    tally = wizard.verification_for("colour")
+    for i in range(4):
+        faces = [("colour", str(c)) for c in rng.choice(list(R.COLOUR_REFLECTANCE), 3, replace=False)]
+        dice = R.place_dice(rng, table, faces)
+        shot = R.render(table, dice, R.random_light(rng, 0.6), noise=3.0, seed=i)
+        reads = wizard.verify_read(shot.image)
+        assert len(reads) == 3
+        for truth in shot.dice:
+            cx = (truth.box[0] + truth.box[2]) / 2
+            (read,) = [face for box, kind, face in reads if box[0] <= cx <= box[2] and kind in ("colour", "unknown")][
+                :1
+            ]
+            tally.record(read, str(truth.face))  # the player confirms the true face
+    assert tally.rolls == 12 and tally.accuracy >= 11 / 12
+    wizard.finish_verify()
+    assert wizard.profile.verify["colour"].rolls == 12
+
+
+def test_verification_summary_names_confusions() -> None:
+    tally = Verification("colour")
+    for read, truth in [("red", "red"), ("red", "orange"), ("red", "orange"), (None, "yellow"), ("blue", "blue")]:
+        tally.record(read, truth)
+    assert tally.accuracy == pytest.approx(0.4)
+    assert tally.confusions() == [("orange", "red", 2), ("yellow", "unknown", 1)]
+    assert tally.summary().startswith("2 of 5 right (40%). Confused: orange read as red ×2, yellow read as unknown")
+    tally.undo()
+    assert tally.rolls == 4
+    with pytest.raises(ValueError):
+        tally.record("red", "")
+    assert Verification("picture").summary() == "No dice checked yet"
