@@ -1,0 +1,163 @@
+"""``companion dice read|eval`` and the vision benchmark.
+
+The lead's ``companion/cli.py`` calls :func:`register` with its argparse sub-parsers; each sub-command sets
+``func`` (takes the parsed args, returns the exit code). ``python -m companion.vision.cli`` runs the same commands
+on their own. cv2/numpy are imported only when a command runs, never at ``companion`` import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add ``dice`` with sub-commands ``read`` and ``eval`` to an argparse sub-parsers object."""
+    dice = subparsers.add_parser("dice", help="read pip dice in photos; score the reader on a labelled set")
+    sub = dice.add_subparsers(dest="dice_command", metavar="{read,eval}")
+    sub.required = True
+    read = sub.add_parser("read", help="read the dice in images (files or folders)")
+    read.add_argument("paths", nargs="+", metavar="PATH", help="an image, or a folder of images")
+    read.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    read.set_defaults(func=cmd_read)
+    ev = sub.add_parser("eval", help="score the reader on a folder with images/ and YOLO labels/")
+    ev.add_argument("set_dir", metavar="SET_DIR")
+    ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ev.add_argument("--list", action="store_true", help="also list the images not read entirely right")
+    ev.set_defaults(func=cmd_eval)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Read each image; print a line per image. Unreadable images are reported on stderr (exit code 1)."""
+    import time
+
+    from companion.vision.dataset import image_paths, load_image
+    from companion.vision.pipeline import read_dice, to_roll
+
+    status = 0
+    for arg in args.paths:
+        paths = image_paths(arg)
+        if not paths:
+            print(f"dice read: no images in {arg}", file=sys.stderr)
+            status = 1
+        for path in paths:
+            try:
+                img = load_image(path)
+            except ValueError as err:
+                print(f"dice read: {err}", file=sys.stderr)
+                status = 1
+                continue
+            t0 = time.perf_counter()
+            det = read_dice(img)
+            ms = (time.perf_counter() - t0) * 1000
+            roll = to_roll(det)
+            if args.json:
+                dice = [
+                    {"value": d.face, "box": list(d.box), "confidence": round(d.confidence, 3)}
+                    for d in roll.dice
+                    if d.kind == "pips"
+                ]
+                print(json.dumps({"image": str(path), "dice": dice, "ms": round(ms, 1)}), flush=True)
+            else:
+                faces = " ".join(f"{d.face}{'?' if d.flagged else ''}" for d in roll.dice) or "no dice"
+                print(f"{path}: {faces} (sum {roll.total}) [{ms:.0f} ms]", flush=True)
+    return status
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Score the reader on a labelled set and print the figures of the shared scoring rule."""
+    from companion.vision.dataset import evaluate
+
+    try:
+        result = evaluate(args.set_dir)
+    except ValueError as err:
+        print(f"dice eval: {err}", file=sys.stderr)
+        return 2
+    s = result.score
+    if args.json:
+        print(json.dumps(s.to_json()))
+    else:
+        print(f"set            {args.set_dir}")
+        print(f"images         {s.images}")
+        print(f"labelled dice  {s.labelled}")
+        print(f"per-die acc.   {s.accuracy:.2%} ({s.right} right)")
+        print(f"wrong values   {s.wrong}")
+        print(f"misses         {s.missed}")
+        print(f"false dice     {s.false} ({s.false_rate:.2%} of labelled dice)")
+        print(f"images right   {s.perfect_share:.2%} ({s.perfect_images} of {s.images})")
+    if args.list:
+        for path, sc in result.images:
+            if not sc.perfect:
+                print(
+                    f"  {path.name}: {sc.right}/{sc.labelled} right, {sc.wrong} wrong, {sc.missed} missed, "
+                    f"{sc.false} false"
+                )
+    return 0
+
+
+def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str, Any]:
+    """Median ms per 640x480 image on one core (wall and CPU time), and the peak memory (MB) of a
+    ``dice read`` run in a fresh process. Uses the shipped sample photos unless ``images`` are given."""
+    import os
+    import subprocess
+    import time
+
+    import cv2
+    import numpy as np
+
+    from companion.vision.dataset import SAMPLES, image_paths, load_image
+    from companion.vision.pipeline import read_dice
+
+    paths = (
+        [Path(p) for p in images]
+        if images
+        else [p for d in sorted(SAMPLES.iterdir()) if d.is_dir() for p in image_paths(d / "images")]
+    )
+    frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        read_dice(frames[0])  # warm-up
+        wall, cpu = [], []
+        for _ in range(repeats):
+            for f in frames:
+                w0, c0 = time.perf_counter(), time.process_time()
+                read_dice(f)
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+    finally:
+        cv2.setNumThreads(threads)
+    code = "import sys; from companion.vision.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "read", "--json", *map(str, paths)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    return {
+        "images": len(frames),
+        "median_ms": round(float(np.median(wall)), 2),
+        "median_cpu_ms": round(float(np.median(cpu)), 2),
+        "p90_ms": round(float(np.percentile(wall, 90)), 2),
+        "read_peak_mb": round(usage.ru_maxrss / 1024, 1),
+        "read_exit": os.waitstatus_to_exitcode(status),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the dice commands on their own (``python -m companion.vision.cli dice read ...`` or ``read ...``)."""
+    parser = argparse.ArgumentParser(prog="companion")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    register(subparsers)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("read", "eval"):
+        argv = ["dice", *argv]
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

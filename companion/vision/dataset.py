@@ -1,0 +1,80 @@
+"""Labelled dice photo sets (``images/`` + YOLO ``labels/``) and running the reader over them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.detections import Detections
+from companion.vision.pipeline import VisionProfile, read_dice
+from companion.vision.scoring import ImageScore, Label, Prediction, SetScore, read_yolo_labels, score_image, total
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def image_paths(path: str | Path) -> list[Path]:
+    """An image file itself, or the images in a folder (sorted by name)."""
+    p = Path(path)
+    if p.is_dir():
+        return sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+    return [p]
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a BGR image or raise ValueError with a message that names the file."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR) if Path(path).is_file() else None
+    if img is None:
+        raise ValueError(f"cannot read image {path} (missing, not an image, or unsupported format)")
+    return img
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    """One photo of a labelled set with its labelled dice."""
+
+    path: Path
+    labels: list[Label]
+
+
+def labelled_set(set_dir: str | Path) -> Iterator[tuple[LabelledImage, np.ndarray]]:
+    """Images of a set with their labels; an image without a label file counts as showing no dice."""
+    root = Path(set_dir)
+    if not (root / "images").is_dir():
+        raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
+    for path in image_paths(root / "images"):
+        img = load_image(path)
+        label_file = root / "labels" / (path.stem + ".txt")
+        h, w = img.shape[:2]
+        labels = read_yolo_labels(label_file, w, h) if label_file.exists() else []
+        yield LabelledImage(path, labels), img
+
+
+def predictions(det: Detections) -> list[Prediction]:
+    """The pip dice of a reading, in the scorer's terms."""
+    return [Prediction(int(v), tuple(float(c) for c in b)) for b, v, _, k in det if k == "pips" and v]  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """Scores of a whole set plus per-image scores and reading times."""
+
+    score: SetScore
+    images: list[tuple[Path, ImageScore]]
+    ms: list[float]
+
+
+def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalResult:
+    """Read every image of a labelled set and score it per ``shared/dice/README.md``."""
+    per_image, times = [], []
+    for item, img in labelled_set(set_dir):
+        t0 = time.perf_counter()
+        det = read_dice(img, profile)
+        times.append((time.perf_counter() - t0) * 1000)
+        per_image.append((item.path, score_image(item.labels, predictions(det))))
+    return EvalResult(total(s for _, s in per_image), per_image, times)

@@ -1,0 +1,330 @@
+"""Stage 2: group pips into dice and read each group's face by fitting the standard pip patterns.
+
+Pips of one die have similar size and polarity and lie close together: neighbours on a face are about 3 pip
+radii apart, a corner pip and the centre about 4.2, while the nearest pips of two touching dice are about 5 apart.
+Groups are checked against the six standard layouts (a similarity fit: rotation, scale and shift); the fit error
+and the pip spacing give each reading its confidence. Lone pips become a 1 (if the face around them is plain) or
+pair up as a 2 (the two pips of a 2 sit in opposite corners, too far apart to link as neighbours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.detections import Detections
+from companion.vision.pips import Pips
+
+_C = np.array([[-1, -1], [1, 1], [-1, 1], [1, -1]], dtype=np.float32)
+TEMPLATES: dict[int, np.ndarray] = {
+    1: np.array([[0, 0]], dtype=np.float32),
+    2: _C[:2],
+    3: np.array([[-1, -1], [0, 0], [1, 1]], dtype=np.float32),
+    4: _C,
+    5: np.vstack([_C, [[0, 0]]]).astype(np.float32),
+    6: np.array([[-1, -1], [-1, 0], [-1, 1], [1, -1], [1, 0], [1, 1]], dtype=np.float32),
+}
+
+
+@dataclass(frozen=True)
+class FaceSettings:
+    """Geometry of a standard pip die, in units of the pip radius (not fitted to any data set)."""
+
+    link: float = 7.2  # pips closer than this many radii may be neighbours on one face (groups are split later)
+    radius_ratio: float = 1.9  # neighbours' radii differ by at most this factor
+    pair_min: float = 5.0  # two lone pips this far apart (in radii) ...
+    pair_max: float = 10.0  # ... and not farther may be the two pips of a 2
+    face_cost: float = 1.0  # a split into more faces must explain this much more (in well-fitted pips) per face
+    max_group: int = 14  # groups larger than this are first cut at their longest links
+    cuts_tried: int = 3  # a group is split at one of its this many longest links (boundaries between dice)
+    good_fit: float = 0.8  # a group that fits one face this well is not searched for splits
+    offset_min: float = 1.7  # pattern offset (centre to corner pip along one axis) in pip radii
+    offset_max: float = 5.0
+    max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
+    round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
+    flat_pips: float = 1.65  # ... and from this on they are on a side face seen edge-on (not the top face)
+    die_half: float = 1.9  # half the die side / pattern offset
+    single_half: float = 5.0  # half the die side / pip radius, for a lone pip
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A pattern fit: the value, the error (relative), the offset (px) and the fitted centre."""
+
+    value: int
+    error: float
+    offset: float
+    cx: float
+    cy: float
+
+
+def _assign(p: np.ndarray, tt: np.ndarray) -> np.ndarray:
+    """Greedy one-to-one assignment of points to template points, smallest distances first: perm[i] = template."""
+    n = len(p)
+    d = np.hypot(*(p[:, None, :] - tt[None, :, :]).transpose(2, 0, 1))
+    perm = np.full(n, -1)
+    used_t = np.zeros(n, dtype=bool)
+    for flat in np.argsort(d, axis=None):
+        i, k = divmod(int(flat), n)
+        if perm[i] < 0 and not used_t[k]:
+            perm[i] = k
+            used_t[k] = True
+    return perm
+
+
+def fit_pattern(pts: np.ndarray, max_stretch: float = 1.8) -> Fit | None:
+    """Fit the standard layout with len(pts) pips (2-6): pair pips with layout positions by a rotation-and-scale
+    fit, then (4-6 pips) refine with an affine fit, which allows for perspective and for dice whose 6 is narrower
+    than their 4; stretch beyond ``max_stretch`` is no die face. None if nothing fits."""
+    n = len(pts)
+    if n < 2 or n > 6:
+        return None
+    t = TEMPLATES[n]
+    c = pts.mean(axis=0)
+    p = (pts - c).astype(np.float64)
+    far = int(np.argmax(np.hypot(p[:, 0], p[:, 1])))
+    pr = float(np.hypot(*p[far]))
+    if pr == 0:
+        return None
+    best: Fit | None = None
+    tn = np.hypot(t[:, 0], t[:, 1])
+    for j in np.nonzero(tn > 0.5 * tn.max())[0]:
+        ang = np.arctan2(p[far, 1], p[far, 0]) - np.arctan2(t[j, 1], t[j, 0])
+        scale = pr / tn[j]
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        perm = _assign(p, (t @ rot.T) * scale)
+        src = t[perm].astype(np.float64)
+        if n >= 4:
+            a, *_ = np.linalg.lstsq(src, p, rcond=None)  # p ~ src @ a (templates are centred)
+            sv = np.linalg.svd(a, compute_uv=False)
+            if sv[1] <= 1e-6 or sv[0] / sv[1] > max_stretch:
+                continue
+            scale = float(np.sqrt(sv[0] * sv[1]))
+            resid = p - src @ a
+        else:
+            resid = p - src @ rot.T * scale
+        err = float(np.sqrt((resid**2).sum() / n)) / scale
+        if best is None or err < best.error:
+            best = Fit(n, err, float(scale), float(c[0]), float(c[1]))
+    return best
+
+
+def _components(adj: np.ndarray) -> list[list[int]]:
+    n = len(adj)
+    seen = np.zeros(n, dtype=bool)
+    out = []
+    for s in range(n):
+        if seen[s]:
+            continue
+        stack, comp = [s], []
+        seen[s] = True
+        while stack:
+            i = stack.pop()
+            comp.append(i)
+            for j in np.nonzero(adj[i] & ~seen)[0]:
+                seen[j] = True
+                stack.append(int(j))
+        out.append(sorted(comp))
+    return out
+
+
+def _mst_edges(idx: list[int], xy: np.ndarray) -> list[tuple[float, int, int]]:
+    """Edges (length, a, b) of the minimum spanning tree over the points ``idx`` (a, b index into ``idx``)."""
+    pts = xy[idx]
+    n = len(idx)
+    d = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1))
+    in_tree = np.zeros(n, dtype=bool)
+    in_tree[0] = True
+    best = d[0].copy()
+    parent = np.zeros(n, dtype=int)
+    edges = []
+    for _ in range(n - 1):
+        cand = np.where(in_tree, np.inf, best)
+        j = int(np.argmin(cand))
+        edges.append((float(d[parent[j], j]), int(parent[j]), j))
+        in_tree[j] = True
+        closer = d[j] < best
+        parent[closer] = j
+        best = np.minimum(best, d[j])
+    return edges
+
+
+def _cut(idx: list[int], edges: list[tuple[float, int, int]], drop: int) -> list[list[int]]:
+    """The two parts of a spanning tree without edge number ``drop``."""
+    n = len(idx)
+    adj = np.zeros((n, n), dtype=bool)
+    for k, (_, a, b) in enumerate(edges):
+        if k != drop:
+            adj[a, b] = adj[b, a] = True
+    return [[idx[i] for i in comp] for comp in _components(adj)]
+
+
+@dataclass
+class _Face:
+    value: int
+    cx: float
+    cy: float
+    half: float
+    confidence: float
+    pips: list[int]
+
+
+def _score(fit: Fit, r: float, s: FaceSettings) -> float:
+    """Confidence 0-1 of a pattern fit from its error and its spacing relative to the pip size."""
+    ratio = fit.offset / max(r, 1e-3)
+    if fit.value == 2:
+        ratio = fit.offset / max(r, 1e-3)  # 2-pip offset is the corner offset, same as others
+    if not (s.offset_min <= ratio <= s.offset_max):
+        return 0.0
+    return float(np.clip(1.0 - fit.error / s.max_fit_error, 0.0, 1.0))
+
+
+def _roundness(aspect: np.ndarray, s: FaceSettings) -> float:
+    """1 for round pips, falling to 0 for the flattened pips of a side face."""
+    e = float(np.median(aspect))
+    return float(np.clip((s.flat_pips - e) / (s.flat_pips - s.round_pips), 0.0, 1.0))
+
+
+def _read_group(idx: list[int], pips: Pips, s: FaceSettings) -> list[_Face]:
+    """The best split of one linked group of pips into die faces: each face fits a standard layout; the split
+    with the most well-fitted pips wins, and fewer faces win ties (so a 6 is not read as two 3s)."""
+    xy = pips.xy
+    memo: dict[tuple[int, ...], tuple[float, list[_Face]]] = {}
+
+    def one_face(part: list[int]) -> _Face | None:
+        fit = fit_pattern(xy[part])
+        if fit is None:
+            return None
+        conf = _score(fit, float(np.median(pips.r[part])), s) * _roundness(pips.aspect[part], s)
+        if conf <= 0.15:
+            return None
+        return _Face(fit.value, fit.cx, fit.cy, s.die_half * fit.offset, conf, part)
+
+    def best(part: list[int]) -> tuple[float, list[_Face]]:
+        key = tuple(part)
+        if key in memo:
+            return memo[key]
+        result: tuple[float, list[_Face]] = (0.0, [])
+        if 2 <= len(part) <= 6:
+            face = one_face(part)
+            if face:
+                result = (face.confidence * len(part) - s.face_cost, [face])
+        if len(part) >= 2 and not (result[1] and result[1][0].confidence >= s.good_fit):
+            edges = _mst_edges(part, xy)
+            order = sorted(range(len(edges)), key=lambda k: -edges[k][0])
+            order = order[: 1 if len(part) > s.max_group else s.cuts_tried]
+            for k in order:
+                parts = _cut(part, edges, k)
+                total, faces = 0.0, []
+                for q in parts:
+                    t, f = best(q)
+                    total += t
+                    faces += f
+                if total > result[0] + 1e-6:
+                    result = (total, faces)
+        memo[key] = result
+        return result
+
+    return best(sorted(idx))[1]
+
+
+def plainness(
+    gray: np.ndarray, cx: float, cy: float, radius: float, pip_xy: np.ndarray, pip_r: np.ndarray, polarity: int
+) -> float:
+    """0-1: how much the face around the pips looks like one plain die face: the disc of ``radius`` around the
+    centre, pips left out, should be even and clearly lighter (dark pips) or darker (light pips) than the pips."""
+    h, w = gray.shape[:2]
+    x0, y0 = int(max(0, cx - radius)), int(max(0, cy - radius))
+    x1, y1 = int(min(w, cx + radius + 1)), int(min(h, cy + radius + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    inside = np.hypot(xx - cx, yy - cy) <= radius
+    core = np.zeros_like(inside)
+    for (px, py), pr in zip(pip_xy, pip_r, strict=True):
+        dist = np.hypot(xx - px, yy - py)
+        inside &= dist > 1.5 * pr
+        core |= dist <= 0.6 * pr
+    win = gray[y0:y1, x0:x1]
+    face, pip = win[inside], win[core]
+    if face.size < 8 or pip.size == 0:
+        return 0.0
+    lo, mid, hi = np.percentile(face, (10, 50, 90))
+    contrast = (float(mid) - float(np.median(pip))) * (1 if polarity == 0 else -1)
+    if contrast <= 0:
+        return 0.0
+    return float(np.clip(1.5 - (hi - lo) / contrast, 0.0, 1.0))
+
+
+def group_pips(
+    pips: Pips, settings: FaceSettings | None = None, gray: np.ndarray | None = None
+) -> tuple[Detections, list[int]]:
+    """Dice read from pip groups (values 2-6, and 1 only via ``lone``) plus the indices of lone pips left over.
+    With ``gray`` given, each reading's confidence also reflects how plain the face around its pips is."""
+    s = settings or FaceSettings()
+    n = len(pips)
+    if n == 0:
+        return Detections.empty(), []
+    xy = pips.xy
+    d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    rm = (pips.r[:, None] + pips.r[None]) / 2
+    ratio = np.maximum(pips.r[:, None], pips.r[None]) / np.maximum(np.minimum(pips.r[:, None], pips.r[None]), 1e-3)
+    same = pips.polarity[:, None] == pips.polarity[None]
+    adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same
+    np.fill_diagonal(adj, False)
+    faces: list[_Face] = []
+    lone: list[int] = []
+    for comp in _components(adj):
+        if len(comp) == 1:
+            lone.append(comp[0])
+            continue
+        got = _read_group(comp, pips, s)
+        faces += got
+        used = {i for f in got for i in f.pips}
+        lone += [i for i in comp if i not in used]
+    faces += _pair_lone(lone, pips, s, d, rm, ratio, same)
+    if gray is not None:
+        for f in faces:
+            pol = int(pips.polarity[f.pips[0]])
+            f.confidence *= plainness(gray, f.cx, f.cy, f.half / s.die_half * 1.3, pips.xy[f.pips], pips.r[f.pips], pol)
+    return _to_detections(faces, pips), lone
+
+
+def _pair_lone(
+    lone: list[int], pips: Pips, s: FaceSettings, d: np.ndarray, rm: np.ndarray, ratio: np.ndarray, same: np.ndarray
+) -> list[_Face]:
+    """Lone pips that are each other's nearest lone partner at a 2's spacing become a 2."""
+    if len(lone) < 2:
+        return []
+    li = np.asarray(lone)
+    sub = d[np.ix_(li, li)] / rm[np.ix_(li, li)]
+    ok = (sub >= s.pair_min) & (sub <= s.pair_max) & (ratio[np.ix_(li, li)] <= 1.5) & same[np.ix_(li, li)]
+    dd = np.where(ok, d[np.ix_(li, li)], np.inf)
+    np.fill_diagonal(dd, np.inf)
+    out = []
+    for a in range(len(li)):
+        b = int(np.argmin(dd[a]))
+        if a < b and np.isfinite(dd[a, b]) and int(np.argmin(dd[b])) == a:
+            idx = [int(li[a]), int(li[b])]
+            fit = fit_pattern(pips.xy[idx])
+            if fit:
+                conf = 0.75 * float(np.clip(min(pips.contrast[idx]) / 60.0, 0.3, 1.0))
+                conf *= _roundness(pips.aspect[idx], s)
+                out.append(_Face(2, fit.cx, fit.cy, s.die_half * fit.offset, conf, idx))
+    return out
+
+
+def _to_detections(faces: list[_Face], pips: Pips) -> Detections:
+    if not faces:
+        return Detections.empty()
+    boxes = [[f.cx - f.half, f.cy - f.half, f.cx + f.half, f.cy + f.half] for f in faces]
+    return Detections.from_lists(
+        np.round(boxes),
+        [f.value for f in faces],
+        [f.confidence for f in faces],
+        data={
+            "pips": np.asarray([len(f.pips) for f in faces]),
+            "polarity": np.asarray([int(pips.polarity[f.pips[0]]) for f in faces]),
+        },
+    )

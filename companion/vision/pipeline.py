@@ -1,0 +1,177 @@
+"""The dice reader: frame -> find pips -> group into dice -> read faces -> per-die classifiers -> Detections.
+
+Each stage is a small pure function taking and returning plain values; ``read_dice`` runs them in order.
+Calibration (optional) narrows the search to the tray and ignores what was already there in the empty tray.
+Other die kinds (colour, picture) plug in as extra :class:`DieClassifier` stages in a :class:`VisionProfile`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.vision.detections import Detections
+from companion.vision.faces import FaceSettings, group_pips
+from companion.vision.pips import Pips, PipSettings, find_pips
+from companion.vision.roll import PIPS, DieRead, Roll
+
+FLAG_BELOW = 0.5  # dice read with less confidence than this are flagged for the player to check
+
+
+class DieClassifier(Protocol):
+    """A per-die stage: given the frame and the dice found so far, return them with kind/face/confidence set for
+    the dice it recognises (and may add dice it finds itself). Pip reading is the built-in default kind."""
+
+    def __call__(self, frame_bgr: np.ndarray, detections: Detections) -> Detections: ...
+
+
+@dataclass(frozen=True)
+class VisionProfile:
+    """What the reader may know about the table: the tray outline (4 corners in frame pixels, any order around),
+    an empty-tray reference frame, stage settings, and extra per-die classifiers (other die kinds)."""
+
+    tray_quad: Sequence[Sequence[float]] | None = None
+    reference_bgr: np.ndarray | None = None
+    pips: PipSettings = field(default_factory=PipSettings)
+    faces: FaceSettings = field(default_factory=FaceSettings)
+    classifiers: tuple[DieClassifier, ...] = ()
+    max_side: int = 1280  # larger frames are shrunk first (boxes are reported in the original pixels)
+    reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
+    min_confidence: float = 0.2  # weaker readings are not reported at all
+
+
+DEFAULT_PROFILE = VisionProfile()
+
+
+def to_gray(frame_bgr: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
+    """Grey image, shrunk so its longer side is at most ``max_side``; returns it and the scale back to frame px."""
+    gray = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    long_side = max(gray.shape[:2])
+    if long_side <= max_side:
+        return gray, 1.0
+    f = max_side / long_side
+    return cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), 1.0 / f
+
+
+def read_lone_pips(gray: np.ndarray, pips: Pips, lone: Sequence[int], settings: FaceSettings) -> Detections:
+    """Lone pips that sit on a plain face (the ring around them is even and clearly differs from the pip) are 1s."""
+    h, w = gray.shape[:2]
+    boxes, confs = [], []
+    for i in lone:
+        x, y, r = float(pips.x[i]), float(pips.y[i]), float(pips.r[i])
+        if r < 2.0 or pips.aspect[i] > settings.round_pips:
+            continue
+        rin, rout = 1.7 * r, 3.6 * r
+        x0, y0 = int(max(0, x - rout)), int(max(0, y - rout))
+        x1, y1 = int(min(w, x + rout + 1)), int(min(h, y + rout + 1))
+        if x1 - x0 < 2 * rout * 0.8 or y1 - y0 < 2 * rout * 0.8:
+            continue  # cut by the frame edge: cannot judge
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        rr = np.hypot(xx - x, yy - y)
+        win = gray[y0:y1, x0:x1].astype(np.float32)
+        ring = win[(rr >= rin) & (rr <= rout)]
+        core = win[rr <= 0.6 * r]
+        if ring.size < 10 or core.size == 0:
+            continue
+        contrast = abs(float(np.median(ring)) - float(core.mean()))
+        spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
+        if contrast < 25 or spread > 0.6 * contrast:
+            continue
+        conf = float(np.clip(1.0 - spread / (0.6 * contrast), 0, 1)) * float(np.clip(contrast / 60, 0, 1))
+        half = settings.single_half * r
+        boxes.append([x - half, y - half, x + half, y + half])
+        confs.append(0.35 + 0.5 * conf)
+    if not boxes:
+        return Detections.empty()
+    return Detections.from_lists(
+        np.round(boxes),
+        [1] * len(boxes),
+        confs,
+        data={
+            "pips": np.ones(len(boxes), dtype=np.int64),
+            "polarity": pips.polarity[np.asarray([i for i in lone])][: len(boxes)] * 0,
+        },
+    )
+
+
+def suppress_overlaps(det: Detections) -> Detections:
+    """Where two readings claim the same die (their centres inside each other's boxes), keep the surer one."""
+    if len(det) < 2:
+        return det
+    order = np.argsort(-det.confidences, kind="stable")
+    c = det.centres
+    keep: list[int] = []
+    for i in order:
+        clash = False
+        for k in keep:
+            bk, bi = det.boxes[k], det.boxes[i]
+            half_k = (bk[2] - bk[0]) / 2
+            half_i = (bi[2] - bi[0]) / 2
+            if np.hypot(*(c[i] - c[k])) < 0.85 * (half_k + half_i):
+                clash = True
+                break
+        if not clash:
+            keep.append(int(i))
+    return det[np.asarray(sorted(keep))]
+
+
+def inside_tray(det: Detections, quad: Sequence[Sequence[float]] | None) -> Detections:
+    """Dice whose centre lies inside the tray outline (all of them when there is no outline)."""
+    if quad is None or not len(det):
+        return det
+    poly = np.asarray(quad, dtype=np.float32).reshape(-1, 1, 2)
+    hull = cv2.convexHull(poly)
+    keep = [cv2.pointPolygonTest(hull, (float(x), float(y)), False) >= 0 for x, y in det.centres]
+    return det[np.asarray(keep, dtype=bool)]
+
+
+def changed_from_reference(
+    det: Detections, frame_bgr: np.ndarray, reference_bgr: np.ndarray | None, threshold: float
+) -> Detections:
+    """Drop dice whose box looks the same as in the empty-tray reference (a pattern printed on the tray, a mark)."""
+    if reference_bgr is None or not len(det) or reference_bgr.shape != frame_bgr.shape:
+        return det
+    keep = []
+    for x0, y0, x1, y1 in det.boxes:
+        x0, y0 = max(0, x0), max(0, y0)
+        a = frame_bgr[y0:y1, x0:x1].astype(np.int16)
+        b = reference_bgr[y0:y1, x0:x1].astype(np.int16)
+        keep.append(a.size > 0 and float(np.abs(a - b).max(axis=2).mean()) >= threshold)
+    return det[np.asarray(keep, dtype=bool)]
+
+
+def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> Detections:
+    """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels."""
+    p = profile or DEFAULT_PROFILE
+    gray, back = to_gray(frame_bgr, p.max_side)
+    pips = find_pips(gray, p.pips)
+    faces, lone = group_pips(pips, p.faces, gray)
+    singles = read_lone_pips(gray, pips, lone, p.faces)
+    det = Detections.merge([faces, singles])
+    det = suppress_overlaps(det[det.confidences >= p.min_confidence])
+    if back != 1.0 and len(det):
+        det = det.replace(boxes=np.round(det.boxes * back).astype(np.int32))
+    if len(det):
+        h, w = frame_bgr.shape[:2]
+        det = det.replace(boxes=np.clip(det.boxes, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.int32))
+    det = inside_tray(det, p.tray_quad)
+    det = changed_from_reference(det, frame_bgr, p.reference_bgr, p.reference_diff)
+    for classify in p.classifiers:
+        det = classify(frame_bgr, det)
+    return det.sorted_left_to_right()
+
+
+def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:
+    """The plain-Python roll a game screen receives; unsure dice are flagged for the player to check."""
+    dice = []
+    for i in range(len(detections)):
+        kind = detections.kinds[i]
+        face = detections.faces[i] if kind != PIPS else (int(detections.values[i]) or None)
+        conf = float(detections.confidences[i])
+        box = tuple(int(v) for v in detections.boxes[i])
+        dice.append(DieRead(kind, face, conf, (box[0], box[1], box[2], box[3]), flagged=conf < flag_below))
+    return Roll(tuple(dice), source)

@@ -1,0 +1,153 @@
+"""Stage 1: find pip-like blobs (dark pips on light dice and light pips on dark dice) at several scales.
+
+A pip is a compact blob that differs from its surroundings by a clear contrast: it shows in a morphological
+black-hat (dark pips) or top-hat (light pips) image. Scales come from an image pyramid with one small kernel, so
+the cost stays low and any die size from about 10 px to about 200 px across is covered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DARK = 0  # dark pip on a lighter face
+LIGHT = 1  # light pip on a darker face
+
+
+@dataclass(frozen=True)
+class PipSettings:
+    """Knobs of the pip finder; defaults work on any photo (none fitted to one data set)."""
+
+    kernel: int = 15  # top-hat kernel at each pyramid level: blobs up to about 0.9x this are kept
+    levels: int = 3  # pyramid levels: kernel 15, 30, 60 px at full resolution
+    min_contrast: float = 20.0  # grey levels between pip and face
+    min_area: int = 5  # pixels at the level the blob was found
+    min_fill: float = 0.5  # blob area / bounding-box area
+    max_aspect: float = 2.6  # bounding-box long side / short side
+
+
+@dataclass(frozen=True)
+class Pips:
+    """Pip candidates as parallel arrays: centre x, y, radius r (px, full resolution), polarity, contrast,
+    aspect (elongation: long/short axis of the blob's ellipse) and the mean grey of the face around it."""
+
+    x: np.ndarray
+    y: np.ndarray
+    r: np.ndarray
+    polarity: np.ndarray
+    contrast: np.ndarray
+    aspect: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def take(self, idx: np.ndarray) -> Pips:
+        """A subset."""
+        return Pips(self.x[idx], self.y[idx], self.r[idx], self.polarity[idx], self.contrast[idx], self.aspect[idx])
+
+    @property
+    def xy(self) -> np.ndarray:
+        return np.stack([self.x, self.y], axis=1)
+
+
+def _blob_row(
+    blob: np.ndarray, win: np.ndarray, x: int, y: int, s: PipSettings, level_scale: float, polarity: int
+) -> tuple[float, ...] | None:
+    """One pip candidate from a blob mask (in a window at x, y), or None when its shape is no pip's."""
+    a = int(blob.sum())
+    if a < s.min_area:
+        return None
+    ys, xs = np.nonzero(blob)
+    w, h = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+    long_side, short_side = max(w, h), min(w, h)
+    if long_side > 0.9 * s.kernel or long_side < 0.17 * s.kernel:
+        return None
+    if a < s.min_fill * w * h or long_side > s.max_aspect * short_side:
+        return None
+    contrast = float(win[blob].mean())
+    mx, my = float(xs.mean()), float(ys.mean())
+    dx, dy = xs - mx, ys - my
+    mu20, mu02, mu11 = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
+    lam1, lam2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    elong = float(np.sqrt((lam1 + 1 / 12) / (max(lam2, 0.0) + 1 / 12)))
+    half = (level_scale - 1) / 2
+    return (
+        (x + mx) * level_scale + half,
+        (y + my) * level_scale + half,
+        np.sqrt(a / np.pi) * level_scale,
+        polarity,
+        contrast,
+        elong,
+    )
+
+
+def _blobs(hat: np.ndarray, s: PipSettings, level_scale: float, polarity: int) -> list[tuple[float, ...]]:
+    """Pip candidates in one top-hat image. A blob that is no pip's shape but has a strong core (pips blurred
+    together, a pip joined to a shadow) is cut again at half its peak contrast."""
+    _, mask = cv2.threshold(hat, s.min_contrast, 255, cv2.THRESH_BINARY)
+    _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    w_, h_, a_ = stats[:, 2], stats[:, 3], stats[:, 4]
+    long_, short_ = np.maximum(w_, h_), np.minimum(w_, h_)
+    plain = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
+    # plausible pips, and odd blobs big enough to hold pips that can be cut apart
+    todo = (a_ >= s.min_area) & (long_ >= 0.17 * s.kernel) & (long_ <= 3 * s.kernel) & (plain | (a_ >= 3 * s.min_area))
+    todo[0] = False
+    for i in np.nonzero(todo)[0]:
+        x, y, w, h = stats[i][:4]
+        win = hat[y : y + h, x : x + w]
+        blob = lab[y : y + h, x : x + w] == i
+        row = _blob_row(blob, win, x, y, s, level_scale, polarity)
+        if row is not None:
+            out.append(row)
+            continue
+        peak = float(win[blob].max())
+        if peak < 2 * s.min_contrast:
+            continue
+        sub = (blob & (win > 0.5 * peak)).astype(np.uint8)
+        m, sub_lab = cv2.connectedComponents(sub, connectivity=8)
+        for j in range(1, m):
+            row = _blob_row(sub_lab == j, win, x, y, s, level_scale, polarity)
+            if row is not None:
+                out.append(row)
+    return out
+
+
+def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
+    """All pip candidates in a grey image, duplicates across pyramid levels removed."""
+    s = settings or PipSettings()
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s.kernel, s.kernel))
+    rows: list[tuple[float, ...]] = []
+    img = gray
+    for level in range(s.levels):
+        if min(img.shape[:2]) < 2 * s.kernel:
+            break
+        scale = 2.0**level
+        for op, polarity in ((cv2.MORPH_BLACKHAT, DARK), (cv2.MORPH_TOPHAT, LIGHT)):
+            hat = cv2.morphologyEx(img, op, kernel)
+            rows += _blobs(hat, s, scale, polarity)
+        img = cv2.pyrDown(img)
+    if not rows:
+        z = np.zeros(0, dtype=np.float32)
+        return Pips(z, z, z, z.astype(np.int32), z, z)
+    a = np.asarray(rows, dtype=np.float32)
+    return _dedupe(Pips(a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(np.int32), a[:, 4], a[:, 5]))
+
+
+def _dedupe(p: Pips) -> Pips:
+    """Keep one candidate where pyramid levels found the same blob: the one with the higher contrast."""
+    order = np.argsort(-p.contrast, kind="stable")
+    keep: list[int] = []
+    xy = p.xy
+    for i in order:
+        if keep:
+            k = np.asarray(keep)
+            d = np.hypot(*(xy[k] - xy[i]).T)
+            same = (d < 0.8 * np.maximum(p.r[k], p.r[i])) & (p.polarity[k] == p.polarity[i])
+            if same.any():
+                continue
+        keep.append(int(i))
+    return p.take(np.asarray(sorted(keep), dtype=np.int64))
