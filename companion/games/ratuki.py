@@ -19,7 +19,7 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.games.base import (
     Action,
@@ -67,6 +67,25 @@ class RatukiEngine:
     title = "Ratuki"
     min_players = 2
     max_players = 5
+    # Read by the new-game screen: numbers cycle through sensible values instead of stepping by 1.
+    setting_choices: ClassVar[dict[str, list[Any]]] = {
+        "tie_window_ms": [50, 60, 80, 100, 0, 20, 30, 40],
+        "lockout_ms": [500, 750, 1000, 1500, 250],
+        "stall_s": [45, 60, 90, 120, 0, 20, 30],
+        "target": [100, 150, 200, 250, 300, 50],
+        "equal_at_target": list(RESULTS),
+        "deck_size": [35, 34],
+    }
+    setting_labels: ClassVar[dict[str, str]] = {
+        "tie_window_ms": "Tie window (ms)",
+        "lockout_ms": "Lockout after a call (ms)",
+        "stall_s": "Stall prompt after (s, 0 = off)",
+        "target": "Target score",
+        "count_hand": "Subtract cards in hand",
+        "equal_at_target": "Equal at target",
+        "deck_size": "Cards per deck",
+        "sound": "Sound",
+    }
 
     # -- setup ---------------------------------------------------------------------------------------------
 
@@ -196,6 +215,8 @@ class RatukiEngine:
         require(state["phase"] == "scoring", _phase_reason(state, "enter scores"))
         settings = state["settings"]
         name = _name(state, action.get("seat"))
+        if "name" in action:
+            require(action["name"] == name, f"seat {action['seat']} is {name}, not {action['name']!r}")
         require(
             name not in state["entries"],
             f"{name}'s score for round {state['round']} is already entered (undo it to change it)",
@@ -261,10 +282,8 @@ class RatukiEngine:
             return "Ratuki call: " + ", ".join(f"seat {p.get('seat')}" for p in presses if isinstance(p, dict))
         if kind == "score":
             extra = f", hand {action['hand']}" if action.get("hand") else ""
-            return (
-                f"Score for seat {action.get('seat')}: pile {action.get('score_pile')}, "
-                f"left {action.get('left')}{extra}"
-            )
+            who = action.get("name") or f"seat {action.get('seat')}"
+            return f"Score for {who}: pile {action.get('score_pile')}, left {action.get('left')}{extra}"
         return {
             "start": "Round started",
             "pause": "Clock paused",
@@ -324,6 +343,33 @@ def round_stats(state: State) -> dict[str, dict[str, int]]:
         for seat in verdict["seats"]:
             stats[_name(state, seat)]["stacks" if verdict["kind"] == TAKE else "ties"] += 1
     return stats
+
+
+def score_sheet(state: State) -> list[list[str]]:
+    """The score sheet as text rows: a header of names, one row per finished round (points and, in
+    brackets, stacks taken), then the running totals."""
+    names = [p["name"] for p in state["players"]]
+    rows = [["Round", *names]]
+    for record in state["rounds"]:
+        cells = [str(record["round"])]
+        for name in names:
+            points = record["entries"][name]["points"]
+            cells.append(f"{points:+d} ({record['stacks'][name]})")
+        rows.append(cells)
+    rows.append(["Total", *(str(state["totals"][n]) for n in names)])
+    return rows
+
+
+def result_line(state: State) -> str:
+    """The end-of-game line, e.g. "ANA wins with 112 points" or "DRAW: Ana, Bo with 104 points" (empty before)."""
+    result = state["result"]
+    if result is None:
+        return ""
+    winners = result["winners"]
+    points = state["totals"][winners[0]]
+    if result["kind"] == "draw":
+        return f"DRAW: {', '.join(winners)} with {points} points"
+    return f"{winners[0].upper()} wins with {points} points"
 
 
 def clock_seconds(state: State, now: float | None) -> float:

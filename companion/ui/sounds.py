@@ -11,7 +11,7 @@ import math
 import struct
 import tempfile
 import wave
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def tone_wav(path: Path, notes: Sequence[tuple[float, float]], *, volume: float 
 class Chime:
     """A named set of tones; ``play(name)`` returns True when a sound was started."""
 
-    def __init__(self, tones: dict[str, Sequence[tuple[float, float]]], *, folder: Path | None = None) -> None:
+    def __init__(self, tones: Mapping[str, Sequence[tuple[float, float]]], *, folder: Path | None = None) -> None:
         self.tones = dict(tones)
         self.folder = folder or Path(tempfile.gettempdir()) / "companion-sounds"
         self._sounds: dict[str, Any] = {}

@@ -10,7 +10,15 @@ import pytest
 
 from companion.games import engine as find_engine
 from companion.games.base import BadSetup, IllegalAction, Player, Setup
-from companion.games.ratuki import ENGINE, claim_for, clock_seconds, describe_verdict, round_stats
+from companion.games.ratuki import (
+    ENGINE,
+    claim_for,
+    clock_seconds,
+    describe_verdict,
+    result_line,
+    round_stats,
+    score_sheet,
+)
 from companion.games.ratuki_referee import Press, judge
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -223,6 +231,7 @@ def test_bad_score_entries_are_refused() -> None:
     refused(state, score(1, 3, -2), "cannot be negative")
     refused(state, score(1, 2.5, 0), "whole number")  # type: ignore[arg-type]
     refused(state, score(9, 1, 0), "nobody sits at seat 9")
+    refused(state, score(2, 1, 0, name="Ana"), "seat 2 is Bo, not 'Ana'")
     refused(state, score(1, 1, 0, hand=2), "do not count in this game")
     refused(state, score(1, 1, 36), "a deck has 35")
     refused(state, score(1, 106, 0), "more than the 105")
@@ -255,6 +264,13 @@ def test_first_over_the_target_wins_and_the_game_refuses_more() -> None:
     state = round_of(state, 1000, (25, 0), (20, 0), (5, 20))
     assert ENGINE.is_over(state) and state["phase"] == "over"
     assert ENGINE.scores(state) == {"Ana": 55, "Bo": 35, "Cy": -15, "winners": ["Ana"], "draw": False}
+    assert result_line(state) == "ANA wins with 55 points"
+    assert score_sheet(state) == [
+        ["Round", "Ana", "Bo", "Cy"],
+        ["1", "+30 (0)", "+15 (0)", "+0 (0)"],
+        ["2", "+25 (0)", "+20 (0)", "-15 (0)"],
+        ["Total", "55", "35", "-15"],
+    ]
     refused(state, {"type": "start", "tick": 5000.0}, "game is over")
     refused(state, call((1, 5000.0)), "game is over")
     refused(state, score(1, 1, 1), "game is over")
@@ -271,6 +287,7 @@ def test_several_over_the_target_the_highest_wins() -> None:
 def test_equal_highest_at_the_target_is_a_draw_by_default() -> None:
     state = round_of(ENGINE.setup(make_setup(2, target=20)), 0, (25, 0), (30, 5))
     assert ENGINE.scores(state) == {"Ana": 25, "Bo": 25, "winners": ["Ana", "Bo"], "draw": True}
+    assert result_line(state) == "DRAW: Ana, Bo with 25 points"
 
 
 def test_equal_highest_plays_on_when_the_setting_says_so() -> None:
@@ -295,5 +312,6 @@ def test_describe_lines() -> None:
     assert ENGINE.describe({"type": "stop", "tick": 1.0, "reason": "out"}) == "Round stopped (out)"
     assert ENGINE.describe(call((2, 1.0))) == "Ratuki call: seat 2"
     assert ENGINE.describe(score(2, 10, 3, hand=1)) == "Score for seat 2: pile 10, left 3, hand 1"
+    assert ENGINE.describe(score(2, 10, 3, name="Bo")) == "Score for Bo: pile 10, left 3"
     tie = {**call((1, 1.0), (2, 1.01)), "verdict": {"kind": "tie", "seats": [1, 2], "names": ["Ana", "Bo"]}}
     assert ENGINE.describe(tie) == "TIE: Ana, Bo — cards back to your discard piles"

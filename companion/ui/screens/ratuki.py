@@ -1,0 +1,528 @@
+"""Ratuki screen: referee verdicts from the player buttons, round clock with stall prompt, score entry, sheet.
+
+Presses go to a live :class:`~companion.games.ratuki_referee.Referee` (edge ticks, no clock); when the tie
+window timer fires the verdict is shown and a sound plays at once, with no disk write on that path. When the
+lockout ends, the whole contest (presses, late presses, the verdict claim) is journaled as one ``call`` action,
+which the engine re-judges from the ticks, so undo takes back one verdict and replay reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+from typing import Any, ClassVar
+
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.utils import get_color_from_hex
+
+from companion.games.base import Action
+from companion.games.ratuki import (
+    claim_for,
+    clock_seconds,
+    player_for_seat,
+    result_line,
+    score_sheet,
+)
+from companion.games.ratuki_referee import TAKE, TIE, Contest, Referee, Verdict, judge
+from companion.ui.screens import load_kv
+from companion.ui.screens.game import GameScreen
+from companion.ui.sounds import Chime
+from companion.ui.widgets import readable_text
+from hardware.buttons import ButtonEvent
+
+load_kv("ratuki")
+
+# Extra wait after the tie window before judging, for presses still crossing the hardware→UI queue (s).
+GRACE_S = 0.008
+IDLE_COLOUR = (0.16, 0.16, 0.20, 1)
+TIE_COLOUR = (1.0, 0.70, 0.0, 1)
+TONES = {
+    "take": [(784.0, 0.07), (1175.0, 0.12)],
+    "tie": [(392.0, 0.09), (0.0, 0.04), (392.0, 0.09)],
+}
+
+
+def verdict_parts(kind: str, names: list[str], margin_ms: float | None, runner_up: str | None) -> tuple[str, str]:
+    """Headline and detail shown for a verdict (together they read like ``ratuki.verdict_line``)."""
+    if kind == TIE:
+        return f"TIE: {', '.join(names)}", "cards back to your discard piles"
+    detail = f"{margin_ms:.0f} ms ahead of {runner_up}" if margin_ms is not None and runner_up else ""
+    return f"{names[0].upper()} takes the stack", detail
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` for the round clock (``h:mm:ss`` past an hour)."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+class VerdictText(Image):
+    """Big one-line text drawn from a texture cache, scaled down to fit.
+
+    Rendering a 46 px line costs tens of milliseconds on a small CPU; every verdict headline is rendered ahead
+    (see :meth:`RatukiScreen.prewarm`), so showing a verdict only swaps a texture in the same frame."""
+
+    text = StringProperty("")
+    font_size = NumericProperty(dp(46))
+    bold = BooleanProperty(True)
+    color = ListProperty([1, 1, 1, 1])
+    _cache: ClassVar[dict[tuple[str, float, bool, tuple[float, ...]], Any]] = {}
+
+    def __init__(self, **kwargs: Any) -> None:
+        # -1: run just before this frame is drawn, once, after text and colour have both changed.
+        self._update = Clock.create_trigger(self.update, -1)
+        super().__init__(**kwargs)
+        self.bind(text=self._update, color=self._update, font_size=self._update, bold=self._update)
+
+    def update(self, *_args: Any) -> None:
+        """Swap in the texture for the current text and colour (rendered now if not cached)."""
+        self.texture = self.render(self.text, self.font_size, self.bold, self.color) if self.text else None
+
+    @classmethod
+    def render(cls, text: str, font_size: float, bold: bool, color: Any) -> Any:
+        key = (text, float(font_size), bool(bold), tuple(float(c) for c in color))
+        texture = cls._cache.get(key)
+        if texture is None:
+            label = CoreLabel(text=text, font_size=font_size, bold=bold, color=list(color))
+            label.refresh()
+            texture = label.texture
+            if len(cls._cache) > 256:
+                cls._cache.clear()
+            cls._cache[key] = texture
+        return texture
+
+
+class RatukiCounter(BoxLayout):
+    """A big −5 / − / value / + / +5 counter (never below 0)."""
+
+    value = NumericProperty(0)
+    locked = BooleanProperty(False)
+    maximum = NumericProperty(999)
+
+    def step(self, delta: int) -> None:
+        self.value = max(0, min(int(self.maximum), int(self.value) + delta))
+
+
+class RatukiScoreRow(BoxLayout):
+    """One player's end-of-round counts: score pile, cards left (draw + discard), hand if it counts."""
+
+    name = StringProperty("")
+    colour = ListProperty([1, 1, 1, 1])
+    text_colour = ListProperty([0, 0, 0, 1])
+    saved = BooleanProperty(False)
+    show_hand = BooleanProperty(False)
+    hand = NumericProperty(0)
+    points_text = StringProperty("")
+
+    def __init__(self, screen: RatukiScreen, seat: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.screen = screen
+        self.seat = seat
+
+    def counts(self) -> dict[str, int]:
+        out = {"score_pile": int(self.ids.pile.value), "left": int(self.ids.left.value)}
+        if self.show_hand:
+            out["hand"] = int(self.hand)
+        return out
+
+    def changed(self) -> None:
+        counts = self.counts()
+        points = counts["score_pile"] - counts["left"] - counts.get("hand", 0)
+        self.points_text = f"{points:+d}"
+
+    def cycle_hand(self) -> None:
+        self.hand = (int(self.hand) + 1) % 4
+        self.changed()
+
+    def save(self) -> None:
+        self.screen.save_score(self.seat, self.counts())
+
+
+class RatukiScreen(GameScreen):
+    """Referee, clock and score sheet for one Ratuki game (see module docstring)."""
+
+    round_text = StringProperty("Round 1")
+    start_text = StringProperty("Start round 1")
+    verdict_headline = StringProperty("")
+    verdict_detail = StringProperty("")
+    verdict_colour = ListProperty(IDLE_COLOUR)
+    verdict_text_colour = ListProperty([1, 1, 1, 1])
+    clock_text = StringProperty("00:00")
+    paused = BooleanProperty(False)
+    stall_text = StringProperty("")
+    result_text = StringProperty("")
+    result_colour = ListProperty(IDLE_COLOUR)
+    result_text_colour = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.referee = Referee(window_ms=50, lockout_ms=500)
+        self.chime = Chime(TONES)
+        self.live: Verdict | None = None  # verdict shown but not yet journaled (its lockout is running)
+        self.shown_at: float | None = None  # self.now() when the last verdict reached the screen
+        self.shown_at_wall = 0.0
+        self.score_rows: dict[int, RatukiScoreRow] = {}
+        self._window_ev: Any = None
+        self._lockout_ev: Any = None
+        self._ticker: Any = None
+        self._prewarm_ev: Any = None
+        self._last_activity = 0.0
+        self._stall_dismissed_at: float | None = None
+
+    # -- life cycle ----------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> dict[str, Any]:
+        assert self.session is not None
+        return self.session.state
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self.state["settings"])
+
+    def on_session(self) -> None:
+        self._cancel_timers()
+        settings = self.settings
+        self.referee = Referee(window_ms=settings["tie_window_ms"], lockout_ms=settings["lockout_ms"])
+        self.live = None
+        self.chime.enabled = bool(settings["sound"])
+        if self.chime.enabled:
+            self.chime.load()
+        self.ids.seats.set_players(self.players)
+        self._build_stats()
+        self._build_score_rows()
+        self.prewarm()
+        self._last_activity = self.now()
+        clock = self.state["clock"]
+        if self.state["phase"] == "playing" and clock["since"] is not None and clock["since"] > self.now():
+            # Resumed after a restart of the monotonic clock: keep the time counted so far, continue from now.
+            now = self.now()
+            self.act({"type": "pause", "tick": now}, quiet=True)
+            self.act({"type": "resume", "tick": now}, quiet=True)
+
+    def verdict_texts(self) -> list[tuple[str, str, Any]]:
+        """Every headline a verdict can show (each player taking, every tie), with its colours."""
+        out: list[tuple[str, str, Any]] = []
+        players = list(self.players)
+        for player in players:
+            out.append((verdict_parts(TAKE, [player.name], None, None)[0], "", readable_text(player.colour)))
+        for size in range(2, len(players) + 1):
+            for group in combinations(players, size):
+                headline, detail = verdict_parts(TIE, [p.name for p in group], None, None)
+                out.append((headline, detail, (0, 0, 0, 1)))
+        return out
+
+    def prewarm(self) -> None:
+        """Render every verdict headline into the texture cache, one per frame so the UI stays responsive."""
+        if self._prewarm_ev is not None:
+            self._prewarm_ev.cancel()
+        pending = self.verdict_texts()
+
+        def one(_dt: float) -> bool:
+            if not pending:
+                self._prewarm_ev = None
+                return False
+            headline, detail, colour = pending.pop(0)
+            VerdictText.render(headline, self.ids.verdict_headline.font_size, True, colour)
+            if detail:
+                VerdictText.render(detail, self.ids.verdict_detail.font_size, False, colour)
+            return True
+
+        self._prewarm_ev = Clock.schedule_interval(one, 0)
+
+    def on_enter(self, *_args: Any) -> None:
+        if self._ticker is None:
+            self._ticker = Clock.schedule_interval(self._tick, 0.25)
+        self._tick()
+
+    def on_leave(self, *_args: Any) -> None:
+        self.flush()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    def refresh(self) -> None:
+        if self.session is None:
+            return
+        state = self.state
+        phase = state["phase"]
+        self.ids.panes.current = {"ready": "ready", "playing": "play", "scoring": "score", "over": "over"}[phase]
+        self.round_text = f"Round {state['round']}"
+        self.start_text = f"Start round {state['round']}"
+        self.paused = phase == "playing" and state["clock"]["since"] is None
+        self._update_stats()
+        self._update_score_rows()
+        self._fill_sheet(self.ids.sheet_ready)
+        self._fill_sheet(self.ids.sheet_over)
+        if self.live is None:
+            self._show_last_call()
+        self.result_text = result_line(state)
+        if state["result"] is not None:
+            winners = state["result"]["winners"]
+            colour = self._colour_of_name(winners[0]) if len(winners) == 1 else None
+            self.result_colour = get_color_from_hex(colour) if colour else TIE_COLOUR
+            self.result_text_colour = readable_text(colour) if colour else (0, 0, 0, 1)
+        self._tick()
+
+    # -- buttons and the referee ---------------------------------------------------------------------------
+
+    def on_button(self, event: ButtonEvent) -> None:
+        if self.session is None:
+            return
+        phase = self.state["phase"]
+        if event.kind == "release":
+            self.referee.release(event.seat, event.tick)
+            return
+        if event.kind != "press":
+            return
+        if phase == "ready":
+            self.start_round()
+            self.referee.down.add(event.seat)  # the start press is not a call; its release frees the seat
+            return
+        if phase != "playing":
+            return
+        if self.paused:
+            self.show_message("The clock is paused: tap Resume to call stacks", error=True)
+            return
+        step = self.referee.press(event.seat, event.tick)
+        if step.closed is not None:
+            self._show_verdict(step.closed)
+        if step.finished is not None:
+            self._journal(step.finished)
+        if step.kind == "opened":
+            self._cancel_timers()
+            self._window_ev = Clock.schedule_once(self._close_window, self._window_delay(event.tick))
+        elif step.kind == "late" and step.verdict is not None:
+            self._show_verdict(step.verdict, sound=False)
+        if step.closed is not None:
+            self._schedule_lockout()
+
+    def _window_delay(self, tick: float) -> float:
+        """Seconds until the window opened at ``tick`` closes (plus grace), on the button board's own clock,
+        which is in the same domain as edge ticks; the full window if that clock disagrees."""
+        full = self.referee.window_ms / 1000 + GRACE_S
+        try:
+            age = float(self.app.buttons.clock()) - tick
+        except Exception:  # a board without a usable clock
+            return full
+        return full - age if 0 <= age <= full else full
+
+    def _close_window(self, *_args: Any) -> None:
+        self._window_ev = None
+        verdict = self.referee.close_window()
+        if verdict is not None:
+            self._show_verdict(verdict)
+            self._schedule_lockout()
+
+    def _schedule_lockout(self) -> None:
+        if self._lockout_ev is not None:
+            self._lockout_ev.cancel()
+        self._lockout_ev = Clock.schedule_once(self._finish, self.referee.lockout_ms / 1000 + GRACE_S)
+
+    def _finish(self, *_args: Any) -> None:
+        self._lockout_ev = None
+        contest = self.referee.finish()
+        if contest is not None:
+            self._journal(contest)
+
+    def flush(self) -> None:
+        """Journal a contest still in its window or lockout now (before stopping, undoing or leaving)."""
+        self._cancel_timers()
+        if self.referee.phase == "open":
+            verdict = self.referee.close_window()
+            if verdict is not None:
+                self._show_verdict(verdict)
+        contest = self.referee.finish()
+        if contest is not None:
+            self._journal(contest)
+
+    def _journal(self, contest: Contest) -> None:
+        self.live = None
+        settings = self.settings
+        verdict = judge(contest.presses, settings["tie_window_ms"], contest.late)
+        action: Action = contest.to_action()
+        action["verdict"] = claim_for(self.state, verdict)
+        self.act(action, quiet=True)
+        self._last_activity = self.now()
+        self._stall_dismissed_at = None
+
+    def _cancel_timers(self) -> None:
+        for name in ("_window_ev", "_lockout_ev"):
+            event = getattr(self, name)
+            if event is not None:
+                event.cancel()
+                setattr(self, name, None)
+
+    # -- showing verdicts -----------------------------------------------------------------------------------
+
+    def _show_verdict(self, verdict: Verdict, *, sound: bool = True) -> None:
+        self.live = verdict
+        names = [self._name(s) for s in verdict.seats]
+        runner = self._name(verdict.runner_up) if verdict.runner_up is not None else None
+        self._paint(verdict.kind, verdict.seats, names, verdict.margin_ms, runner)
+        self.shown_at = self.now()
+        self.shown_at_wall = time.monotonic()  # same clock as simulated button ticks: for latency figures
+        self._last_activity = self.shown_at
+        self.stall_text = ""
+        if sound:
+            self.chime.play("tie" if verdict.kind == TIE else "take")
+
+    def _paint(self, kind: str, seats: Any, names: list[str], margin: float | None, runner: str | None) -> None:
+        self.verdict_headline, self.verdict_detail = verdict_parts(kind, names, margin, runner)
+        if kind == TIE:
+            self.verdict_colour, self.verdict_text_colour = TIE_COLOUR, (0, 0, 0, 1)
+        else:
+            colour = self._colour(seats[0])
+            self.verdict_colour, self.verdict_text_colour = get_color_from_hex(colour), readable_text(colour)
+
+    def _show_last_call(self) -> None:
+        calls = self.state["calls"]
+        if not calls:
+            self.verdict_headline = "Ratuki!"
+            self.verdict_detail = "first button on a stack takes it"
+            self.verdict_colour, self.verdict_text_colour = IDLE_COLOUR, (1, 1, 1, 1)
+            return
+        verdict = calls[-1]["verdict"]
+        runner = self._name(verdict["runner_up"]) if verdict["runner_up"] is not None else None
+        names = [self._name(s) for s in verdict["seats"]]
+        self._paint(verdict["kind"], verdict["seats"], names, verdict["margin_ms"], runner)
+
+    # -- round flow -------------------------------------------------------------------------------------------
+
+    def start_round(self) -> None:
+        if self.act({"type": "start", "tick": self.now()}):
+            self.live = None
+            self._last_activity = self.now()
+            self._stall_dismissed_at = None
+            self.refresh()
+
+    def toggle_pause(self) -> None:
+        if self.paused:
+            if self.act({"type": "resume", "tick": self.now()}):
+                self._last_activity = self.now()
+        else:
+            self.flush()
+            self.act({"type": "pause", "tick": self.now()})
+
+    def stop_round(self, reason: str) -> None:
+        self.flush()
+        self.stall_text = ""
+        self.act({"type": "stop", "tick": self.now(), "reason": reason})
+
+    def dismiss_stall(self) -> None:
+        self.stall_text = ""
+        self._last_activity = self.now()
+
+    def undo(self) -> None:
+        self.flush()  # a verdict on screen but not yet journaled is what Undo should take back
+        self.live = None
+        super().undo()
+
+    def save_score(self, seat: int, counts: dict[str, int]) -> None:
+        self.act({"type": "score", "seat": seat, "name": self._name(seat), **counts})
+
+    def _tick(self, *_args: Any) -> None:
+        if self.session is None:
+            return
+        state = self.state
+        if state["phase"] != "playing":
+            return
+        self.clock_text = clock_text(clock_seconds(state, self.now()))
+        stall = self.settings["stall_s"]
+        idle = self.now() - self._last_activity
+        if stall and not self.paused and self.referee.phase == "idle" and idle >= stall:
+            self.stall_text = f"Nobody has called for {int(idle)} s — round over?"
+
+    # -- widgets ---------------------------------------------------------------------------------------------
+
+    def _name(self, seat: int) -> str:
+        player = player_for_seat(self.state, seat)
+        return str(player["name"]) if player else f"seat {seat}"
+
+    def _colour(self, seat: int) -> str:
+        player = player_for_seat(self.state, seat)
+        return str(player["colour"]) if player else "#ffffff"
+
+    def _colour_of_name(self, name: str) -> str | None:
+        for player in self.state["players"]:
+            if player["name"] == name:
+                return str(player["colour"])
+        return None
+
+    def _build_stats(self) -> None:
+        grid = self.ids.stats
+        grid.clear_widgets()
+        self._stat_labels: dict[str, tuple[Any, Any]] = {}
+        for text in ("", "stacks", "ties"):
+            grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(14), color=(0.75, 0.75, 0.8, 1)))
+        for player in self.players:
+            name = Factory.RatukiCell(text=player.name, halign="left", color=get_color_from_hex(player.colour))
+            name.bold = True
+            stacks, ties = Factory.RatukiCell(), Factory.RatukiCell()
+            for widget in (name, stacks, ties):
+                grid.add_widget(widget)
+            self._stat_labels[player.name] = (stacks, ties)
+
+    def _update_stats(self) -> None:
+        from companion.games.ratuki import round_stats
+
+        for name, stats in round_stats(self.state).items():
+            labels = self._stat_labels.get(name)
+            if labels:
+                labels[0].text = str(stats["stacks"])
+                labels[1].text = str(stats["ties"])
+
+    def _build_score_rows(self) -> None:
+        grid = self.ids.score_rows
+        grid.clear_widgets()
+        self.score_rows = {}
+        deck = self.settings["deck_size"]
+        for player in self.players:
+            row = RatukiScoreRow(self, player.seat, name=player.name)
+            row.colour = get_color_from_hex(player.colour)
+            row.text_colour = readable_text(player.colour)
+            row.show_hand = bool(self.settings["count_hand"])
+            row.ids.pile.maximum = deck * len(self.players)
+            row.ids.left.maximum = deck
+            row.changed()
+            grid.add_widget(row)
+            self.score_rows[player.seat] = row
+
+    def _update_score_rows(self) -> None:
+        entries = self.state["entries"]
+        for seat, row in self.score_rows.items():
+            entry = entries.get(self._name(seat))
+            was_saved = row.saved
+            row.saved = entry is not None
+            if entry is not None:
+                row.ids.pile.value = entry["score_pile"]
+                row.ids.left.value = entry["left"]
+                row.hand = entry["hand"]
+            elif was_saved or self.state["phase"] != "scoring":
+                row.ids.pile.value = row.ids.left.value = 0
+                row.hand = 0
+            row.changed()
+
+    def _fill_sheet(self, grid: Any) -> None:
+        rows = score_sheet(self.state)
+        grid.clear_widgets()
+        grid.cols = len(rows[0])
+        for r, cells in enumerate(rows):
+            for c, text in enumerate(cells):
+                cell = Factory.RatukiCell(text=text)
+                if r == 0 and c > 0:
+                    cell.color = get_color_from_hex(self.players[c - 1].colour)
+                    cell.bold = True
+                if r == len(rows) - 1:
+                    cell.bold = True
+                    cell.font_size = dp(24)
+                    cell.height = dp(40)
+                grid.add_widget(cell)

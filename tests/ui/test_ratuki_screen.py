@@ -1,0 +1,253 @@
+"""The Ratuki screen driven like at the table: buttons (keys, on-screen, fake GPIO ticks), real touches, pixels."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from ui_support import UI
+
+from companion.games.base import Player, Setup
+from companion.ui.screens.ratuki import clock_text, verdict_parts
+from hardware.buttons import ButtonEvent
+
+pytestmark = pytest.mark.ui
+
+PLAYERS = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2), Player("Cy", "#fdd835", 3))
+
+
+def start(ui: UI, **settings: Any) -> Any:
+    ui.app.start_game(Setup("ratuki", PLAYERS, settings))
+    ui.advance(3)
+    screen = ui.screen()
+    assert screen.name == "ratuki"
+    return screen
+
+
+def playing(ui: UI, **settings: Any) -> Any:
+    screen = start(ui, **settings)
+    ui.tap(ui.screen().ids.start)
+    assert screen.state["phase"] == "playing"
+    return screen
+
+
+def press(ui: UI, seat: int, tick: float, held: float = 0.04) -> None:
+    """A button press and release at chosen edge ticks, through the board, the hub and the screen."""
+    ui.app.sim_buttons.press(seat, at=tick)
+    ui.app.sim_buttons.release(seat, at=tick + held)
+
+
+def button(root: Any, text: str) -> Any:
+    """The button under ``root`` whose text is exactly ``text`` (``ui.find`` matches substrings)."""
+    from kivy.uix.button import Button
+
+    return next(w for w in root.walk(restrict=True) if isinstance(w, Button) and w.text == text)
+
+
+def box_pixel(ui: UI, screen: Any) -> tuple[int, int, int]:
+    """The colour just inside the verdict banner's lower-left corner in the last screenshot (no text there)."""
+    import cv2
+
+    box = screen.ids.verdict
+    x, y = box.to_window(box.x + 6, box.y + 6)
+    image = cv2.imread(str(ui.last_shot))
+    b, g, r = image[image.shape[0] - 1 - int(y), int(x)]
+    return int(r), int(g), int(b)
+
+
+def calls(screen: Any) -> list[dict[str, Any]]:
+    return [a for a in screen.session.actions if a["type"] == "call"]
+
+
+def test_verdict_sentences_and_clock() -> None:
+    assert verdict_parts("take", ["Ana"], 37.2, "Bo") == ("ANA takes the stack", "37 ms ahead of Bo")
+    assert verdict_parts("take", ["Ana"], None, None) == ("ANA takes the stack", "")
+    assert verdict_parts("tie", ["Ana", "Bo"], None, None) == ("TIE: Ana, Bo", "cards back to your discard piles")
+    assert clock_text(75.9) == "01:15" and clock_text(3725) == "1:02:05"
+
+
+def test_a_player_button_starts_the_round_without_calling(ui: UI) -> None:
+    screen = start(ui)
+    assert screen.ids.panes.current == "ready"
+    ui.screenshot("ratuki-ready")
+    assert ui.find("Start round 1").height >= 48
+    ui.key("1")
+    assert screen.state["phase"] == "playing" and screen.ids.panes.current == "play"
+    assert screen.header_text == "Round started"
+    ui.key("1", down=False)
+    ui.advance(5, seconds=0.1)
+    assert screen.referee.phase == "idle" and not calls(screen)
+    ui.clock_value += 75
+    ui.advance(3, seconds=0.3)
+    assert screen.clock_text == "01:15"
+
+
+def test_first_press_takes_the_stack_in_the_winners_colour_with_the_margin(ui: UI) -> None:
+    screen = playing(ui)
+    played: list[str] = []
+    screen.chime.play = lambda name: played.append(name) or True
+    t = time.monotonic()
+    press(ui, 2, t)
+    assert ui.wait_until(lambda: screen.verdict_headline == "BO takes the stack")
+    assert played == ["take"]
+    press(ui, 3, t + 0.120)
+    assert ui.wait_until(lambda: screen.verdict_detail == "120 ms ahead of Cy")
+    ui.screenshot("ratuki-take")
+    assert box_pixel(ui, screen) == (0x1E, 0x88, 0xE5)  # the banner is Bo's blue
+    assert ui.wait_until(lambda: len(calls(screen)) == 1)
+    action = calls(screen)[0]
+    assert action["presses"] == [{"seat": 2, "tick": t}] and action["late"] == [{"seat": 3, "tick": t + 0.120}]
+    assert screen.state["calls"][0]["verdict"]["kind"] == "take"
+    assert screen.header_text == "Round started"  # the verdict is on the banner, not repeated in the header
+    stacks = screen._stat_labels["Bo"][0]
+    assert stacks.text == "1"
+
+
+def test_presses_inside_the_window_are_a_tie(ui: UI) -> None:
+    screen = playing(ui)
+    played: list[str] = []
+    screen.chime.play = lambda name: played.append(name) or True
+    t = time.monotonic()
+    press(ui, 3, t + 0.020)
+    press(ui, 1, t)  # stamped first, delivered second
+    assert ui.wait_until(lambda: screen.verdict_headline.startswith("TIE"))
+    assert screen.verdict_headline == "TIE: Ana, Cy" and screen.verdict_detail == "cards back to your discard piles"
+    assert played == ["tie"]
+    ui.screenshot("ratuki-tie")
+    r, g, b = box_pixel(ui, screen)
+    assert r > 230 and 150 < g < 200 and b < 30, (r, g, b)  # amber
+    assert ui.wait_until(lambda: len(calls(screen)) == 1)
+    assert calls(screen)[0]["verdict"]["names"] == ["Ana", "Cy"]
+
+
+def test_on_screen_seat_buttons_call_in_simulation(ui: UI) -> None:
+    screen = playing(ui)
+    assert ui.app.simulation
+    ui.tap(ui.find("3  Cy"))
+    assert ui.wait_until(lambda: screen.verdict_headline == "CY takes the stack")
+    assert ui.wait_until(lambda: len(calls(screen)) == 1)
+
+
+def test_held_and_lockout_presses_do_not_start_a_new_call(ui: UI) -> None:
+    screen = playing(ui)
+    t = time.monotonic()
+    ui.app.sim_buttons.press(1, at=t)  # Ana holds her button down
+    assert ui.wait_until(lambda: screen.verdict_headline == "ANA takes the stack")
+    screen.on_button(ButtonEvent(1, "press", t + 0.3, source="gpio"))  # a phantom edge while held
+    press(ui, 2, t + 0.3)  # a late slap inside the lockout
+    assert ui.wait_until(lambda: len(calls(screen)) == 1)
+    assert screen.verdict_headline == "ANA takes the stack" and screen.verdict_detail == "300 ms ahead of Bo"
+    assert calls(screen)[0]["late"] == [{"seat": 2, "tick": t + 0.3}]
+    ui.app.sim_buttons.release(1, at=t + 2)
+
+
+def test_undo_takes_back_the_verdict_on_screen(ui: UI) -> None:
+    screen = playing(ui)
+    press(ui, 2, time.monotonic())
+    assert ui.wait_until(lambda: screen.verdict_headline == "BO takes the stack")
+    ui.tap_text("Undo")
+    assert not calls(screen) and screen.state["calls"] == []
+    assert screen.verdict_headline == "Ratuki!"
+    assert screen.header_text.startswith("Undone: BO takes the stack")
+
+
+def test_the_stall_prompt_asks_whether_the_round_is_over(ui: UI) -> None:
+    screen = playing(ui, stall_s=30)
+    ui.clock_value += 31
+    assert ui.wait_until(lambda: bool(screen.stall_text))
+    assert screen.stall_text == "Nobody has called for 31 s — round over?"
+    ui.screenshot("ratuki-stall")
+    ui.tap_text("Keep playing")
+    assert screen.stall_text == ""
+    ui.clock_value += 31
+    assert ui.wait_until(lambda: bool(screen.stall_text))
+    ui.tap_text("Round over")
+    assert screen.state["phase"] == "scoring" and screen.state["stopped"]["reason"] == "stall"
+
+
+def test_score_entry_with_counters_then_the_sheet(ui: UI) -> None:
+    screen = playing(ui)
+    ui.clock_value += 200
+    ui.tap_text("Out! End round")
+    assert screen.ids.panes.current == "score"
+    rows = screen.score_rows
+    for _ in range(4):
+        ui.tap(button(rows[1].ids.pile, "+5"))
+    ui.tap(button(rows[1].ids.pile, "+"))
+    for _ in range(2):
+        ui.tap(button(rows[2].ids.pile, "+5"))
+    ui.tap(button(rows[2].ids.left, "+5"))
+    ui.tap(button(rows[2].ids.left, "−"))
+    assert rows[1].points_text == "+21" and rows[2].points_text == "+6"
+    ui.screenshot("ratuki-score")
+    ui.tap(ui.find("Save", rows[1]))
+    assert rows[1].saved and screen.state["entries"]["Ana"]["points"] == 21
+    ui.tap(ui.find("Save", rows[2]))
+    assert screen.state["phase"] == "scoring"
+    ui.tap(button(rows[3].ids.left, "+5"))
+    ui.tap(ui.find("Save", rows[3]))
+    assert screen.state["phase"] == "ready" and screen.ids.panes.current == "ready"
+    assert screen.state["totals"] == {"Ana": 21, "Bo": 6, "Cy": -5}
+    assert screen.round_text == "Round 2" and ui.find("Start round 2")
+    texts = ui.texts()
+    assert "+21 (0)" in texts and "-5 (0)" in texts
+    ui.screenshot("ratuki-sheet")
+    # rows are cleared for the next round
+    assert rows[1].ids.pile.value == 0 and not rows[1].saved
+
+
+def test_a_refused_score_says_why(ui: UI) -> None:
+    screen = playing(ui, count_hand=True)
+    ui.tap_text("Stuck: end round")
+    row = screen.score_rows[1]
+    assert row.show_hand
+    for _ in range(8):
+        ui.tap(button(row.ids.left, "+5"))
+    ui.tap(ui.find("hand", row))
+    ui.tap(ui.find("Save", row))
+    assert screen.message_is_error and "a deck has 35" in screen.header_text
+    assert not row.saved
+
+
+def test_game_over_announces_the_winner(ui: UI) -> None:
+    screen = playing(ui, target=50)
+    session = screen.session
+    session.do({"type": "call", "presses": [{"seat": 2, "tick": 5.0}]})
+    session.do({"type": "stop", "tick": 1300.0, "reason": "out", "seat": 2})
+    for seat, pile, left in ((1, 30, 4), (2, 52, 0), (3, 12, 6)):
+        session.do({"type": "score", "seat": seat, "score_pile": pile, "left": left})
+    screen.refresh()
+    ui.advance(2)
+    assert screen.ids.panes.current == "over"
+    assert screen.result_text == "BO wins with 52 points"
+    shot = ui.screenshot("ratuki-over")
+    assert shot.exists()
+    press(ui, 1, time.monotonic())
+    ui.advance(5, seconds=0.1)
+    assert len(session.actions) == 6  # a press after the game is over changes nothing
+
+
+def test_press_to_frame_latency(ui: UI) -> None:
+    """Edge tick to the verdict object and to the first frame drawn with it, after the tie window closed.
+
+    The issue asks for 50 ms on the Pi. Here the offscreen llvmpipe renderer on a shared CPU paces frames,
+    so the bound asserted is looser; the figures are printed (``-s``) for the record."""
+    screen = playing(ui)
+    flips: list[float] = []
+    ui.window.bind(on_flip=lambda *_a: flips.append(time.monotonic()))
+    to_object, to_frame = [], []
+    window = screen.referee.window_ms
+    for k in range(6):
+        t = time.monotonic()
+        press(ui, 1 + k % 3, t)
+        assert ui.wait_until(lambda: screen.live is not None, 2.0)
+        shown = screen.shown_at_wall
+        ui.advance(2)
+        drawn = next(f for f in flips if f >= shown)
+        to_object.append(round((shown - t) * 1000 - window, 1))
+        to_frame.append(round((drawn - t) * 1000 - window, 1))
+        assert ui.wait_until(lambda n=k + 1: len(calls(screen)) == n)
+    print(f"\nratuki verdict after the window closed: object {sorted(to_object)} ms, frame {sorted(to_frame)} ms")
+    assert min(to_object) >= 0  # never before the window has closed
+    assert sorted(to_frame)[len(to_frame) // 2] < 100

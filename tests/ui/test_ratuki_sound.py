@@ -1,0 +1,54 @@
+"""The verdict sounds: WAVs made at runtime, and silence (never a crash) without an audio device."""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+from typing import Any
+
+from companion.ui.screens.ratuki import TONES
+from companion.ui.sounds import RATE, Chime, tone_wav
+
+
+def test_tone_wav_writes_the_notes_as_16_bit_mono(tmp_path: Path) -> None:
+    path = tone_wav(tmp_path / "t.wav", TONES["tie"])
+    with wave.open(str(path)) as wav:
+        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (1, 2, RATE)
+        assert wav.getnframes() == sum(int(RATE * seconds) for _, seconds in TONES["tie"])
+        frames = wav.readframes(wav.getnframes())
+    assert max(frames) > 0 and frames[:2] == b"\x00\x00"  # faded in from silence
+
+
+class FakeSound:
+    def __init__(self) -> None:
+        self.played = 0
+
+    def stop(self) -> None:
+        pass
+
+    def play(self) -> None:
+        self.played += 1
+
+
+def test_chime_plays_loaded_sounds_and_stays_silent_without_audio(tmp_path: Path, monkeypatch: Any) -> None:
+    from kivy.core.audio import SoundLoader
+
+    sound = FakeSound()
+    monkeypatch.setattr(SoundLoader, "load", staticmethod(lambda _path: sound))
+    chime = Chime(TONES, folder=tmp_path)
+    chime.load()
+    assert chime.play("take") and sound.played == 1
+    assert (tmp_path / "take.wav").exists() and (tmp_path / "tie.wav").exists()
+    assert not chime.play("unknown")
+    chime.enabled = False
+    assert not chime.play("take") and sound.played == 1
+
+    monkeypatch.setattr(SoundLoader, "load", staticmethod(lambda _path: None))  # no audio provider
+    silent = Chime(TONES, folder=tmp_path)
+    assert not silent.play("tie")
+
+    def broken(_path: str) -> Any:
+        raise OSError("no audio device")
+
+    monkeypatch.setattr(SoundLoader, "load", staticmethod(broken))
+    assert not Chime(TONES, folder=tmp_path).play("take")
