@@ -188,3 +188,30 @@ def test_two_player_end_game_and_scores(ui: UI) -> None:
     assert screen.session.over
     assert "Ana wins with 13!" in screen.prompt
     ui.screenshot("ratatat-over")
+
+
+def test_leopard_look_reshuffle_and_arcade_button(ui: UI) -> None:
+    from hardware.buttons import ButtonEvent
+
+    screen = start(ui)
+    deal(ui, [(5, False), (6, True), (7, True), (8, False), (3, False)])
+    feed(ui, pips(4))  # space 4: leopard, Red
+    screen.on_button(ButtonEvent(seat=2, kind="press", tick=1.0))  # not Bob's turn: ignored
+    assert state(ui)["phase"] == "rolled"
+    screen.on_button(ButtonEvent(seat=1, kind="press", tick=1.1))  # Ana's button moves the statue
+    ui.advance(2)
+    assert state(ui)["phase"] == "space"
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    ui.tap_text("Take the Red 5, then look")
+    # the refill shows a third balloon: Korean rules reshuffle, five new cards are entered
+    deal(ui, [(2, True)])
+    assert state(ui)["reshuffles"] == 1 and state(ui)["phase"] == "reveal"
+    assert "shuffled into the pile" in screen.info
+    ui.screenshot("ratatat-reshuffle")
+    deal(ui, [(1, False), (4, False), (0, False), (9, False), (9, False)])
+    assert state(ui)["phase"] == "look"
+    ui.tap_text("Cid")
+    ui.screenshot("ratatat-look")
+    ui.tap_text("Cid 1")
+    assert state(ui)["current"] == 1 and state(ui)["phase"] == "roll"
+    assert [c["value"] for c in state(ui)["face_up"]] == [1, 4, 0, 9, 9]

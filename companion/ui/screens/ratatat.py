@@ -663,8 +663,9 @@ class RatatatScreen(GameScreen):
                     dp(60),
                 )
             )
+            box.add_widget(self._row([self._button("Back", lambda: self._look_at(None))]))
 
-    def _look_at(self, other: str) -> None:
+    def _look_at(self, other: str | None) -> None:
         self.look_other = other
         self._build_controls()
 
