@@ -140,16 +140,15 @@ class UI:
         return int(r), int(g), int(b)
 
     def close(self) -> None:
+        """Stop the app (on_stop also clears kv's cached ``app``) and take its widgets off the shared window."""
         from kivy.app import App
+        from kivy.clock import Clock
 
         app = self.app
-        if app.feed is not None:
-            app.feed.stop()
+        app.dispatch("on_stop")
         if app.root is not None and app.root.parent is not None:
             self.window.remove_widget(app.root)
         self.window.unbind(on_key_down=app._key_down, on_key_up=app._key_up)
-        from kivy.clock import Clock
-
         for event in Clock.get_events():
             event.cancel()
         app.journal.close()

@@ -154,7 +154,9 @@ class CompanionApp(App):
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
-        self.banner = "   •   ".join(reversed(list(self.notices.values())))
+        # Newest first, one line each, at most two lines shown (tap to dismiss).
+        lines = list(reversed(list(self.notices.values())))[:2]
+        self.banner = "\n".join(line if len(line) <= 96 else line[:95] + "…" for line in lines)
 
     def dismiss_notices(self) -> None:
         """Tapping the banner hides it until something new happens."""
@@ -235,11 +237,10 @@ BoxLayout:
         opacity: 1 if app.banner else 0
         disabled: not app.banner
         size_hint_y: None
-        height: dp(48) if app.banner else 0
+        height: (dp(12) + dp(21) * (app.banner.count("\\n") + 1)) if app.banner else 0
         font_size: dp(15)
         text_size: self.width - dp(16), None
-        shorten: True
-        shorten_from: "right"
+        halign: "left"
         background_normal: ""
         background_disabled_normal: ""
         background_color: 0.72, 0.33, 0.05, 1

@@ -41,3 +41,30 @@ def test_keys_press_seat_buttons(ui: UI) -> None:
     ui.key("3")
     ui.key("3", down=False)
     assert ui.wait_until(lambda: "seat 3  release" in screen.log_text)
+
+
+def test_no_gpio_is_said_on_screen_and_keys_work(tmp_path: object) -> None:
+    from pathlib import Path
+
+    harness = UI(Path(str(tmp_path)), simulate=False, config_text='[camera]\nsource = "replay:/nonexistent"\n')
+    try:
+        assert "No GPIO" in harness.app.banner
+        assert harness.app.simulation
+        harness.go("buttons")
+        harness.key("1")
+        harness.key("1", down=False)
+        assert harness.wait_until(lambda: "seat 1  release" in harness.screen().log_text)
+        harness.screenshot("no-gpio")
+    finally:
+        harness.close()
+
+
+def test_broken_config_is_shown_and_defaults_used(tmp_path: object) -> None:
+    from pathlib import Path
+
+    harness = UI(Path(str(tmp_path)), config_text="[buttons]\npins = 7\n[display\n")
+    try:
+        assert "Config:" in harness.app.banner and "config.toml" in harness.app.banner
+        assert harness.app.settings["buttons"]["pins"] == [17, 27, 22, 23, 24]
+    finally:
+        harness.close()
