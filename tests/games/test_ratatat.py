@@ -295,3 +295,9 @@ def test_journal_resume_and_undo(tmp_path: Path) -> None:
     assert resumed.state == session.state
     resumed.undo()
     assert resumed.state["phase"] == "space" and resumed.state["tokens"][0] == 2
+
+
+def test_assistant_is_fast(benchmark: Any) -> None:
+    state = dealt((5, 1, 7, 8, 3))
+    help_ = benchmark(assistant, state)
+    assert help_["best"] == 3

@@ -166,7 +166,7 @@ def test_two_player_end_game_and_scores(ui: UI) -> None:
     for step in steps:
         feed(ui, pips(step))
         ui.tap_text("Move the statue")
-        ui.tap_text("Top of pile")
+        ui.tap(next(b for b in buttons(ui) if b.text == "Top of pile"))
     assert [len(r) for r in state(ui)["rows"]] == [5, 5] and state(ui)["final_round"]
     assert "Ana has 5 cards (final round)" in screen.prompt
     feed(ui, pips(3))
