@@ -271,7 +271,8 @@ def group_pips(
     rm = (pips.r[:, None] + pips.r[None]) / 2
     ratio = np.maximum(pips.r[:, None], pips.r[None]) / np.maximum(np.minimum(pips.r[:, None], pips.r[None]), 1e-3)
     same = pips.polarity[:, None] == pips.polarity[None]
-    adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same
+    flat = pips.aspect > s.flat_pips  # pips of side faces seen edge-on link to nothing (they are no top face)
+    adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same & ~flat[:, None] & ~flat[None, :]
     np.fill_diagonal(adj, False)
     faces: list[_Face] = []
     lone: list[int] = []

@@ -26,6 +26,10 @@ class PipSettings:
     min_area: int = 5  # pixels at the level the blob was found
     min_fill: float = 0.5  # blob area / bounding-box area
     max_aspect: float = 2.6  # bounding-box long side / short side
+    ring_at: tuple[float, ...] = (1.7, 2.2)  # the surround is sampled on rings at these multiples of the radius
+    ring_contrast: float = 0.7  # pip centre vs ring median, as a share of min_contrast
+    ring_spread: float = 1.0  # the ring's spread (less its extremes) at most this share of the pip's contrast
+    max_holes: float = 0.03  # a pip has no spots inside it: enclosed holes at most this share of its area
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,13 @@ class Pips:
         return np.stack([self.x, self.y], axis=1)
 
 
+def _hole_area(blob: np.ndarray) -> int:
+    """Pixels enclosed by the blob but not part of it."""
+    outside = np.pad((~blob).astype(np.uint8), 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 0)
+    return int(outside.sum())
+
+
 def _blob_row(
     blob: np.ndarray, win: np.ndarray, x: int, y: int, s: PipSettings, level_scale: float, polarity: int
 ) -> tuple[float, ...] | None:
@@ -66,6 +77,8 @@ def _blob_row(
         return None
     if a < s.min_fill * w * h or long_side > s.max_aspect * short_side:
         return None
+    if a >= 4 * s.min_area and _hole_area(blob) > s.max_holes * a:
+        return None  # something with its own spots inside: a whole die seen at a coarse level, not a pip
     contrast = float(win[blob].mean())
     mx, my = float(xs.mean()), float(ys.mean())
     dx, dy = xs - mx, ys - my
@@ -134,7 +147,30 @@ def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
         z = np.zeros(0, dtype=np.float32)
         return Pips(z, z, z, z.astype(np.int32), z, z)
     a = np.asarray(rows, dtype=np.float32)
-    return _dedupe(Pips(a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(np.int32), a[:, 4], a[:, 5]))
+    pips = _dedupe(Pips(a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(np.int32), a[:, 4], a[:, 5]))
+    return pips.take(np.nonzero(ring_check(gray, pips, s))[0])
+
+
+def ring_check(gray: np.ndarray, pips: Pips, s: PipSettings) -> np.ndarray:
+    """Which candidates sit in an even surround, as a pip does on its face: the grey levels on two rings
+    around the blob vary little compared with the pip's contrast to them (a die's corner against the felt, a
+    glint on a die's edge, texture: all have an uneven surround)."""
+    if not len(pips):
+        return np.zeros(0, dtype=bool)
+    h, w = gray.shape[:2]
+    ang = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    rings = np.concatenate([np.outer(pips.r, np.full(12, f)) for f in s.ring_at], axis=1)
+    angles = np.tile(ang, len(s.ring_at))
+    xs = np.clip(np.round(pips.x[:, None] + rings * np.cos(angles)), 0, w - 1).astype(np.int32)
+    ys = np.clip(np.round(pips.y[:, None] + rings * np.sin(angles)), 0, h - 1).astype(np.int32)
+    ring = np.sort(gray[ys, xs].astype(np.float32), axis=1)
+    cx = np.clip(np.round(pips.x), 0, w - 1).astype(np.int32)
+    cy = np.clip(np.round(pips.y), 0, h - 1).astype(np.int32)
+    centre = gray[cy, cx].astype(np.float32)
+    k = ring.shape[1] // 8  # ignore the most extreme eighth on each side (a neighbouring pip, a speck)
+    spread = ring[:, -1 - k] - ring[:, k]
+    contrast = np.where(pips.polarity == DARK, 1.0, -1.0) * (np.median(ring, axis=1) - centre)
+    return (contrast >= s.ring_contrast * s.min_contrast) & (spread <= s.ring_spread * contrast)
 
 
 def _dedupe(p: Pips) -> Pips:
