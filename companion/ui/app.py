@@ -190,14 +190,6 @@ class CompanionApp(App):
         """Switch to a screen by name (home, setup, games, buttons, camera, dice, calibrate, or a game)."""
         self.manager.current = name
 
-    def dice_processor(self) -> Callable[[Any], Any]:
-        """What the camera thread runs on each frame for the dice screen: frame -> :class:`Roll`."""
-        from companion.vision.pipeline import read_dice, to_roll
-
-        profile = self.vision_profile()
-        flag_below = float(self.settings["dice"]["min_confidence"])
-        return lambda frame: to_roll(read_dice(frame, profile), flag_below=flag_below)
-
     def vision_profile(self) -> Any:
         """The dice reader's profile from the active calibration (None: uncalibrated defaults)."""
         return None

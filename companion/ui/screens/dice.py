@@ -1,0 +1,325 @@
+"""Dice: the live camera view with each die boxed and labelled, the sum, tap-to-correct, and "use this roll".
+
+Reading runs in the camera thread (``read_dice`` as the feed's processor); the live tracker turns the stream
+of readings into one settled roll. The player can correct any die by tapping it (a correction is journaled
+as a note action when a game is in progress), add a die the camera missed, remove a false one, and hand the
+roll to the game.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.image import Image
+from kivy.uix.label import CoreLabel
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.screens import load_kv
+from companion.ui.screens.camera import frame_texture
+from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, Roll
+
+STATUS = {"rolling": "Rolling…", "reading": "Still — reading…", "settled": "Settled"}
+
+load_kv("dice")
+
+FACES: dict[str, list[Any]] = {
+    PIPS: [1, 2, 3, 4, 5, 6],
+    COLOUR: ["red", "orange", "purple", "blue", "green", "yellow"],
+    PICTURE: ["cat", "rat", "swap"],
+}
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """What the camera thread hands over per frame: live state, the latest reading, and a settled roll (once)."""
+
+    state: str
+    latest: Roll
+    settled: Roll | None
+
+
+def live_processor(settings: dict[str, Any], profile: Any, clock: Any = time.monotonic) -> Any:
+    """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``)."""
+    from companion.vision.live import LiveReader, LiveSettings
+    from companion.vision.pipeline import read_dice, to_roll
+
+    flag_below = float(settings["min_confidence"])
+    reader = LiveReader(
+        LiveSettings(settle_s=settings["settle_ms"] / 1000, votes=int(settings["vote_frames"]), flag_below=flag_below),
+        reader=lambda frame: read_dice(frame, profile),
+    )
+
+    def process(frame: Any) -> LiveResult:
+        settled = reader.feed(frame, clock())
+        return LiveResult(reader.state, to_roll(reader.latest, flag_below=flag_below), settled)
+
+    return process
+
+
+class DiceView(Image):
+    """The camera image; draws the boxes of the current roll over it and maps touches to frame pixels."""
+
+    def frame_to_widget(self, x: float, y: float, frame_size: tuple[int, int]) -> tuple[float, float]:
+        fw, fh = frame_size
+        nw, nh = self.norm_image_size
+        ox = self.center_x - nw / 2
+        oy = self.center_y - nh / 2
+        return ox + x * nw / fw, oy + (fh - y) * nh / fh
+
+    def widget_to_frame(self, x: float, y: float, frame_size: tuple[int, int]) -> tuple[float, float]:
+        fw, fh = frame_size
+        nw, nh = self.norm_image_size
+        ox = self.center_x - nw / 2
+        oy = self.center_y - nh / 2
+        return (x - ox) * fw / max(nw, 1), fh - (y - oy) * fh / max(nh, 1)
+
+    def draw_roll(self, roll: Roll | None, frame_size: tuple[int, int] | None, selected: int | None) -> None:
+        self.canvas.after.clear()
+        if roll is None or frame_size is None:
+            return
+        with self.canvas.after:
+            for index, die in enumerate(roll.dice):
+                x0, y0, x1, y1 = die.box
+                ax, ay = self.frame_to_widget(x0, y1, frame_size)
+                bx, by = self.frame_to_widget(x1, y0, frame_size)
+                if index == selected:
+                    Color(0.2, 0.6, 1, 1)
+                elif die.flagged or die.kind == "unknown":
+                    Color(1, 0.45, 0.1, 1)
+                else:
+                    Color(0.2, 0.9, 0.4, 1)
+                Line(rectangle=(ax, ay, bx - ax, by - ay), width=dp(2))
+                label = CoreLabel(text=f"{face_text(die)} {die.confidence:.0%}", font_size=dp(15), bold=True)
+                label.refresh()
+                Color(1, 1, 1, 1)
+                Rectangle(texture=label.texture, pos=(ax, by + dp(2)), size=label.texture.size)
+
+
+def face_text(die: DieRead) -> str:
+    return "?" if die.face is None else str(die.face)
+
+
+def roll_summary(roll: Roll) -> str:
+    """ "3 + 5 + 6" for pips, then colour and picture faces; "?" marks a die to check."""
+    parts = []
+    for die in roll.dice:
+        text = face_text(die)
+        parts.append(f"[color=ff8a50]{text}?[/color]" if die.flagged or die.face is None else text)
+    return "  ".join(parts) if parts else "no dice"
+
+
+class DiceScreen(Screen):
+    """Live dice reading with correction; "use this roll" hands the roll to the game in progress."""
+
+    status_text = StringProperty("")
+    status_is_error = BooleanProperty(False)
+    sum_text = StringProperty("–")
+    dice_text = StringProperty("")
+    use_text = StringProperty("Use this roll")
+    can_use = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.roll: Roll | None = None
+        self.frame_size: tuple[int, int] | None = None
+        self.selected: int | None = None
+        self.adding = False
+        self.return_to = "home"
+        self._texture: Texture | None = None
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    # -- life cycle --------------------------------------------------------------------------------------
+
+    def open_for(self, return_to: str) -> None:
+        """Open from a game screen: "use this roll" goes back there."""
+        self.return_to = return_to
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        app = self.app
+        self.reset()
+        session = app.session
+        in_game = session is not None and self.return_to == session.setup.game
+        self.use_text = f"Use in {session.engine.title}" if in_game and session else "Use this roll"
+        if app.feed is None:
+            self.say("No camera: add dice by touch (Add die).", error=True)
+            return
+        self._start_reader()
+
+    def _start_reader(self) -> None:
+        app = self.app
+        if app.feed is not None:
+            app.feed.want(True, processor=live_processor(app.settings["dice"], app.vision_profile()))
+            self.say("Roll the dice into the tray…")
+
+    def on_leave(self, *_args: Any) -> None:
+        if self.app.feed is not None:
+            self.app.feed.want(False)
+
+    def back(self) -> None:
+        self.app.go(self.return_to if self.app.manager.has_screen(self.return_to) else "home")
+
+    def reset(self) -> None:
+        """Forget the current roll and read a new one."""
+        if self.manager is not None and self.manager.current == self.name:
+            self._start_reader()
+        self.roll = None
+        self.selected = None
+        self.adding = False
+        self.ids.picker.clear_widgets()
+        self._show()
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.status_text = text
+        self.status_is_error = error
+
+    # -- camera ------------------------------------------------------------------------------------------
+
+    def on_frame(self, frame: Any, result: Any) -> None:
+        self._texture = frame_texture(frame, self._texture)
+        self.ids.view.texture = self._texture
+        self.frame_size = (frame.shape[1], frame.shape[0])
+        if isinstance(result, Exception):
+            self.say(f"Dice reader error: {result}", error=True)
+            return
+        if not isinstance(result, LiveResult):
+            return
+        busy = self.selected is not None or self.adding
+        if result.settled is not None and not busy:
+            # A new settled roll replaces the last one unless the player is correcting it right now.
+            self.roll = result.settled
+            check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
+            self.say(f"Settled: {len(self.roll.dice)} dice — {check}")
+        elif result.state != "settled" and not busy:
+            self.roll = None
+            self.say(STATUS.get(result.state, result.state))
+        self._show(live=result.latest if self.roll is None else None)
+
+    # -- correction --------------------------------------------------------------------------------------
+
+    def view_tapped(self, view: Any, touch: Any) -> bool:
+        if not view.collide_point(*touch.pos) or (self.frame_size is None and not self.adding):
+            return False
+        if self.adding:
+            return True
+        if self.roll is None or self.frame_size is None:
+            self.say("Wait for the dice to settle, then tap one to correct it", error=True)
+            return True
+        fx, fy = view.widget_to_frame(touch.x, touch.y, self.frame_size)
+        for index, die in enumerate(self.roll.dice):
+            x0, y0, x1, y1 = die.box
+            pad = max(6, (x1 - x0) // 4)
+            if x0 - pad <= fx <= x1 + pad and y0 - pad <= fy <= y1 + pad:
+                self.select(index)
+                return True
+        self.say("No die there — tap inside a box, or Add die", error=True)
+        return True
+
+    def select(self, index: int) -> None:
+        """Show the face picker for die ``index``."""
+        assert self.roll is not None
+        self.selected = index
+        die = self.roll.dice[index]
+        self._fill_picker(FACES.get(die.kind, FACES[PIPS]), allow_remove=True)
+        self.say(f"Die {index + 1}: what does it show?")
+        self._show()
+
+    def start_add(self) -> None:
+        """Add a die the camera missed: pick its face."""
+        self.adding = True
+        self.selected = None
+        kinds = {d.kind for d in self.roll.dice} if self.roll else {PIPS}
+        kind = next(iter(kinds - {"unknown"}), PIPS)
+        self._fill_picker(FACES.get(kind, FACES[PIPS]), allow_remove=False)
+        self.say("Add a die: what does it show?")
+
+    def _fill_picker(self, faces: list[Any], *, allow_remove: bool) -> None:
+        grid = self.ids.picker
+        grid.clear_widgets()
+        for face in faces:
+            button = Factory.BigButton(text=str(face), font_size=dp(20))
+            button.bind(on_release=lambda _b, f=face: self.pick(f))
+            grid.add_widget(button)
+        if allow_remove:
+            remove = Factory.DangerButton(text="Not a die", font_size=dp(15))
+            remove.bind(on_release=lambda _b: self.pick(None))
+            grid.add_widget(remove)
+        cancel = Factory.BigButton(text="Cancel", font_size=dp(15))
+        cancel.bind(on_release=lambda _b: self.cancel_pick())
+        grid.add_widget(cancel)
+
+    def cancel_pick(self) -> None:
+        self.selected = None
+        self.adding = False
+        self.ids.picker.clear_widgets()
+        self._show()
+
+    def pick(self, face: Any) -> None:
+        """Apply the player's answer: correct, remove or add a die (journaled when a game is in progress)."""
+        roll = self.roll or Roll((), source="touch")
+        dice = list(roll.dice)
+        if self.adding:
+            kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
+            dice.append(DieRead(kind, face, 1.0, (0, 0, 0, 0)))
+            note = {"type": "note.dice_correction", "die": len(dice), "read": "missed", "face": face}
+        else:
+            assert self.selected is not None
+            old = dice[self.selected]
+            note = {
+                "type": "note.dice_correction",
+                "die": self.selected + 1,
+                "read": old.face,
+                "face": face if face is not None else "not a die",
+            }
+            if face is None:
+                dice.pop(self.selected)
+            else:
+                kind = next((k for k, faces in FACES.items() if face in faces and k == old.kind), old.kind)
+                if kind == "unknown":
+                    kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
+                dice[self.selected] = replace(old, kind=kind, face=face, confidence=1.0, flagged=False)
+        self.roll = Roll(tuple(dice), source=roll.source)
+        self.selected = None
+        self.adding = False
+        self.ids.picker.clear_widgets()
+        session = self.app.session
+        if session is not None:
+            session.do(note)
+        self.say(f"Corrected: {self.app.session.describe(note) if session else note['face']}")
+        self._show()
+
+    # -- result ------------------------------------------------------------------------------------------
+
+    def _show(self, live: Roll | None = None) -> None:
+        roll = self.roll or live
+        shown = roll if roll is not None else Roll(())
+        pips = shown.faces(PIPS)
+        self.sum_text = str(sum(int(v) for v in pips)) if pips else "–"
+        self.dice_text = roll_summary(shown) if roll is not None else ""
+        self.can_use = self.roll is not None and bool(self.roll.dice) and not self.roll.needs_check
+        if "ids" in dir(self) and "view" in self.ids:
+            self.ids.view.draw_roll(roll, self.frame_size, self.selected)
+
+    def use_roll(self) -> None:
+        """Hand the roll to the game screen we came from (or to the current game)."""
+        if self.roll is None:
+            return
+        app = self.app
+        target = self.return_to
+        if app.session is not None and app.manager.has_screen(app.session.setup.game):
+            target = app.session.setup.game
+        screen = app.manager.get_screen(target) if app.manager.has_screen(target) else None
+        handler = getattr(screen, "on_roll", None)
+        app.go(target)
+        if handler is not None:
+            handler(self.roll)
