@@ -17,7 +17,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.games.base import (
     Action,
@@ -289,6 +289,22 @@ def secret_roller(state: State) -> int:
     n = len(state["players"])
     step = -1 if side == "right" else 1
     return (int(state["active"]) + step) % n
+
+
+def to_play(state: State) -> int | None:
+    """Whose part of the turn it is: the active player (rolling or choosing), else the first other player in
+    turn order who has not written yet; None in the final phase and once the game is over."""
+    phase = state["phase"]
+    active = int(state["active"])
+    if phase in ("roll", "active"):
+        return active
+    if phase == "others":
+        n = len(state["players"])
+        for step in range(1, n):
+            p = (active + step) % n
+            if p not in state["done"]:
+                return p
+    return None
 
 
 def dice(state: State) -> dict[str, tuple[str, Any]]:
@@ -600,6 +616,19 @@ class LowdownEngine:
     title = "Lowdown"
     min_players = 2
     max_players = 4
+    # Hints for the setup screen: options to cycle through, labels, and the range of numeric settings.
+    setting_choices: ClassVar[dict[str, list[Any]]] = {
+        "edition": list(EDITIONS),
+        "secret_roller": list(ROLLERS),
+        "secret_dice": list(SECRET_MODES),
+    }
+    setting_labels: ClassVar[dict[str, str]] = {
+        "edition": "Rules edition (es: manual, en: secret pair as a whole)",
+        "secret_roller": "Secret roller side (blank: edition's)",
+        "secret_dice": "Secret pair",
+        "end_grids": "Grids filled to end",
+    }
+    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"end_grids": (1, 3)}
 
     def default_settings(self) -> dict[str, Any]:
         """``edition`` es/en (secret pair: Spanish "at least one secret die" / English "as a pair"),

@@ -1,0 +1,829 @@
+"""Lowdown at the table: each player's board to tap, the open roll and the secret pair entered by camera or
+touch, legal squares lit, lines that can be crossed highlighted, and the pass-the-screen round of choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.graphics import Color, Line, Rectangle, Triangle
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from kivy.utils import get_color_from_hex
+
+from companion.games import lowdown
+from companion.ui.screens import load_kv
+from companion.ui.screens.game import GameScreen
+from companion.ui.widgets import readable_text
+from companion.vision.roll import COLOUR, PIPS, Roll
+from hardware.buttons import ButtonEvent
+
+SQUARE = 56  # dp: 9 squares across fit the 548 dp board column with room for the gaps between grids
+LIT = (1, 1, 1, 1)
+PICKED = (0.2, 0.9, 1, 1)
+HIGHLIGHT = (1, 0.85, 0.1, 0.75)
+SHADED = (0.28, 0.28, 0.32, 1)
+DIM = 0.3
+
+
+def _dimmed(rgba: list[float], factor: float) -> list[float]:
+    return [rgba[0] * factor, rgba[1] * factor, rgba[2] * factor, 1.0]
+
+
+class SquareButton(Button):
+    """One square of a grid: its colour (two colours split on the diagonal), the number or shading in it, and
+    an outline when it can be written (lit) or is picked for a crossing."""
+
+    fills = ListProperty([])
+    mode = StringProperty("normal")  # normal, dim, lit, picked, shaded
+    # Line pieces through this square as (x1, y1, x2, y2) fractions of its size: lines that can be crossed
+    # (under the number) and lines already crossed (over it, like a pen stroke).
+    crossable = ListProperty([])
+    crossed = ListProperty([])
+
+    def __init__(self, square: tuple[int, int, int], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.square = square
+        self.bind(
+            pos=self.redraw, size=self.redraw, fills=self.redraw, mode=self.redraw, crossable=self.redraw,
+            crossed=self.redraw,
+        )  # fmt: skip
+
+    def _pieces(self, pieces: list[Any], width: float) -> None:
+        x, y = self.pos
+        w, h = self.size
+        for x1, y1, x2, y2 in pieces:
+            Line(points=[x + x1 * w, y + y1 * h, x + x2 * w, y + y2 * h], width=width, cap="none")
+
+    def redraw(self, *_args: Any) -> None:
+        x, y = self.pos
+        w, h = self.size
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if self.mode == "shaded":
+                Color(*SHADED)
+                Rectangle(pos=self.pos, size=self.size)
+                Color(0.45, 0.45, 0.5, 1)
+                for k in range(1, 4):
+                    Line(points=[x, y + h * k / 4, x + w * k / 4, y], width=1)
+                    Line(points=[x + w * k / 4, y + h, x + w, y + h * k / 4], width=1)
+            else:
+                factor = DIM if self.mode == "dim" else 1.0
+                fills = [_dimmed(f, factor) for f in self.fills] or [[0.3, 0.3, 0.3, 1]]
+                Color(*fills[0])
+                if len(fills) == 1:
+                    Rectangle(pos=self.pos, size=self.size)
+                else:
+                    Triangle(points=[x, y, x, y + h, x + w, y + h])
+                    Color(*fills[1])
+                    Triangle(points=[x, y, x + w, y, x + w, y + h])
+            if self.crossable:
+                Color(*HIGHLIGHT)
+                self._pieces(self.crossable, dp(7))
+            if self.mode == "lit":
+                Color(*LIT)
+                Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=dp(2.5))
+            elif self.mode == "picked":
+                Color(*PICKED)
+                Line(rectangle=(x + 2, y + 2, w - 4, h - 4), width=dp(3))
+            else:
+                Color(0, 0, 0, 0.5)
+                Line(rectangle=(x, y, w, h), width=1)
+        self.canvas.after.clear()
+        if self.crossed:
+            with self.canvas.after:
+                Color(0.05, 0.05, 0.08, 0.9)
+                self._pieces(self.crossed, dp(2))
+
+
+class DieTile(Button):
+    """A die on the right panel: a colour die shows its colour, a number die its number; tap to pick it."""
+
+    picked = BooleanProperty(False)
+
+
+class LowdownBoard(BoxLayout):
+    """One player's board: the grids of square buttons side by side, crossed lines drawn through their squares
+    and the lines that may be crossed now highlighted."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("spacing", dp(12))
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+        self.squares: dict[tuple[int, int, int], SquareButton] = {}
+        self.crossed: list[list[list[int]]] = []
+        self.highlight: list[list[list[int]]] = []
+
+    def build(self, layout: dict[str, Any], on_tap: Any) -> None:
+        """Make the square buttons for ``layout``; ``on_tap(square)`` is called with ``(grid, row, col)``."""
+        self.clear_widgets()
+        self.squares = {}
+        size = dp(SQUARE)
+        tallest = 0
+        for g, grid in enumerate(layout["grids"]):
+            rows = grid["rows"]
+            column = BoxLayout(orientation="vertical", size_hint=(None, None), spacing=dp(2))
+            column.add_widget(
+                Label(text=grid["name"], font_size=dp(14), size_hint_y=None, height=dp(20), color=(0.85, 0.85, 0.9, 1))
+            )
+            cells = GridLayout(cols=len(rows[0]), spacing=dp(2), size_hint=(None, None))
+            cells.width = len(rows[0]) * size + (len(rows[0]) - 1) * dp(2)
+            cells.height = len(rows) * size + (len(rows) - 1) * dp(2)
+            for r, row in enumerate(rows):
+                for c, colours in enumerate(row):
+                    button = SquareButton(
+                        (g, r, c),
+                        size_hint=(None, None),
+                        size=(size, size),
+                        fills=[list(get_color_from_hex(layout["colours"][name])) for name in colours],
+                    )
+                    button.bind(on_release=lambda b: on_tap(b.square))
+                    self.squares[(g, r, c)] = button
+                    cells.add_widget(button)
+            column.add_widget(cells)
+            column.width = cells.width
+            column.height = cells.height + dp(22)
+            tallest = max(tallest, column.height)
+            self.add_widget(column)
+        self.height = tallest
+        self.size_hint_x = None
+        self.width = sum(ch.width for ch in self.children) + self.spacing * (len(self.children) - 1)
+
+    def show(
+        self,
+        state: dict[str, Any],
+        player: int,
+        *,
+        lit: set[tuple[int, int, int]],
+        picked: set[tuple[int, int, int]],
+        dim_free: bool,
+        highlight: list[list[list[int]]],
+    ) -> None:
+        """Show ``player``'s board: numbers, shading, lit and picked squares, crossed and crossable lines."""
+        board = state["boards"][player]
+        for sq, button in self.squares.items():
+            cell = board["grids"][sq[0]][sq[1]][sq[2]]
+            if cell is None:
+                button.text = ""
+                button.mode = "lit" if sq in lit else ("dim" if dim_free else "normal")
+            elif cell.get("shaded"):
+                button.text = "+6"
+                button.color = (0.9, 0.9, 0.9, 1)
+                button.mode = "shaded"
+            else:
+                button.text = str(cell["n"])
+                button.color = readable_text(_hex(button.fills[0]))
+                button.mode = "picked" if sq in picked else "normal"
+        self.crossed = board["crossed"]
+        self.highlight = highlight
+        crossable: dict[tuple[int, int, int], list[Any]] = {sq: [] for sq in self.squares}
+        crossed: dict[tuple[int, int, int], list[Any]] = {sq: [] for sq in self.squares}
+        for lines, target in ((highlight, crossable), (board["crossed"], crossed)):
+            for line in lines:
+                for sq, piece in line_pieces(line):
+                    target[sq].append(piece)
+        for sq, button in self.squares.items():
+            button.crossable = crossable[sq]
+            button.crossed = crossed[sq]
+
+
+def line_pieces(line: list[list[int]]) -> list[tuple[tuple[int, int, int], tuple[float, float, float, float]]]:
+    """The piece of a straight line inside each of its squares, as fractions of the square (y grows upward,
+    rows grow downward): from the first square's centre to the last one's, corner to corner on diagonals."""
+    dr = (line[-1][1] - line[0][1]) / (len(line) - 1)
+    dc = (line[-1][2] - line[0][2]) / (len(line) - 1)
+    vx, vy = dc * 0.5, -dr * 0.5
+    out = []
+    for k, (g, r, c) in enumerate(line):
+        x1, y1 = (0.5 - vx, 0.5 - vy) if k > 0 else (0.5, 0.5)
+        x2, y2 = (0.5 + vx, 0.5 + vy) if k < len(line) - 1 else (0.5, 0.5)
+        out.append(((g, r, c), (x1, y1, x2, y2)))
+    return out
+
+
+def _hex(rgba: list[float]) -> str:
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgba[:3])
+
+
+def line_name(state: dict[str, Any], line: list[list[int]]) -> str:
+    """'row 1', 'column 3' or 'diagonal' of a grid, for buttons and messages."""
+    (_, r1, c1), (_, r2, c2) = line[0], line[-1]
+    if r1 == r2:
+        return f"row {r1 + 1}"
+    if c1 == c2:
+        return f"column {c1 + 1}"
+    return "diagonal"
+
+
+class LowdownScreen(GameScreen):
+    """The Lowdown game screen (see ``docs/lowdown.md`` for the flow and the actions it records)."""
+
+    prompt = StringProperty("")
+    info = StringProperty("")
+    board_title = StringProperty("")
+    viewing = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board: LowdownBoard | None = None
+        self._reset_choice()
+        self.entry: dict[str, list[Any]] = {"colours": [], "numbers": []}
+        self.looking = False
+
+    # -- state ---------------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> dict[str, Any]:
+        assert self.session is not None
+        return self.session.state
+
+    def _reset_choice(self) -> None:
+        self.number: int | None = None
+        self.colour: str | None = None
+        self.wild = False
+        self.picked: list[tuple[int, int, int]] = []
+
+    def _do(self, action: dict[str, Any]) -> bool:
+        """Perform ``action`` through the journal and say what happened with the players' and grids' names."""
+        if not self.act(action, quiet=True):
+            return False
+        self.show_message(self.describe(action))
+        return True
+
+    def describe(self, action: dict[str, Any]) -> str:
+        """The log line for ``action`` with names instead of numbers."""
+        state = self.state
+        kind = action["type"]
+        who = self.name_of(action["player"]) if isinstance(action.get("player"), int) else ""
+        where = ""
+        if isinstance(action.get("square"), list):
+            g, r, c = action["square"]
+            where = f"{state['layout']['grids'][g]['name']} row {r + 1}, column {c + 1}"
+        if kind == "roll":
+            return f"Open roll: {' and '.join(action['colours'])}, {' and '.join(map(str, action['numbers']))}"
+        if kind == "secret":
+            secret = state["secret"] or {}
+            return f"Secret pair: {secret.get('colour')} {secret.get('number')}"
+        if kind == "place":
+            if action.get("wild"):
+                out = f", the {action['colour']} die is out of play" if action.get("colour") else ""
+                return f"{who} wrote {action['number']} with a wild colour in {where}{out}"
+            return f"{who} wrote {action['number']} ({action['colour']}) in {where}"
+        if kind == "shade":
+            return f"{who} shaded {where} (+6)"
+        if kind == "cross":
+            line = action["squares"]
+            values = [state["boards"][action["player"]]["grids"][g][r][c]["n"] for g, r, c in line]
+            return f"{who} crossed out {' '.join(map(str, values))}"
+        return self.session.describe(action) if self.session else kind
+
+    def name_of(self, player: int) -> str:
+        return str(self.state["players"][player]["name"])
+
+    def mode(self) -> str:
+        """What the viewed player does now: over, final, pass, roll, secret, shade or choose."""
+        state = self.state
+        who = lowdown.to_play(state)
+        if state["phase"] == "over":
+            return "over"
+        if state["phase"] == "final":
+            return "final"
+        if who != self.viewing:
+            return "pass"
+        if state["phase"] == "roll":
+            return "roll"
+        if state["secret"] is None and (state["phase"] == "others" or self.looking):
+            return "secret"
+        if lowdown.must_shade(state, self.viewing):
+            return "shade"
+        return "choose"
+
+    # -- life cycle ----------------------------------------------------------------------------------------
+
+    def on_session(self) -> None:
+        state = self.state
+        self.board = LowdownBoard()
+        self.board.build(state["layout"], self.tap_square)
+        self._reset_choice()
+        self.entry = {"colours": [], "numbers": []}
+        self.looking = False
+        who = lowdown.to_play(state)
+        self.viewing = who if who is not None else 0
+        strip = self.ids.players
+        strip.clear_widgets()
+        for index in range(len(state["players"])):
+            button = Factory.BigButton(font_size=dp(17), height=dp(50), markup=True)
+            button.bind(on_release=lambda _b, i=index: self.view(i))
+            strip.add_widget(button)
+
+    def refresh(self) -> None:
+        if self.session is None or self.board is None:
+            return
+        state = self.state
+        if state["secret"] is not None or state["phase"] != "active":
+            self.looking = False
+        mode = self.mode()
+        if mode != "choose":
+            self.number = self.colour = None
+            self.wild = False
+        else:
+            self._autopick()
+        self._refresh_strip()
+        score = lowdown.board_score(state, self.viewing)
+        left = lowdown.wilds_left(state, self.viewing)
+        self.board_title = (
+            f"[b]{self.name_of(self.viewing)}[/b]   score {score}   wild colours left {left}"
+            f"   grids filled {lowdown.filled_grids(state, self.viewing)}/{state['settings']['end_grids']}"
+        )
+        content = self.ids.content
+        content.clear_widgets()
+        if mode in ("roll", "secret"):
+            content.add_widget(self._entry_panel(mode))
+        else:
+            content.add_widget(self._board_panel(mode))
+        getattr(self, f"_controls_{mode}")(self.ids.controls)
+
+    def _refresh_strip(self) -> None:
+        state = self.state
+        who = lowdown.to_play(state)
+        for index, button in enumerate(reversed(self.ids.players.children)):
+            player = state["players"][index]
+            colour = get_color_from_hex(player["colour"])
+            mark = "  [b]>[/b]" if index == who else ""
+            button.text = f"{player['name']}  {lowdown.board_score(state, index)}{mark}"
+            button.background_color = colour if index == self.viewing else [v * 0.45 for v in colour[:3]] + [1]
+            button.color = readable_text(player["colour"]) if index == self.viewing else (1, 1, 1, 1)
+
+    # -- board ---------------------------------------------------------------------------------------------
+
+    def _lit(self, mode: str) -> set[tuple[int, int, int]]:
+        state = self.state
+        p = self.viewing
+        if mode == "shade":
+            return {(g, r, c) for g, r, c in lowdown.free_squares(state, p)}
+        if mode != "choose" or self.number is None:
+            return set()
+        active = p == state["active"]
+        if self.colour is None and not (self.wild and not active):
+            return set()
+        found = lowdown.legal_placements(
+            state, p, number=self.number, colour=self.colour if (active or not self.wild) else None, wild=self.wild
+        )
+        return {(a["square"][0], a["square"][1], a["square"][2]) for a in found}
+
+    def _board_panel(self, mode: str) -> Widget:
+        assert self.board is not None
+        state = self.state
+        if self.board.parent is not None:
+            self.board.parent.remove_widget(self.board)
+        lines = lowdown.legal_crossings(state, self.viewing)
+        self.board.show(
+            state,
+            self.viewing,
+            lit=self._lit(mode),
+            picked=set(self.picked),
+            dim_free=mode in ("choose", "shade") and self.number is not None,
+            highlight=lines,
+        )
+        panel = BoxLayout(orientation="vertical", spacing=dp(4))
+        panel.add_widget(self.board)
+        wilds = int(state["layout"]["wilds"])
+        used = int(state["boards"][self.viewing]["wilds"])
+        row = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(6), padding=(dp(4), dp(2)))
+        row.add_widget(Label(text="Wild colours", font_size=dp(15), size_hint_x=None, width=dp(96)))
+        for k in range(wilds):
+            row.add_widget(Factory.WildBox(text="X" if k < used else ""))
+        crossed = len(state["boards"][self.viewing]["crossed"])
+        row.add_widget(Label(text=f"Crossed lines: {crossed}", font_size=dp(15), halign="right"))
+        panel.add_widget(row)
+        if lines:
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
+            for line in lines[:3]:
+                values = [state["boards"][self.viewing]["grids"][g][r][c]["n"] for g, r, c in line]
+                grid_name = state["layout"]["grids"][line[0][0]]["name"]
+                button = Factory.AccentButton(
+                    text=f"Cross {grid_name} {line_name(state, line)}: {' '.join(map(str, values))}",
+                    font_size=dp(15),
+                    height=dp(52),
+                )
+                button.bind(on_release=lambda _b, ln=line: self.cross(ln))
+                row.add_widget(button)
+            panel.add_widget(row)
+        panel.add_widget(Widget())
+        return panel
+
+    def tap_square(self, square: tuple[int, int, int]) -> None:
+        """A square was tapped: write or shade there, or pick it for a crossing when it holds a number."""
+        if self.session is None:
+            return
+        state = self.state
+        g, r, c = square
+        cell = state["boards"][self.viewing]["grids"][g][r][c]
+        if cell is not None:
+            if cell.get("shaded"):
+                self.show_message("A shaded square cannot be crossed out", error=True)
+                return
+            if square in self.picked:
+                self.picked.remove(square)
+            else:
+                self.picked.append(square)
+            if len(self.picked) == 3:
+                squares = [list(s) for s in self.picked]
+                self.picked = []
+                if not self.cross(squares):
+                    self.refresh()
+                return
+            self.show_message(f"Crossing: {len(self.picked)} of 3 squares picked")
+            self.refresh()
+            return
+        mode = self.mode()
+        who = lowdown.to_play(state)
+        if mode == "shade":
+            self._do({"type": "shade", "player": self.viewing, "square": list(square)})
+            return
+        if mode != "choose":
+            if who is None:
+                self.show_message("The game has ended: nobody writes any more", error=True)
+            elif who != self.viewing:
+                self.show_message(f"It is {self.name_of(who)}'s turn to write", error=True)
+            return
+        if self.number is None:
+            self.show_message("Pick a number die first", error=True)
+            return
+        active = self.viewing == state["active"]
+        if self.colour is None and not (self.wild and not active):
+            text = "Pick the colour die to take out of play" if self.wild else "Pick a colour die first"
+            self.show_message(text, error=True)
+            return
+        action: dict[str, Any] = {
+            "type": "place",
+            "player": self.viewing,
+            "number": self.number,
+            "square": list(square),
+        }
+        if self.colour is not None and (active or not self.wild):
+            action["colour"] = self.colour
+        if self.wild:
+            action["wild"] = True
+        if self._do(action):
+            self._reset_choice()
+            self.refresh()
+
+    def cross(self, squares: list[list[int]]) -> bool:
+        """Cross out a line on the viewed board (the engine refuses an illegal one with the reason)."""
+        self.picked = []
+        return self._do({"type": "cross", "player": self.viewing, "squares": squares})
+
+    # -- choosing dice -------------------------------------------------------------------------------------
+
+    def _options(self) -> tuple[list[int], list[str]]:
+        """The numbers and colours the viewed player can use now (from the legal placements)."""
+        found = lowdown.legal_placements(self.state, self.viewing)
+        numbers = sorted({int(a["number"]) for a in found})
+        colours = sorted({str(a["colour"]) for a in found if "colour" in a})
+        return numbers, colours
+
+    def _autopick(self) -> None:
+        numbers, colours = self._options()
+        if self.number not in numbers:
+            self.number = numbers[0] if len(numbers) == 1 else None
+        if self.colour not in colours:
+            self.colour = colours[0] if len(colours) == 1 else None
+
+    def pick_number(self, value: int) -> None:
+        self.number = None if self.number == value else value
+        self.refresh()
+
+    def pick_colour(self, value: str) -> None:
+        self.colour = None if self.colour == value else value
+        self.refresh()
+
+    def toggle_wild(self) -> None:
+        self.wild = not self.wild
+        if self.wild and self.viewing != self.state["active"]:
+            self.colour = None
+        self.refresh()
+
+    def _tile(self, kind: str, face: Any, *, enabled: bool, picked: bool) -> DieTile:
+        layout = self.state["layout"]
+        tile = DieTile()
+        if kind == "colour":
+            tile.background_color = get_color_from_hex(layout["colours"][face])
+            tile.text = "*" if picked else ""
+            tile.color = readable_text(layout["colours"][face])
+            tile.bind(on_release=lambda _b: self.pick_colour(face))
+        else:
+            tile.background_color = (0.93, 0.93, 0.9, 1)
+            tile.color = (0.1, 0.1, 0.1, 1)
+            tile.text = str(face)
+            tile.bind(on_release=lambda _b: self.pick_number(face))
+        if picked:
+            tile.background_color = [min(1.0, v * 1.0) for v in tile.background_color[:3]] + [1]
+            tile.text = f"[{tile.text or '*'}]" if kind == "number" else "*"
+            tile.bold = True
+        if not enabled:
+            tile.background_color = [v * 0.35 for v in tile.background_color[:3]] + [1]
+            tile.disabled = True
+        tile.picked = picked
+        return tile
+
+    def _dice_rows(self, box: BoxLayout) -> None:
+        state = self.state
+        known = lowdown.dice(state)
+        p = self.viewing
+        numbers, colours = self._options()
+        active = p == state["active"]
+        if active:
+            shown = ["c0", "c1", "n0", "n1"]
+        else:
+            taken = set(state["taken"] or [])
+            shown = [i for i in ("c0", "c1", "sc", "n0", "n1", "sn") if i not in taken]
+        row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
+        for die in shown:
+            kind, face = known[die]
+            usable = face in (numbers if kind == "number" else colours)
+            picked = face == (self.number if kind == "number" else self.colour)
+            row.add_widget(self._tile(kind, face, enabled=usable, picked=picked))
+        box.add_widget(row)
+        if active:
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
+            if state["looked"]:
+                for die in ("sc", "sn"):
+                    kind, face = known[die]
+                    usable = face in (numbers if kind == "number" else colours)
+                    picked = face == (self.number if kind == "number" else self.colour)
+                    row.add_widget(self._tile(kind, face, enabled=usable, picked=picked))
+                row.add_widget(Label(text="secret pair\n(must use)", font_size=dp(14)))
+            else:
+                look = Factory.BigButton(text="Look at the secret pair", font_size=dp(16), height=dp(52))
+                look.bind(on_release=lambda _b: self.look())
+                row.add_widget(look)
+            box.add_widget(row)
+        left = lowdown.wilds_left(state, p)
+        wild = Factory.AccentButton(
+            text=f"Wild colour: {'ON' if self.wild else 'off'} ({left} left)",
+            font_size=dp(16),
+            height=dp(52),
+            disabled=left <= 0,
+        )
+        if not self.wild:
+            wild.background_color = (0.22, 0.24, 0.32, 1)
+        wild.bind(on_release=lambda _b: self.toggle_wild())
+        box.add_widget(wild)
+
+    def look(self) -> None:
+        """The active player looks at the secret pair (after that it must be used)."""
+        if self.state["settings"]["secret_dice"] == "virtual":
+            self._do({"type": "secret"})
+            return
+        self.looking = True
+        self.entry = {"colours": [], "numbers": []}
+        self.refresh()
+
+    # -- controls per mode ---------------------------------------------------------------------------------
+
+    def _controls_choose(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        state = self.state
+        p = self.viewing
+        me = self.name_of(p)
+        if p == state["active"]:
+            roller = self.name_of(lowdown.secret_roller(state))
+            self.prompt = f"{me}: take a number and a colour, then tap a lit square"
+            self.info = f"Turn {state['turn']}. The secret pair was rolled by {roller}."
+        else:
+            took = self._took_text()
+            self.prompt = f"{me}: take a number and a colour from the dice left"
+            self.info = took
+        if self.wild:
+            who_removes = " and the colour die to take out of play" if p == state["active"] else ""
+            self.info += f"\nWild colour: pick a number{who_removes}, then any free square."
+        self._dice_rows(box)
+
+    def _took_text(self) -> str:
+        state = self.state
+        known = lowdown.dice(state)
+        taken = state["taken"] or []
+        faces = [str(known[i][1]) for i in taken if i in known]
+        active = self.name_of(int(state["active"]))
+        if state["wild_out"]:
+            return f"{active} used a wild colour and took the {state['wild_out']} die out of play."
+        return f"{active} took {' + '.join(faces)}." if faces else ""
+
+    def _controls_shade(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        me = self.name_of(self.viewing)
+        self.prompt = f"{me}: nothing fits and no wild colour is left"
+        self.info = "Tap a free square to shade it: it counts +6."
+
+    def _controls_pass(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        state = self.state
+        who = lowdown.to_play(state)
+        assert who is not None
+        nxt = self.name_of(who)
+        if state["phase"] == "roll":
+            text = f"Next turn: {nxt} rolls"
+            self.prompt = f"Pass the screen to {nxt}"
+            roller = self.name_of(lowdown.secret_roller(state))
+            self.info = f"{nxt} rolls 2 colour + 2 number dice; {roller} rolls the secret pair."
+        else:
+            text = f"Pass to {nxt}"
+            self.prompt = f"Pass the screen to {nxt}"
+            self.info = self._took_text() + " You may still cross out lines here first."
+        button = Factory.AccentButton(text=text, font_size=dp(20), height=dp(64))
+        button.bind(on_release=lambda _b: self.view(who))
+        box.add_widget(button)
+
+    def _controls_roll(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        state = self.state
+        me = self.name_of(self.viewing)
+        roller = self.name_of(lowdown.secret_roller(state))
+        self.prompt = f"Turn {state['turn']}: {me} rolls"
+        hidden = "the app keeps a secret pair hidden" if self._virtual() else f"{roller} rolls the secret pair, hidden"
+        self.info = f"Roll 2 colour + 2 number dice under the camera, or tap them on the left; {hidden}."
+
+    def _controls_secret(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        state = self.state
+        roller = self.name_of(lowdown.secret_roller(state))
+        if state["phase"] == "active":
+            self.prompt = f"{self.name_of(self.viewing)} looks at the secret pair"
+            self.info = f"{roller} shows the hidden dice: enter them. After looking they must be used."
+            cancel = Factory.BigButton(text="Don't look", font_size=dp(18))
+            cancel.bind(on_release=lambda _b: self.cancel_look())
+            box.add_widget(cancel)
+        else:
+            self.prompt = "Reveal the secret pair"
+            self.info = f"{roller} shows the hidden dice: the others choose from the four dice left."
+
+    def cancel_look(self) -> None:
+        self.looking = False
+        self.refresh()
+
+    def _controls_final(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        state = self.state
+        enders = ", ".join(self.name_of(p) for p in state["enders"])
+        self.prompt = f"Game over: {enders} filled {state['settings']['end_grids']} grids"
+        self.info = "Cross out any last lines (tap a name below to see each board), then count."
+        button = Factory.AccentButton(text="Count the scores", font_size=dp(20), height=dp(64))
+        button.bind(on_release=lambda _b: self._do({"type": "finish"}))
+        box.add_widget(button)
+
+    def _controls_over(self, box: BoxLayout) -> None:
+        box.clear_widgets()
+        scores = self.session.scores() if self.session else {}
+        winners = scores.get("winners", [])
+        best = scores[winners[0]] if winners else 0
+        self.prompt = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best}"
+        self.info = "\n".join(
+            f"{name}: {points}"
+            for name, points in sorted(((k, v) for k, v in scores.items() if k != "winners"), key=lambda kv: kv[1])
+        )
+
+    # -- dice entry (open roll and physical secret pair) ---------------------------------------------------
+
+    def _virtual(self) -> bool:
+        return bool(self.state["settings"]["secret_dice"] == "virtual")
+
+    def _need(self, mode: str) -> int:
+        return 2 if mode == "roll" else 1
+
+    def _entry_panel(self, mode: str) -> Widget:
+        state = self.state
+        layout = state["layout"]
+        need = self._need(mode)
+        panel = BoxLayout(orientation="vertical", spacing=dp(6))
+        what = (
+            "the open roll: 2 colour dice and 2 number dice"
+            if mode == "roll"
+            else "the secret pair: 1 colour, 1 number"
+        )
+        panel.add_widget(
+            Label(text=f"Tap {what}", font_size=dp(17), size_hint_y=None, height=dp(26), text_size=(dp(540), None))
+        )
+        slots = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        for i in range(need):
+            face = self.entry["colours"][i] if i < len(self.entry["colours"]) else None
+            tile = DieTile(size=(dp(56), dp(56)))
+            tile.background_color = get_color_from_hex(layout["colours"][face]) if face else (0.2, 0.2, 0.24, 1)
+            tile.text = "" if face else "?"
+            tile.bind(on_release=lambda _b, i=i: self.clear_entry("colours", i))
+            slots.add_widget(tile)
+        for i in range(need):
+            face = self.entry["numbers"][i] if i < len(self.entry["numbers"]) else None
+            tile = DieTile(size=(dp(56), dp(56)))
+            tile.background_color = (0.93, 0.93, 0.9, 1) if face else (0.2, 0.2, 0.24, 1)
+            tile.color = (0.1, 0.1, 0.1, 1) if face else (1, 1, 1, 1)
+            tile.text = str(face) if face else "?"
+            tile.bind(on_release=lambda _b, i=i: self.clear_entry("numbers", i))
+            slots.add_widget(tile)
+        slots.add_widget(Widget())
+        ready = len(self.entry["colours"]) == need and len(self.entry["numbers"]) == need
+        use = Factory.AccentButton(text="Use these dice", font_size=dp(18), height=dp(56), disabled=not ready)
+        use.size_hint_x = None
+        use.width = dp(190)
+        use.bind(on_release=lambda _b: self.use_entry())
+        slots.add_widget(use)
+        panel.add_widget(slots)
+        colours = GridLayout(cols=3, spacing=dp(6), size_hint_y=None, height=dp(2 * 58 + 6))
+        for name, hexa in layout["colours"].items():
+            button = Factory.BigButton(text=name, font_size=dp(18), height=dp(58))
+            button.background_color = get_color_from_hex(hexa)
+            button.color = readable_text(hexa)
+            button.disabled = len(self.entry["colours"]) >= need
+            button.bind(on_release=lambda _b, n=name: self.add_entry("colours", n))
+            colours.add_widget(button)
+        panel.add_widget(colours)
+        numbers = GridLayout(cols=len(layout["numbers"]), spacing=dp(6), size_hint_y=None, height=dp(58))
+        for value in layout["numbers"]:
+            button = Factory.BigButton(text=str(value), font_size=dp(24), height=dp(58))
+            button.disabled = len(self.entry["numbers"]) >= need
+            button.bind(on_release=lambda _b, v=value: self.add_entry("numbers", v))
+            numbers.add_widget(button)
+        panel.add_widget(numbers)
+        if self.app is not None and self.app.manager.has_screen("dice"):
+            camera = Factory.BigButton(text="Read the dice with the camera", font_size=dp(17), height=dp(52))
+            camera.bind(on_release=lambda _b: self.app.open_dice(self.name))
+            panel.add_widget(camera)
+        panel.add_widget(Widget())
+        return panel
+
+    def add_entry(self, kind: str, face: Any) -> None:
+        need = self._need(self.mode())
+        if len(self.entry[kind]) < need:
+            self.entry[kind].append(face)
+        self.refresh()
+
+    def clear_entry(self, kind: str, index: int) -> None:
+        if index < len(self.entry[kind]):
+            del self.entry[kind][index]
+        self.refresh()
+
+    def use_entry(self) -> None:
+        """Record the entered dice as the open roll or the secret pair."""
+        mode = self.mode()
+        colours, numbers = self.entry["colours"], self.entry["numbers"]
+        if mode == "roll":
+            action: dict[str, Any] = {"type": "roll", "colours": list(colours), "numbers": list(numbers)}
+        elif mode == "secret":
+            action = {"type": "secret", "colour": colours[0], "number": numbers[0]}
+        else:
+            return
+        if self._do(action):
+            self.entry = {"colours": [], "numbers": []}
+            self.looking = False
+            self.refresh()
+
+    # -- switching boards, hardware ------------------------------------------------------------------------
+
+    def view(self, player: int) -> None:
+        """Show ``player``'s board (the pass-the-screen step, or a look at someone else's board)."""
+        self.viewing = player
+        self._reset_choice()
+        self.entry = {"colours": [], "numbers": []}
+        self.refresh()
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """A player's own button brings up their board."""
+        if self.session is None or event.kind != "press":
+            return
+        for index, player in enumerate(self.state["players"]):
+            if int(player["seat"]) == event.seat:
+                self.view(index)
+                return
+
+    def on_roll(self, roll: Roll) -> None:
+        """A camera reading: the open roll (2 + 2) or the secret pair (1 + 1). Colour dice the camera cannot read
+        (no calibration profile) are asked for by touch, keeping the numbers it read."""
+        if self.session is None:
+            return
+        mode = self.mode()
+        if mode not in ("roll", "secret"):
+            self.show_message("No dice are expected right now", error=True)
+            return
+        need = self._need(mode)
+        colours = [str(f) for f in roll.faces(COLOUR)]
+        numbers = [int(f) for f in roll.faces(PIPS)]
+        if len(numbers) != need or len(colours) not in (0, need):
+            self.show_message(
+                f"Expected {need} colour and {need} number dice; read {len(colours)} colour and {len(numbers)} number",
+                error=True,
+            )
+            return
+        self.entry = {"colours": colours, "numbers": numbers}
+        if colours:
+            self.use_entry()
+        else:
+            self.show_message(f"Numbers read: {' and '.join(map(str, numbers))}. Tap the colour dice.")
+            self.refresh()
+
+
+load_kv("lowdown")

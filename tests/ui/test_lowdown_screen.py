@@ -1,0 +1,230 @@
+"""Lowdown screen by touch: roll entry, lit squares, the secret pair, wilds, crossing, pass-the-screen, the end;
+screenshots at 800×480 under tests/screenshots/lowdown-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ui_support import UI
+
+from companion.games import lowdown
+from companion.games.base import Player, Setup
+from companion.vision.roll import DieRead, Roll
+
+pytestmark = pytest.mark.ui
+
+PLAYERS = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2), Player("Cy", "#43a047", 3))
+
+
+def start(ui: UI, players: tuple[Player, ...] = PLAYERS[:2], seed: int = 3, **settings: Any) -> Any:
+    ui.app.start_game(Setup("lowdown", players, settings, seed))
+    ui.advance(3)
+    screen = ui.screen()
+    assert screen.name == "lowdown"
+    return screen
+
+
+def state(ui: UI) -> dict[str, Any]:
+    return ui.screen().session.state  # type: ignore[no-any-return]
+
+
+def square(ui: UI, g: int, r: int, c: int) -> Any:
+    return ui.screen().board.squares[(g, r, c)]
+
+
+def enter(ui: UI, colours: list[str], numbers: list[int]) -> None:
+    """Tap the dice into the entry panel and confirm."""
+    for name in colours:
+        ui.tap(ui.find(name, ui.screen().ids.content))
+    for value in numbers:
+        ui.tap(exact(ui, str(value)))
+    ui.tap_text("Use these dice")
+
+
+def exact(ui: UI, text: str, root: Any = None) -> Any:
+    from kivy.uix.button import Button
+
+    base = root if root is not None else ui.screen().ids.content
+    for widget in base.walk(restrict=True):
+        if isinstance(widget, Button) and widget.text == text and not widget.disabled:
+            return widget
+    raise LookupError(text)
+
+
+def tiles(ui: UI) -> list[Any]:
+    from companion.ui.screens.lowdown import DieTile
+
+    return [w for w in ui.screen().ids.controls.walk(restrict=True) if isinstance(w, DieTile)]
+
+
+def test_first_turn_by_touch(ui: UI) -> None:
+    start(ui)
+    ui.screenshot("lowdown-roll-entry")
+    enter(ui, ["red", "blue"], [3, 5])
+    assert state(ui)["phase"] == "active"
+    ui.screenshot("lowdown-choose")
+    # Ana picks 3 and red: only the red squares of her board light up.
+    ui.tap(next(t for t in tiles(ui) if t.text == "3"))
+    red = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.839, 0.271, 0.255], abs=0.01))
+    ui.tap(red)
+    lit = {sq for sq, b in ui.screen().board.squares.items() if b.mode == "lit"}
+    assert lit == {(0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 2), (0, 2, 0), (0, 2, 1)}
+    assert square(ui, 0, 0, 2).mode == "dim"
+    ui.screenshot("lowdown-lit")
+    # A square of the wrong colour is refused with the reason, nothing recorded.
+    ui.tap(square(ui, 0, 0, 2))
+    assert "that square is orange" in ui.screen().header_text and ui.screen().message_is_error
+    assert state(ui)["boards"][0]["grids"][0][0][2] is None
+    ui.tap(square(ui, 0, 0, 0))
+    assert state(ui)["boards"][0]["grids"][0][0][0]["n"] == 3
+    assert square(ui, 0, 0, 0).text == "3"
+    ui.screenshot("lowdown-pass")
+    ui.tap_text("Pass to Bo")
+    assert ui.screen().viewing == 1
+    # Physical secret pair: revealed by touch before Bo chooses.
+    assert "Reveal the secret pair" in ui.screen().prompt
+    enter(ui, ["green"], [6])
+    faces = sorted(t.text for t in tiles(ui) if t.text.strip("[]*").isdigit())
+    assert faces == ["5", "6"]
+    ui.screenshot("lowdown-others")
+    ui.tap(next(t for t in tiles(ui) if t.text == "6"))
+    green = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.247, 0.682, 0.286], abs=0.01))
+    ui.tap(green)
+    ui.tap(square(ui, 2, 0, 0))
+    assert state(ui)["turn"] == 2 and state(ui)["active"] == 1 and state(ui)["phase"] == "roll"
+    # Bo holds the screen and is the next to roll: straight to his roll entry.
+    assert ui.screen().prompt == "Turn 2: Bo rolls"
+    # Undo takes Bo's number back and shows whose part it is again.
+    ui.tap_text("Undo")
+    assert state(ui)["phase"] == "others"
+    assert ui.screen().mode() in ("choose", "pass")
+
+
+def camera(colours: list[str], numbers: list[int]) -> Roll:
+    dice = [DieRead("colour", c) for c in colours] + [DieRead("pips", n) for n in numbers]
+    return Roll(tuple(dice), source="camera")
+
+
+def test_camera_roll_virtual_look_and_active_wild(ui: UI) -> None:
+    screen = start(ui, PLAYERS, seed=7, secret_dice="virtual")
+    screen.on_roll(camera(["red", "blue"], [3, 5]))
+    ui.advance(2)
+    assert state(ui)["open"] == {"colours": ["red", "blue"], "numbers": [3, 5]}
+    ui.tap_text("Look at the secret pair")
+    secret = lowdown.virtual_secret(7, 1, state(ui)["layout"])
+    assert state(ui)["looked"] and state(ui)["secret"] == secret
+    ui.screenshot("lowdown-looked")
+    # Wild colour with the secret number; the open blue die leaves play; any free square lights up.
+    ui.tap_text("Wild colour")
+    ui.tap(next(t for t in tiles(ui) if t.text.strip("[]") == str(secret["number"]) and not t.disabled))
+    blue = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.184, 0.498, 0.847], abs=0.01))
+    ui.tap(blue)
+    assert sum(b.mode == "lit" for b in ui.screen().board.squares.values()) == 27
+    ui.screenshot("lowdown-wild")
+    ui.tap(square(ui, 1, 1, 1))
+    st = state(ui)
+    assert st["boards"][0]["wilds"] == 1 and st["wild_out"] == "blue"
+    assert lowdown.pool(st) == {"colours": ["red", secret["colour"]], "numbers": [3, 5]}
+    ui.tap_text("Pass to Bo")
+    assert "used a wild colour and took the blue die out of play" in ui.screen().info
+
+
+def test_camera_numbers_only_then_colours_by_touch(ui: UI) -> None:
+    screen = start(ui)
+    screen.on_roll(camera([], [2, 6]))
+    ui.advance(2)
+    assert "Tap the colour dice" in screen.header_text
+    assert state(ui)["phase"] == "roll"
+    ui.tap(ui.find("yellow", screen.ids.content))
+    ui.tap(ui.find("purple", screen.ids.content))
+    ui.screenshot("lowdown-numbers-read")
+    ui.tap_text("Use these dice")
+    assert state(ui)["open"] == {"colours": ["yellow", "purple"], "numbers": [2, 6]}
+    screen.on_roll(camera(["red"], [1, 2, 3]))
+    assert "No dice are expected" in screen.header_text
+
+
+def play(ui: UI, actions: list[dict[str, Any]]) -> Any:
+    screen = ui.screen()
+    for action in actions:
+        screen.session.do(action)
+    screen.view(lowdown.to_play(screen.session.state) or 0)
+    ui.advance(3)
+    return screen
+
+
+def test_crossing_by_line_button_and_by_three_taps(ui: UI) -> None:
+    start(ui)
+    sec = {"type": "secret", "colour": "blue", "number": 1}
+    ro = {"type": "roll", "colours": ["red", "orange"], "numbers": [3, 3]}
+    screen = play(
+        ui,
+        [
+            ro, {"type": "place", "player": 0, "number": 3, "colour": "red", "square": [0, 0, 0]}, sec,
+            {"type": "place", "player": 1, "number": 3, "colour": "orange", "square": [0, 0, 2]},
+            ro, {"type": "place", "player": 1, "number": 3, "colour": "red", "square": [0, 0, 0]}, sec,
+            {"type": "place", "player": 0, "number": 3, "colour": "orange", "square": [0, 0, 2]},
+            ro, {"type": "place", "player": 0, "number": 3, "colour": "red", "square": [0, 0, 1]}, sec,
+        ],
+    )  # fmt: skip
+    screen.view(0)
+    ui.advance(3)
+    assert screen.board.highlight == [[[0, 0, 0], [0, 0, 1], [0, 0, 2]]]
+    ui.screenshot("lowdown-crossable")
+    ui.tap_text("Cross Red/orange row 1: 3 3 3")
+    assert state(ui)["boards"][0]["crossed"] == [[[0, 0, 0], [0, 0, 1], [0, 0, 2]]]
+    assert lowdown.board_score(state(ui), 0) == 0
+    ui.screenshot("lowdown-crossed")
+    ui.tap_text("Undo")
+    assert state(ui)["boards"][0]["crossed"] == []
+    # Three squares not in a line: refused with the reason; then the row by three taps.
+    for sq in [(0, 0, 0), (0, 0, 1)]:
+        ui.tap(square(ui, *sq))
+    assert square(ui, 0, 0, 1).mode == "picked"
+    ui.tap(square(ui, 0, 0, 1))  # unpick
+    ui.tap(square(ui, 0, 0, 2))
+    assert state(ui)["boards"][0]["crossed"] == [] and "1 of 3" not in screen.header_text
+    ui.tap(square(ui, 0, 0, 1))
+    assert state(ui)["boards"][0]["crossed"] == [[[0, 0, 0], [0, 0, 1], [0, 0, 2]]]
+
+
+def load_log(name: str) -> tuple[Setup, list[dict[str, Any]]]:
+    from pathlib import Path
+
+    from companion.journal.replay import load_lines
+
+    path = Path(__file__).resolve().parent.parent / "games" / "logs" / name
+    with path.open(encoding="utf-8") as fh:
+        return load_lines(fh, source=str(path))
+
+
+def test_forced_shade_and_end_of_game(ui: UI) -> None:
+    setup, actions = load_log("lowdown-4p-spanish-virtual.jsonl")
+    ui.app.start_game(setup)
+    ui.advance(3)
+    screen = play(ui, actions[:142])
+    assert screen.viewing == 0 and screen.mode() == "shade"
+    assert "nothing fits" in screen.prompt
+    ui.screenshot("lowdown-shade")
+    ui.tap(square(ui, 1, 0, 1))
+    assert state(ui)["boards"][0]["grids"][1][0][1] == {"shaded": True, "turn": state(ui)["turn"]}
+    assert square(ui, 1, 0, 1).text == "+6"
+    screen = play(ui, actions[143:-1])
+    assert screen.mode() == "final"
+    ui.screenshot("lowdown-final")
+    ui.tap_text("Count the scores")
+    assert screen.session.over
+    expected = screen.session.scores()
+    assert f"{expected['winners'][0]} wins with {expected[expected['winners'][0]]}" == screen.prompt
+    ui.screenshot("lowdown-over")
+
+
+def test_resume_shows_whose_part_it_is(ui: UI) -> None:
+    screen = start(ui, PLAYERS)
+    play(ui, [{"type": "roll", "colours": ["red", "blue"], "numbers": [3, 5]},
+              {"type": "place", "player": 0, "number": 3, "colour": "red", "square": [0, 0, 0]}])  # fmt: skip
+    game_id = screen.session.game_id
+    ui.app.resume(game_id)
+    ui.advance(3)
+    assert ui.screen().viewing == 1 and ui.screen().mode() == "secret"
