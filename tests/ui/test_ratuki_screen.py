@@ -251,3 +251,77 @@ def test_press_to_frame_latency(ui: UI) -> None:
     print(f"\nratuki verdict after the window closed: object {sorted(to_object)} ms, frame {sorted(to_frame)} ms")
     assert min(to_object) >= 0  # never before the window has closed
     assert sorted(to_frame)[len(to_frame) // 2] < 100
+
+
+def test_a_game_resumes_where_the_journal_stops(tmp_path: Any) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    first = UI(tmp_path, journal_path=journal)
+    try:
+        screen = playing(first)
+        t = time.monotonic()
+        press(first, 1, t)
+        press(first, 2, t + 0.2)  # late: the margin
+        assert first.wait_until(lambda: len(calls(screen)) == 1)
+        first.clock_value += 90
+        first.tap_text("Out! End round")
+        first.tap(button(screen.score_rows[1].ids.pile, "+5"))
+        first.tap(button(screen.score_rows[1], "Save"))
+        game_id = screen.session.game_id
+        before = screen.state
+    finally:
+        first.close()
+    second = UI(tmp_path, journal_path=journal)
+    try:
+        assert "Ratuki" in second.find("Continue").text
+        second.tap_text("Continue")
+        screen = second.screen()
+        assert screen.name == "ratuki" and screen.session.game_id == game_id
+        assert screen.state == before and screen.ids.panes.current == "score"
+        assert screen.score_rows[1].saved and screen.score_rows[1].ids.pile.value == 5
+        assert not screen.score_rows[2].saved
+        second.tap_text("Undo")  # Ana's score
+        assert not screen.score_rows[1].saved and screen.state["entries"] == {}
+    finally:
+        second.close()
+
+
+def test_a_running_clock_survives_a_restarted_monotonic_clock(tmp_path: Any) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    first = UI(tmp_path, journal_path=journal)
+    try:
+        first.clock_value = 5000.0
+        screen = playing(first)
+        first.clock_value = 5100.0
+        first.advance(2, seconds=0.6)
+        assert screen.clock_text == "01:40"
+    finally:
+        first.close()
+    second = UI(tmp_path, journal_path=journal)  # the Pi rebooted: monotonic time starts near 0 again
+    second.clock_value = 30.0
+    try:
+        second.tap_text("Continue")
+        screen = second.screen()
+        assert [a["type"] for a in screen.session.actions][-2:] == ["pause", "resume"]
+        second.clock_value = 50.0
+        second.advance(2, seconds=0.6)
+        assert screen.clock_text == "00:20"  # the time before the restart is lost, never negative or frozen
+    finally:
+        second.close()
+
+
+def test_five_players_tie_fits_the_banner(ui: UI) -> None:
+    names = ["Alexandra", "Bartholomew", "Cyrille", "Dominique", "Evangelina"]
+    colours = ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047"]
+    players = tuple(Player(n, c, i + 1) for i, (n, c) in enumerate(zip(names, colours, strict=True)))
+    ui.app.start_game(Setup("ratuki", players, {}))
+    ui.advance(3)
+    screen = ui.screen()
+    ui.tap(screen.ids.start)
+    t = time.monotonic()
+    for seat in range(1, 6):
+        press(ui, seat, t + seat * 0.005)
+    assert ui.wait_until(lambda: screen.verdict_headline.startswith("TIE"))
+    ui.screenshot("ratuki-tie-5")
+    headline = screen.ids.verdict_headline
+    assert headline.norm_image_size[0] <= headline.width + 0.5  # scaled down to fit, not cut off
+    assert screen.verdict_headline == "TIE: " + ", ".join(names)

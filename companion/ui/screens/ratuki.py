@@ -74,24 +74,39 @@ class VerdictText(Image):
     font_size = NumericProperty(dp(46))
     bold = BooleanProperty(True)
     color = ListProperty([1, 1, 1, 1])
-    _cache: ClassVar[dict[tuple[str, float, bool, tuple[float, ...]], Any]] = {}
+    # Long lines (five tied names) wrap at this width, then scale down only if still too big.
+    wrap_width = NumericProperty(dp(520))
+    _cache: ClassVar[dict[tuple[str, float, bool, tuple[float, ...], float], Any]] = {}
 
     def __init__(self, **kwargs: Any) -> None:
         # -1: run just before this frame is drawn, once, after text and colour have both changed.
         self._update = Clock.create_trigger(self.update, -1)
         super().__init__(**kwargs)
-        self.bind(text=self._update, color=self._update, font_size=self._update, bold=self._update)
+        self.bind(
+            text=self._update, color=self._update, font_size=self._update, bold=self._update, wrap_width=self._update
+        )
 
     def update(self, *_args: Any) -> None:
         """Swap in the texture for the current text and colour (rendered now if not cached)."""
-        self.texture = self.render(self.text, self.font_size, self.bold, self.color) if self.text else None
+        if not self.text:
+            self.texture = None
+            return
+        self.texture = self.render(self.text, self.font_size, self.bold, self.color, self.wrap_width)
 
     @classmethod
-    def render(cls, text: str, font_size: float, bold: bool, color: Any) -> Any:
-        key = (text, float(font_size), bool(bold), tuple(float(c) for c in color))
+    def render(cls, text: str, font_size: float, bold: bool, color: Any, wrap_width: float = dp(520)) -> Any:
+        """The texture for ``text`` (cached): centred lines no wider than ``wrap_width``."""
+        key = (text, float(font_size), bool(bold), tuple(float(c) for c in color), float(wrap_width))
         texture = cls._cache.get(key)
         if texture is None:
-            label = CoreLabel(text=text, font_size=font_size, bold=bold, color=list(color))
+            label = CoreLabel(
+                text=text,
+                font_size=font_size,
+                bold=bold,
+                color=list(color),
+                text_size=(wrap_width, None),
+                halign="center",
+            )
             label.refresh()
             texture = label.texture
             if len(cls._cache) > 256:
@@ -231,9 +246,10 @@ class RatukiScreen(GameScreen):
                 self._prewarm_ev = None
                 return False
             headline, detail, colour = pending.pop(0)
-            VerdictText.render(headline, self.ids.verdict_headline.font_size, True, colour)
+            head, tail = self.ids.verdict_headline, self.ids.verdict_detail
+            VerdictText.render(headline, head.font_size, True, colour, head.wrap_width)
             if detail:
-                VerdictText.render(detail, self.ids.verdict_detail.font_size, False, colour)
+                VerdictText.render(detail, tail.font_size, False, colour, tail.wrap_width)
             return True
 
         self._prewarm_ev = Clock.schedule_interval(one, 0)
@@ -464,7 +480,9 @@ class RatukiScreen(GameScreen):
         for text in ("", "stacks", "ties"):
             grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(14), color=(0.75, 0.75, 0.8, 1)))
         for player in self.players:
-            name = Factory.RatukiCell(text=player.name, halign="left", color=get_color_from_hex(player.colour))
+            name = Factory.RatukiCell(
+                text=player.name, halign="left", shorten_from="right", color=get_color_from_hex(player.colour)
+            )
             name.bold = True
             stacks, ties = Factory.RatukiCell(), Factory.RatukiCell()
             for widget in (name, stacks, ties):
