@@ -75,7 +75,8 @@ def test_deal_and_first_turn_by_touch(ui: UI) -> None:
     assert [c["value"] for c in state(ui)["face_up"]] == [5, 6, 1, 8, 3]
     assert state(ui)["face_up"][0]["balloon"] is True
     # the assistant: the lowest card (1) is in Green (spaces 15-20); 3 dice give the best chance
-    assert "Best chance at the lowest card (1): 3 dice" in screen.info
+    assert "Lowest card 1: best chance with 3 dice" in screen.info
+    assert "Green" in ui.texts() and "68%" in ui.texts()  # the table: 3 dice reach Yellow 68% of the time
     assert "3 dice" in ui.find("best").text
     ui.screenshot("ratatat-roll-assistant")
     # touch entry: 2 dice, faces 1 and 1 -> space 2 (balloon, Red)
@@ -215,3 +216,23 @@ def test_leopard_look_reshuffle_and_arcade_button(ui: UI) -> None:
     ui.tap_text("Cid 1")
     assert state(ui)["current"] == 1 and state(ui)["phase"] == "roll"
     assert [c["value"] for c in state(ui)["face_up"]] == [1, 4, 0, 9, 9]
+
+
+def test_five_players_fit_and_resume_keeps_the_statue(ui: UI) -> None:
+    five = (*PLAYERS, Player("Dee", "#fdd835", 4), Player("Eve", "#8e24aa", 5))
+    screen = start(ui, five)
+    deal(ui, [(5, False), (6, False), (7, False), (8, False), (0, False)])
+    ui.tap_text("3 dice")
+    for die, face in enumerate((6, 5, 6)):
+        tap_face(ui, die, face)
+    ui.tap_text("Use these dice")
+    ui.tap_text("Move the statue")
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=5)
+    assert state(ui)["statue"] == 17 and screen.ids.board.shown == 17
+    assert len(screen.tiles) == 5 and all(t.width > 140 and t.right <= 800 for t in screen.tiles)
+    ui.screenshot("ratatat-five-players")
+    # reopening the game (as after a crash) draws the statue where it is, without walking again
+    ui.app.resume(screen.session.game_id)
+    ui.advance(2)
+    assert not screen.ids.board.animating and screen.ids.board.shown == 17
+    assert "Dee" in ui.texts() and "Take the Green 7" in ui.texts()

@@ -214,6 +214,8 @@ class PlayerTile(BoxLayout):
 
     def update(self, cards: int, tokens: int, fresh: int, active: bool) -> None:
         self.cards, self.active = cards, active
+        # dimmed tiles sit on the dark background: white text; the active tile is solid: contrast with it
+        self.ids.name.color = readable_text(self.colour) if active else (1, 1, 1, 1)
         wait = f" +{fresh} next turn" if fresh else ""
         self.text = f"[b]{self.name}[/b]  tokens {tokens - fresh}{wait}"
         self.redraw()
@@ -272,7 +274,6 @@ class RatatatScreen(GameScreen):
         strip.clear_widgets()
         for player in self.players:
             tile = PlayerTile(player.name, player.colour)
-            tile.ids.name.color = readable_text(player.colour)
             self.tiles.append(tile)
             strip.add_widget(tile)
         self._reset_entry()
@@ -305,14 +306,11 @@ class RatatatScreen(GameScreen):
         help_ = ratatat.assistant(state)
         count = self.dice_count or help_["best"]
         option = help_["options"][count]
-        regions = state["board"]["regions"]
-        parts = [f"{r['name']} {p:.0%}" for r, p in zip(regions, option["regions"], strict=True)]
         lowest = help_["lowest"]
         best = help_["best"]
         self.info = (
-            f"{count} {'die' if count == 1 else 'dice'}: {' · '.join(parts)} · picture {option['picture']:.0%}\n"
-            f"Best chance at the lowest card ({lowest}): {best} {'die' if best == 1 else 'dice'} "
-            f"({help_['options'][best]['lowest']:.0%})"
+            f"Lowest card {lowest}: best chance with {best} {'die' if best == 1 else 'dice'} "
+            f"({help_['options'][best]['lowest']:.0%}). Rings: where {count} {'die' if count == 1 else 'dice'} land."
         )
         return {int(k): v for k, v in option["spaces"].items()}
 
@@ -377,22 +375,45 @@ class RatatatScreen(GameScreen):
 
     def _controls_roll(self, box: BoxLayout, me: str) -> None:
         self.prompt = f"{me}: how many dice? Roll them, or tap the faces"
-        best = ratatat.assistant(self.state)
+        help_ = ratatat.assistant(self.state)
         choices = []
         for n in (1, 2, 3):
-            chance = best["options"][n]["lowest"]
+            chance = help_["options"][n]["lowest"]
             label = f"{n} {'die' if n == 1 else 'dice'}: {chance:.0%}"
+            if n == help_["best"]:
+                label += "  best"
             kind = "AccentButton" if n == self.dice_count else "BigButton"
-            button = self._button(label, lambda n=n: self._choose_count(n), kind=kind)
-            if n == best["best"]:
-                button.text = label + "  best"
-            choices.append(button)
+            choices.append(self._button(label, lambda n=n: self._choose_count(n), kind=kind))
         box.add_widget(self._row(choices))
         if self.dice_count:
             self._face_rows(box, self.dice_count)
             ready = all(f is not None for f in self.faces)
             go = self._button("Use these dice", self._submit_roll, kind="AccentButton", disabled=not ready)
             box.add_widget(self._row([go]))
+        else:
+            box.add_widget(self._odds_table(help_))
+
+    def _odds_table(self, help_: dict[str, Any]) -> GridLayout:
+        """The assistant panel: for 1, 2 and 3 dice, the chance of each region, a picture space, the lowest card."""
+        regions = self.state["board"]["regions"]
+        grid = GridLayout(cols=len(regions) + 3, size_hint_y=None, height=dp(26) * 4, spacing=dp(2))
+
+        def cell(text: str, colour: Any = (0.85, 0.85, 0.9, 1), bold: bool = False) -> Label:
+            return Label(text=text, font_size=dp(15), color=colour, bold=bold)
+
+        grid.add_widget(cell("dice", bold=True))
+        for region in regions:
+            grid.add_widget(cell(region["name"][:6], get_color_from_hex(region["colour"]), True))
+        grid.add_widget(cell("picture", bold=True))
+        grid.add_widget(cell(f"low {help_['lowest']}", (1, 0.85, 0.3, 1), True))
+        for n in (1, 2, 3):
+            option = help_["options"][n]
+            grid.add_widget(cell(str(n), bold=True))
+            for chance in option["regions"]:
+                grid.add_widget(cell(f"{chance:.0%}" if chance else "-"))
+            grid.add_widget(cell(f"{option['picture']:.0%}" if option["picture"] else "-"))
+            grid.add_widget(cell(f"{option['lowest']:.0%}", (1, 0.85, 0.3, 1), n == help_["best"]))
+        return grid
 
     def _choose_count(self, n: int) -> None:
         self.dice_count = n
