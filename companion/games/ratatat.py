@@ -13,7 +13,7 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.games.base import (
     Action,
@@ -52,9 +52,8 @@ OVER = "over"
 
 
 def _read_json(name: str, what: str) -> dict[str, Any]:
-    path = Path(name)
-    if not path.is_absolute() and not path.exists():
-        path = DATA_DIR / name
+    packaged = DATA_DIR / name
+    path = packaged if Path(name).name == name and packaged.exists() else Path(name)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
@@ -67,7 +66,7 @@ def _read_json(name: str, what: str) -> dict[str, Any]:
 
 
 def _load(value: Any, default_file: str, what: str) -> dict[str, Any]:
-    """A data setting: ``None`` is the packaged default, a string a file (path or packaged name), a dict inline."""
+    """Data: ``None`` is the packaged default, a string a file (a path or a packaged name), a dict is inline."""
     if value is None:
         return _read_json(default_file, what)
     if isinstance(value, str):
@@ -83,6 +82,13 @@ def _check_schema(data: dict[str, Any], what: str, known: set[str]) -> None:
     unknown = set(data) - known - {"schema", "name", "note"}
     if unknown:
         raise BadSetup(f"the {what} data has unknown keys: {', '.join(sorted(unknown))}")
+
+
+def _packaged(prefix: str) -> list[str]:
+    """The packaged data files for one kind (the default first), offered as choices on the setup screen."""
+    names = sorted(p.name for p in DATA_DIR.glob(f"{prefix}*.json"))
+    default = f"{prefix}.json"
+    return [default, *(n for n in names if n != default)] if default in names else names
 
 
 def load_board(value: Any = None) -> dict[str, Any]:
@@ -241,12 +247,33 @@ class RatATatRoll:
     title = "Rat-a-Tat Roll"
     min_players = 2
     max_players = 5
+    # For the setup screen: values to cycle through, labels, and number ranges.
+    setting_choices: ClassVar[dict[str, list[Any]]] = {
+        "edition": list(EDITIONS),
+        "board": _packaged("ratatat_board"),
+        "deck": _packaged("ratatat_deck"),
+        "picture_die": _packaged("ratatat_picture_die"),
+    }
+    setting_labels: ClassVar[dict[str, str]] = {
+        "edition": "rules edition (reshuffle: ko 3+ balloons, en 4+)",
+        "start": "statue starts on picture space",
+        "first_player": "first player (0 = first seat)",
+        "picture_die": "picture die",
+    }
+    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"start": (0, 4), "first_player": (0, 4)}
 
     def default_settings(self) -> dict[str, Any]:
-        """``edition`` "ko" (Korean rulebook, default) or "en"; ``board``/``deck``/``picture_die``: None for the
-        packaged default, a file name/path, or the data inline; ``start`` which picture-die space (0-4) the
-        statue starts on; ``first_player`` who plays first (0-based seat order)."""
-        return {"edition": "ko", "board": None, "deck": None, "picture_die": None, "start": 0, "first_player": 0}
+        """``edition`` "ko" (Korean rulebook, default) or "en"; ``board``/``deck``/``picture_die``: a data file
+        (a name in ``companion/games/data`` or a path); ``start`` which picture-die space (0-4) the statue starts
+        on; ``first_player`` who plays first (0-based seat order)."""
+        return {
+            "edition": "ko",
+            "board": "ratatat_board.json",
+            "deck": "ratatat_deck.json",
+            "picture_die": "ratatat_picture_die.json",
+            "start": 0,
+            "first_player": 0,
+        }
 
     # --- setup ---------------------------------------------------------------------------------------------
     def setup(self, setup: Setup) -> State:

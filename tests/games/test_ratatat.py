@@ -85,9 +85,11 @@ def test_alternative_data_via_settings(tmp_path: Path) -> None:
         "regions": load_board()["regions"],
         "spaces": [s for r in range(5) for s in ({"kind": "picture"}, {"kind": "leopard", "region": r})],
     }
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps(small))
-    state = start(board=str(path), deck={"schema": 1, "cards": [{"value": 1, "count": 20}]}, start=1)
+    (tmp_path / "tiny.json").write_text(json.dumps(small))
+    (tmp_path / "deck.json").write_text(json.dumps({"schema": 1, "cards": [{"value": 1, "count": 20}]}))
+    (tmp_path / "die.json").write_text(json.dumps({"schema": 1, "faces": ["cat"]}))
+    (tmp_path / "odd.json").write_text(json.dumps({"schema": 1, "cards": [{"value": 1, "count": 20}], "x": 1}))
+    state = start(board=str(tmp_path / "tiny.json"), deck=str(tmp_path / "deck.json"), start=1)
     assert len(state["board"]["spaces"]) == 10
     assert state["statue"] == 2
     assert state["deck"] == {"1": 20}
@@ -95,9 +97,21 @@ def test_alternative_data_via_settings(tmp_path: Path) -> None:
     with pytest.raises(BadSetup, match="cannot read the board file"):
         start(board=str(tmp_path / "missing.json"))
     with pytest.raises(BadSetup, match="six faces"):
-        start(picture_die={"schema": 1, "faces": ["cat"]})
+        start(picture_die=str(tmp_path / "die.json"))
     with pytest.raises(BadSetup, match="unknown keys"):
-        start(deck={"schema": 1, "cards": [{"value": 1, "count": 20}], "colour": "red"})
+        start(deck=str(tmp_path / "odd.json"))
+    with pytest.raises(BadSetup, match="must be str"):
+        start(deck={"schema": 1})
+
+
+def test_packaged_alternatives_are_offered_and_load() -> None:
+    choices = ENGINE.setting_choices
+    assert choices["board"][0] == "ratatat_board.json" and "ratatat_board_compact.json" in choices["board"]
+    for key in ("board", "deck", "picture_die"):
+        assert ENGINE.default_settings()[key] == choices[key][0]
+    state = start(board="ratatat_board_compact.json", start=4)
+    assert len(state["board"]["spaces"]) == 25 and state["statue"] == 20
+    assert assistant(dealt())["options"][3]["lowest"] >= 0
 
 
 def test_bad_setups() -> None:
@@ -215,9 +229,10 @@ def test_describe_every_action_type() -> None:
     assert all(lines) and len(set(lines)) == len(lines)
 
 
-def test_empty_region_when_the_pile_runs_out() -> None:
+def test_empty_region_when_the_pile_runs_out(tmp_path: Path) -> None:
     tiny = {"schema": 1, "cards": [{"value": v, "count": 1} for v in range(9)]}  # 9 cards: 3 dealt, 5 up, 1 left
-    state = start(deck=tiny)
+    (tmp_path / "tiny.json").write_text(json.dumps(tiny))
+    state = start(deck=str(tmp_path / "tiny.json"))
     for region, value in enumerate((0, 1, 2, 3, 4)):
         state = ENGINE.apply(state, {"type": "reveal", "region": region, "value": value, "balloon": False})
     state = ENGINE.apply(state, {"type": "roll", "dice": [1]})
