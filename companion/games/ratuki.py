@@ -259,11 +259,10 @@ class RatukiEngine:
         return bool(state["phase"] == "over")
 
     def scores(self, state: State) -> dict[str, Any]:
-        """Running totals by name; with ``"winners"`` (and ``"draw"``) once the game is over."""
+        """Running totals by name, plus ``"winners"`` once the game is over (two or more winners: a draw)."""
         out: dict[str, Any] = dict(state["totals"])
         if state["result"] is not None:
             out["winners"] = list(state["result"]["winners"])
-            out["draw"] = state["result"]["kind"] == "draw"
         return out
 
     def describe(self, action: Action) -> str:

@@ -263,7 +263,7 @@ def test_first_over_the_target_wins_and_the_game_refuses_more() -> None:
     assert not ENGINE.is_over(state)
     state = round_of(state, 1000, (25, 0), (20, 0), (5, 20))
     assert ENGINE.is_over(state) and state["phase"] == "over"
-    assert ENGINE.scores(state) == {"Ana": 55, "Bo": 35, "Cy": -15, "winners": ["Ana"], "draw": False}
+    assert ENGINE.scores(state) == {"Ana": 55, "Bo": 35, "Cy": -15, "winners": ["Ana"]}
     assert result_line(state) == "ANA wins with 55 points"
     assert score_sheet(state) == [
         ["Round", "Ana", "Bo", "Cy"],
@@ -286,7 +286,8 @@ def test_several_over_the_target_the_highest_wins() -> None:
 
 def test_equal_highest_at_the_target_is_a_draw_by_default() -> None:
     state = round_of(ENGINE.setup(make_setup(2, target=20)), 0, (25, 0), (30, 5))
-    assert ENGINE.scores(state) == {"Ana": 25, "Bo": 25, "winners": ["Ana", "Bo"], "draw": True}
+    assert ENGINE.scores(state) == {"Ana": 25, "Bo": 25, "winners": ["Ana", "Bo"]}
+    assert state["result"]["kind"] == "draw"
     assert result_line(state) == "DRAW: Ana, Bo with 25 points"
 
 
