@@ -1,0 +1,470 @@
+"""Calibrate: the touch wizard that teaches the app this table's camera, tray, colour dice and picture die.
+
+Steps (``calibration.wizard.STEPS``): camera focus/exposure meters -> tray area (ArUco markers, or four taps on
+the live image) -> empty-tray reference -> show each colour face -> show each picture face -> verify (roll, the
+app reads, the player confirms or corrects) -> name and save (or choose another saved profile). The logic is in
+``calibration.wizard``; this screen feeds it frames from the app's camera feed and shows what it says.
+Without a camera the screen says so and the rest of the app keeps working (touch entry of dice).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.graphics.texture import Texture
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import Screen
+
+from calibration.cli import camera_id
+from calibration.profile import ProfileError
+from calibration.store import ProfileStore
+from calibration.tray import BRIGHT_RANGE, SHARP_ENOUGH
+from calibration.wizard import STEP_TITLES, STEPS, Wizard, WizardError
+from companion.ui.screens import load_kv
+
+load_kv("calibrate")
+
+GREEN = (80, 200, 80)
+YELLOW = (40, 220, 240)
+RED = (60, 60, 230)
+NOT_A_DIE = "not a die"
+
+INSTRUCTIONS = {
+    "camera": "Point the camera straight down at the tray. Adjust focus and light until both meters are green.",
+    "tray": "Tap Find markers (4 ArUco markers at the tray corners), or Tap corners and touch the tray's 4 corners "
+    "on the picture.",
+    "empty": "Take everything off the tray (no dice, no hands), then tap Capture.",
+    "verify": "Roll the dice and tap Read. Tap a die to correct it, then Confirm. Repeat a few times.",
+    "save": "Name this profile (e.g. kitchen table) and save it. Or make another saved profile the active one.",
+}
+
+
+class Preview(Image):
+    """The live camera picture; in tap mode a touch on it becomes a point in frame pixels."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)  # type: ignore[no-any-return]
+        screen = self.parent
+        while screen is not None and not isinstance(screen, CalibrateScreen):
+            screen = screen.parent
+        if screen is None or not screen.tapping or self.texture is None:
+            return super().on_touch_down(touch)  # type: ignore[no-any-return]
+        point = self.frame_point(touch.x, touch.y)
+        if point is not None:
+            screen.tap_corner(point)
+        return True
+
+    def frame_point(self, x: float, y: float) -> tuple[float, float] | None:
+        """Touch position (parent coordinates) -> frame pixel (None outside the shown picture)."""
+        shown_w, shown_h = self.norm_image_size
+        left = self.center_x - shown_w / 2
+        top = self.center_y + shown_h / 2
+        tw, th = self.texture.size
+        fx = (x - left) / shown_w * tw
+        fy = (top - y) / shown_h * th
+        if not (0 <= fx <= tw and 0 <= fy <= th):
+            return None
+        return (float(fx), float(fy))
+
+    def local_point(self, fx: float, fy: float) -> tuple[float, float]:
+        """Frame pixel -> position in this widget's parent coordinates (where its touches arrive)."""
+        shown_w, shown_h = self.norm_image_size
+        tw, th = self.texture.size
+        left = self.center_x - shown_w / 2
+        top = self.center_y + shown_h / 2
+        return (left + fx / tw * shown_w, top - fy / th * shown_h)
+
+
+class CalibrateScreen(Screen):
+    """The calibration wizard (a plain Screen: no game session)."""
+
+    step = StringProperty(STEPS[0])
+    step_title = StringProperty("")
+    step_count = StringProperty("")
+    instruction = StringProperty("")
+    status = StringProperty("")
+    status_error = BooleanProperty(False)
+    progress = NumericProperty(0.0)
+    sharp_level = NumericProperty(0.0)
+    bright_level = NumericProperty(0.0)
+    sharp_ok = BooleanProperty(False)
+    bright_ok = BooleanProperty(False)
+    meter_text = StringProperty("")
+    primary_text = StringProperty("")
+    primary_enabled = BooleanProperty(True)
+    secondary_text = StringProperty("")
+    next_enabled = BooleanProperty(True)
+    tapping = BooleanProperty(False)
+    has_camera = BooleanProperty(True)
+    frames_seen = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.store: ProfileStore | None = None
+        self.wizard: Wizard | None = None
+        self.frame: np.ndarray | None = None
+        self.frames = 0
+        self.taps: list[tuple[float, float]] = []
+        self.last_boxes: tuple[tuple[int, int, int, int], ...] = ()
+        self.reads: list[tuple[tuple[int, int, int, int], str, str | None]] = []
+        self.answers: list[str | None] = []
+        self.choosing: int | None = None
+        self.camera_name = "camera"
+        self._texture: Texture | None = None
+        self._thumb: Texture | None = None
+
+    # -- entering and leaving ------------------------------------------------------------------------------------
+    def on_pre_enter(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        if self.store is None:
+            self.store = ProfileStore()
+        self.camera_name = camera_id(str(getattr(app.camera, "name", "camera")))
+        self.has_camera = app.feed is not None
+        if not self.has_camera:
+            self.wizard = None
+            self.show("No camera: calibration needs one. Dice can still be entered by touch.", error=True)
+            self.refresh()
+            return
+        self.show("Waiting for the camera…")
+        app.feed.want(True)
+        self.refresh()
+
+    def on_leave(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        if app.feed is not None:
+            app.feed.want(False)
+
+    def on_frame(self, frame: Any, _result: Any) -> None:
+        """A new camera frame (from the app's feed, on the Kivy thread)."""
+        self.frame = frame
+        self.frames += 1
+        self.frames_seen = True
+        if self.wizard is None:
+            self.start(frame)
+        wizard = self.wizard
+        if wizard is None:
+            return
+        if self.step == "camera" and self.frames % 2 == 1:
+            try:
+                exposure = wizard.check_camera(frame)
+            except WizardError as exc:
+                self.show(str(exc), error=True)
+                return
+            self.sharp_level = min(1.0, exposure.sharpness / (2 * SHARP_ENOUGH))
+            self.bright_level = min(1.0, exposure.brightness / 255.0)
+            self.sharp_ok, self.bright_ok = exposure.sharp_ok, exposure.bright_ok
+            self.meter_text = (
+                f"Sharpness {exposure.sharpness:.0f} (need {SHARP_ENOUGH:.0f})   "
+                f"Brightness {exposure.brightness:.0f} (need {BRIGHT_RANGE[0]:.0f}-{BRIGHT_RANGE[1]:.0f})"
+            )
+            self.show(exposure.advice, error=not (exposure.sharp_ok and exposure.bright_ok))
+        self.draw_preview()
+
+    def start(self, frame: Any) -> None:
+        """First frame: start from the active profile of this camera (recalibrate parts) or from scratch."""
+        assert self.store is not None
+        resolution = (int(frame.shape[1]), int(frame.shape[0]))
+        active = self.store.active(self.camera_name, resolution)
+        if active.profile is not None:
+            try:
+                self.wizard = Wizard.resume(self.store, active.profile.name, self.camera_name, resolution)
+                self.ids.name_input.text = active.profile.name
+                self.show(f"Editing '{active.profile.name}': skip what needs no change")
+            except (ProfileError, WizardError) as exc:
+                self.show(str(exc), error=True)
+        if self.wizard is None:
+            self.wizard = Wizard(self.camera_name, resolution)
+            if "not calibrated" not in active.message:
+                self.show(active.message, error=True)
+        self.refresh()
+
+    # -- actions (buttons in calibrate.kv) ------------------------------------------------------------------------
+    def primary(self) -> None:
+        """The step's main action: Find markers / Capture / Read / Confirm / Save."""
+        wizard, frame = self.wizard, self.frame
+        if wizard is None:
+            return
+        try:
+            if self.step == "save":
+                self.save()
+            elif frame is None:
+                self.show("No picture from the camera yet", error=True)
+            elif self.step == "tray":
+                self.tapping = False
+                message = wizard.find_markers(frame)
+                self.show(message, error=wizard.profile.tray is None)
+            elif self.step == "empty":
+                self.show(wizard.capture_empty(frame))
+            elif self.step in ("colour", "picture"):
+                result = wizard.capture_face(self.step, frame)
+                self.last_boxes = result.boxes
+                self.show(result.message, error=not result.ok)
+                if result.ok:
+                    self.update_thumbnail(frame, result.boxes)
+                if result.ok and wizard.task(self.step).current is None:
+                    wizard.fit(self.step)
+                    self.show(f"Every {self.step} face captured. Tap Next")
+            elif self.step == "verify":
+                self.confirm_verify() if self.reads else self.read_verify()
+        except WizardError as exc:
+            self.show(str(exc), error=True)
+        self.refresh()
+
+    def secondary(self) -> None:
+        """The step's second action: Tap corners / Skip a kind / Read again."""
+        wizard = self.wizard
+        if wizard is None:
+            return
+        if self.step == "tray":
+            self.tapping = not self.tapping
+            self.taps = []
+            self.show("Touch the tray's 4 corners on the picture" if self.tapping else "Tapping cancelled")
+        elif self.step in ("colour", "picture"):
+            kept = getattr(wizard.profile, self.step) is not None
+            self.show(f"{self.step.capitalize()} skipped" + (": the saved calibration is kept" if kept else ""))
+            self.go_next()
+            return
+        elif self.step == "verify":
+            self.read_verify()
+        self.refresh()
+
+    def go_next(self) -> None:
+        if self.wizard is None:
+            return
+        try:
+            self.wizard.next()
+        except WizardError as exc:
+            self.show(str(exc), error=True)
+            return
+        self.enter_step()
+
+    def go_back(self) -> None:
+        if self.wizard is None or self.step == STEPS[0]:
+            App.get_running_app().go("home")
+            return
+        self.wizard.back()
+        self.enter_step()
+
+    def enter_step(self) -> None:
+        self.tapping = False
+        self.taps, self.last_boxes, self.reads, self.answers, self.choosing = [], (), [], [], None
+        assert self.wizard is not None
+        if self.wizard.step == "save":
+            self.wizard.finish_verify()
+        self.show("")
+        self.refresh()
+
+    def tap_corner(self, point: tuple[float, float]) -> None:
+        """A touch on the picture in tap mode: one tray corner."""
+        if self.wizard is None:
+            return
+        self.taps.append(point)
+        if len(self.taps) < 4:
+            self.show(f"Corner {len(self.taps)} of 4")
+        else:
+            try:
+                self.show(self.wizard.set_tray_taps(self.taps))
+            except WizardError as exc:
+                self.show(str(exc), error=True)
+            self.taps, self.tapping = [], False
+        self.refresh()
+        self.draw_preview()
+
+    # -- verify ------------------------------------------------------------------------------------------------------
+    def read_verify(self) -> None:
+        assert self.wizard is not None and self.frame is not None
+        self.reads = self.wizard.verify_read(self.frame)
+        self.answers = [face for _, _, face in self.reads]
+        self.choosing = None
+        self.show(
+            f"{len(self.reads)} dice read: tap any that is wrong, then Confirm"
+            if self.reads
+            else "No dice found on the tray",
+            error=not self.reads,
+        )
+
+    def choose(self, index: int) -> None:
+        """Tap on a read die: offer its correction."""
+        self.choosing = index
+        self.refresh()
+
+    def correct(self, face: str) -> None:
+        """The player's answer for the die being corrected."""
+        if self.choosing is not None:
+            self.answers[self.choosing] = face
+            self.choosing = None
+        self.refresh()
+
+    def confirm_verify(self) -> None:
+        assert self.wizard is not None
+        unanswered = [i + 1 for i, a in enumerate(self.answers) if a is None]
+        if unanswered:
+            self.show(f"Die {unanswered[0]} was not read: tap it and say what it shows", error=True)
+            return
+        for (_, _kind, face), truth in zip(self.reads, self.answers, strict=True):
+            if truth == NOT_A_DIE or truth is None:
+                continue
+            truth_kind = "colour" if truth in self.wizard.colour.faces else "picture"
+            self.wizard.verification_for(truth_kind).record(face, truth)
+        self.reads, self.answers = [], []
+        lines = [f"{k}: {t.summary()}" for k, t in self.wizard.verifications.items() if t.rolls]
+        self.show("  ".join(lines) or "Nothing to count")
+
+    # -- save ------------------------------------------------------------------------------------------------------
+    def save(self) -> None:
+        assert self.wizard is not None and self.store is not None
+        profile = self.wizard.save(self.store, self.ids.name_input.text)
+        kinds = ", ".join(profile.calibrated_kinds()) or "tray only"
+        self.show(f"Saved '{profile.name}' ({kinds}); it is now the active profile")
+
+    def use_profile(self, name: str) -> None:
+        """Make another saved profile of this camera the active one."""
+        assert self.store is not None and self.wizard is not None
+        try:
+            profile = self.store.use(name, self.wizard.profile.camera, self.wizard.profile.resolution)
+        except ProfileError as exc:
+            self.show(str(exc), error=True)
+            return
+        self.show(f"'{profile.name}' is now the active profile")
+        self.refresh()
+
+    # -- display ---------------------------------------------------------------------------------------------------
+    def show(self, text: str, error: bool = False) -> None:
+        self.status, self.status_error = text, error
+
+    def refresh(self) -> None:
+        """Bring labels, buttons and the chips row in line with the wizard's state."""
+        wizard = self.wizard
+        step = wizard.step if wizard is not None else STEPS[0]
+        self.step = step
+        self.step_title = STEP_TITLES[step]
+        self.step_count = f"{STEPS.index(step) + 1}/{len(STEPS)}"
+        self.progress = wizard.progress if wizard is not None else 0.0
+        self.next_enabled = wizard is not None and step != "save"
+        self.secondary_text = ""
+        self.primary_enabled = wizard is not None and self.frame is not None
+        if step in ("colour", "picture") and wizard is not None:
+            task = wizard.task(step)
+            face = task.current
+            what = "the colour dice (all of them)" if step == "colour" else "only the picture die"
+            self.instruction = (
+                f"Put {what} on the tray with [b]{face.upper()}[/b] on top, tap Capture. Roll between captures."
+                if face
+                else f"Every {step} face is captured."
+            )
+            self.primary_text = f"Capture {face}" if face else ""
+            self.primary_enabled = self.primary_enabled and face is not None
+            self.secondary_text = "Skip" if face else ""
+        elif wizard is None:
+            self.instruction = "" if self.has_camera else "Calibration learns your dice from the camera's pictures."
+            self.primary_text = ""
+        else:
+            self.instruction = INSTRUCTIONS.get(step, "")
+            self.primary_text = {
+                "camera": "",
+                "tray": "Find markers",
+                "empty": "Capture",
+                "verify": "Confirm" if self.reads else "Read",
+                "save": "Save",
+            }[step]
+            if step == "tray":
+                self.secondary_text = "Cancel taps" if self.tapping else "Tap corners"
+            if step == "verify":
+                self.secondary_text = "Read again" if self.reads else ""
+                self.primary_enabled = self.primary_enabled and bool(wizard and wizard.profile.calibrated_kinds())
+                if wizard is not None and not wizard.profile.calibrated_kinds():
+                    self.instruction = "Nothing to verify yet: capture colour or picture faces first (or tap Next)."
+            if step == "save":
+                self.primary_enabled = wizard is not None
+        if step == "empty" and wizard is not None:
+            self.next_enabled = wizard.empty_image is not None
+        self.build_chips()
+
+    def build_chips(self) -> None:
+        """The row under the instruction: captured faces, verify answers and corrections, or saved profiles."""
+        box = self.ids.chips
+        box.clear_widgets()
+        wizard = self.wizard
+        if wizard is None:
+            return
+        if self.step in ("colour", "picture"):
+            task = wizard.task(self.step)
+            for face in task.faces:
+                n = task.done.get(face, 0)
+                chip = Factory.FaceChip(text=f"{face} {n}/{task.per_face}")
+                chip.done = n >= task.per_face
+                chip.current = face == task.current
+                box.add_widget(chip)
+        elif self.step == "verify" and self.choosing is not None:
+            kind = self.reads[self.choosing][1]
+            faces = wizard.colour.faces + wizard.picture.faces if kind == "unknown" else wizard.task(kind).faces
+            for face in [*faces, NOT_A_DIE]:
+                box.add_widget(Factory.ChoiceButton(text=face, on_release=lambda b: self.correct(b.text)))
+        elif self.step == "verify":
+            for i, answer in enumerate(self.answers):
+                read = self.reads[i][2]
+                text = f"{i + 1}: {answer or '?'}" + ("" if answer == read else f" (read {read or '?'})")
+                button = Factory.ChoiceButton(text=text, on_release=lambda b, i=i: self.choose(i))
+                button.background_color = (0.15, 0.45, 0.3, 1) if answer == read else (0.6, 0.35, 0.1, 1)
+                box.add_widget(button)
+        elif self.step == "save" and self.store is not None:
+            profile = wizard.profile
+            active = self.store.active(profile.camera, profile.resolution).profile
+            for entry in self.store.entries():
+                if (entry.camera, tuple(entry.resolution)) != (profile.camera, tuple(profile.resolution)):
+                    continue
+                if entry.problem:
+                    continue
+                is_active = active is not None and active.name == entry.name
+                text = f"{entry.name} (active)" if is_active else f"Use {entry.name}"
+                button = Factory.ChoiceButton(text=text, on_release=lambda b, n=entry.name: self.use_profile(n))
+                button.disabled = is_active
+                box.add_widget(button)
+
+    def draw_preview(self) -> None:
+        """The live picture with what the wizard knows drawn on it: tray, taps, captured or read dice."""
+        if self.frame is None:
+            return
+        view = self.frame.copy()
+        wizard = self.wizard
+        if wizard is not None and wizard.profile.tray is not None and self.step != "camera":
+            quad = np.round(np.array(wizard.profile.tray.corners)).astype(np.int32)
+            cv2.polylines(view, [quad], True, GREEN, 2, cv2.LINE_AA)
+        for x, y in self.taps:
+            cv2.circle(view, (round(x), round(y)), 7, YELLOW, 2, cv2.LINE_AA)
+        for x0, y0, x1, y1 in self.last_boxes:
+            cv2.rectangle(view, (x0, y0), (x1, y1), YELLOW, 2)
+        for i, (box, _kind, _face) in enumerate(self.reads):
+            answer = self.answers[i] if i < len(self.answers) else None
+            colour = GREEN if answer == self.reads[i][2] else RED
+            cv2.rectangle(view, box[:2], box[2:], colour, 2)
+            cv2.putText(view, str(i + 1), (box[0], box[1] - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2)
+        self._texture = _texture(view, self._texture)
+        self.ids.preview.texture = self._texture
+
+    def update_thumbnail(self, frame: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...]) -> None:
+        """Show the dice of the last capture, cut out of the frame, beside the instruction."""
+        if not boxes:
+            return
+        x0 = max(0, min(b[0] for b in boxes) - 8)
+        y0 = max(0, min(b[1] for b in boxes) - 8)
+        x1 = min(frame.shape[1], max(b[2] for b in boxes) + 8)
+        y1 = min(frame.shape[0], max(b[3] for b in boxes) + 8)
+        crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+        self._thumb = _texture(crop, None)
+        self.ids.thumb.texture = self._thumb
+
+
+def _texture(frame: np.ndarray, texture: Texture | None) -> Texture:
+    height, width = frame.shape[:2]
+    if texture is None or tuple(texture.size) != (width, height):
+        texture = Texture.create(size=(width, height), colorfmt="bgr")
+        texture.flip_vertical()
+    texture.blit_buffer(np.ascontiguousarray(frame).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    return texture

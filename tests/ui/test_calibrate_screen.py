@@ -1,0 +1,188 @@
+"""The calibration wizard by touch, fed synthetic camera frames: every step, taps on the picture, verify with a
+correction, save, and choosing another profile; plus the no-camera case. Screenshots at 800×480."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from ui_support import UI
+
+from calibration.bench import synthetic_renderer
+from calibration.store import ProfileStore
+from hardware.camera import CameraUnavailable
+
+R: Any = synthetic_renderer()
+
+
+class TableCamera:
+    """A camera looking at a synthetic table; the test puts dice on it by setting ``frame``."""
+
+    name = "webcam 0"
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+        self.present = True
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> np.ndarray:
+        if not self.present:
+            raise CameraUnavailable("test camera unplugged")
+        return self.frame
+
+    def close(self) -> None:
+        pass
+
+
+def setup(ui: UI, tmp_path: Path, table: Any) -> tuple[Any, TableCamera]:
+    from companion.ui.camera_feed import CameraFeed
+
+    camera = TableCamera(R.render(table, [], R.Light(5000), noise=2.0).image)
+    ui.app.camera = camera
+    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+    screen = ui.screen("calibrate")
+    screen.store = ProfileStore(tmp_path / "profiles")
+    ui.go("calibrate")
+    assert ui.wait_until(lambda: screen.frames >= 2 and screen.wizard is not None)
+    return screen, camera
+
+
+def show(ui: UI, screen: Any, camera: TableCamera, frame: np.ndarray) -> None:
+    camera.frame = frame
+    assert ui.wait_until(lambda: screen.frame is frame)
+
+
+def test_full_walkthrough_by_touch(ui: UI, tmp_path: Path) -> None:
+    table = R.make_table(31, tray="green felt", perspective=0.03)
+    rng = np.random.default_rng(6)
+    screen, camera = setup(ui, tmp_path, table)
+    assert screen.step == "camera" and "Sharpness" in screen.meter_text and screen.sharp_ok
+    ui.screenshot("calibrate-1-camera")
+
+    ui.tap_text("Next")
+    assert screen.step == "tray"
+    ui.tap_text("Find markers")
+    assert "Tray found" in screen.status and screen.wizard.profile.tray is not None
+    ui.screenshot("calibrate-2-tray")
+
+    ui.tap_text("Next")
+    assert screen.step == "empty"
+    ui.tap_text("Next")  # refused until the empty tray is captured
+    assert screen.step == "empty"
+    ui.tap_text("Capture")
+    ui.tap_text("Next")
+    assert screen.step == "colour"
+
+    screen.wizard.colour.per_face = 1
+    screen.wizard.picture.per_face = 2
+    screen.refresh()
+    for i, face in enumerate(screen.wizard.colour.faces):
+        dice = R.place_dice(rng, table, [("colour", face)] * 3, size=42)
+        show(ui, screen, camera, R.render(table, dice, R.Light(5000), noise=2.0, seed=i).image)
+        ui.tap_text(f"Capture {face}")
+        assert "captured 3 dice" in screen.status or "Every colour face" in screen.status, screen.status
+        if i == 2:
+            ui.screenshot("calibrate-3-colour")
+    assert screen.wizard.profile.colour is not None
+    ui.tap_text("Next")
+    assert screen.step == "picture"
+    while (face := screen.wizard.picture.current) is not None:
+        dice = R.place_dice(rng, table, [("picture", face)], size=42)
+        show(ui, screen, camera, R.render(table, dice, R.Light(5000), noise=2.0, seed=screen.frames).image)
+        ui.tap_text(f"Capture {face}")
+    assert screen.wizard.profile.picture is not None
+    ui.screenshot("calibrate-4-picture")
+
+    ui.tap_text("Next")
+    assert screen.step == "verify"
+    dice = R.place_dice(rng, table, [("colour", "blue"), ("colour", "yellow"), ("picture", "rat")], size=42)
+    show(ui, screen, camera, R.render(table, dice, R.Light(3600, brightness=0.9), noise=2.0, seed=50).image)
+    ui.tap_text("Read")
+    assert len(screen.reads) == 3 and sorted(str(f) for _, _, f in screen.reads) == ["blue", "rat", "yellow"]
+    ui.screenshot("calibrate-5-verify")
+    # the player says die 1 is something else: the tally counts a confusion
+    ui.tap_text("1: ")
+    first = screen.reads[0][2]
+    other = "green" if first != "green" and screen.reads[0][1] == "colour" else "cat"
+    ui.tap_text(other)
+    ui.tap_text("Confirm")
+    tally = screen.wizard.verifications
+    assert sum(t.rolls for t in tally.values()) == 3
+    assert sum(t.correct for t in tally.values()) == 2
+    assert "read as" in screen.status
+
+    ui.tap_text("Next")
+    assert screen.step == "save"
+    screen.ids.name_input.text = "Kitchen table"
+    ui.tap_text("Save")
+    assert "now the active profile" in screen.status, screen.status
+    store = screen.store
+    active = store.active("webcam:0", (640, 480)).profile
+    assert active is not None and active.name == "Kitchen table"
+    assert active.calibrated_kinds() == ["colour", "picture"] and sum(v.rolls for v in active.verify.values()) == 3
+    ui.screenshot("calibrate-6-save")
+
+
+def test_tray_by_four_taps_and_choosing_a_profile(ui: UI, tmp_path: Path) -> None:
+    table = R.make_table(32, tray="brown wood", markers=False)
+    screen, _camera = setup(ui, tmp_path, table)
+    ui.tap_text("Next")
+    ui.tap_text("Find markers")
+    assert "0 of 4" in screen.status and screen.status_error
+    ui.tap_text("Tap corners")
+    assert screen.tapping
+    from kivy.tests.common import UnitTestTouch
+
+    corners = [(60.0, 50.0), (580.0, 40.0), (590.0, 440.0), (50.0, 430.0)]
+    for fx, fy in corners:
+        preview = screen.ids.preview
+        x, y = preview.to_window(*preview.local_point(fx, fy))
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        ui.advance(1)
+        touch.touch_up()
+        ui.advance(2)
+    ui.screenshot("calibrate-taps")
+    assert "from your taps" in screen.status
+    got = screen.wizard.profile.tray.corners
+    assert np.allclose(got, corners, atol=3), got
+    # save two profiles, then make the first one active again from the list
+    for name in ("Club", "Garage"):
+        screen.wizard.go("save")
+        screen.refresh()
+        screen.ids.name_input.text = name
+        ui.tap_text("Save")
+    ui.advance(2)
+    assert screen.store.active("webcam:0", (640, 480)).profile.name == "Garage"
+    ui.tap_text("Use Club")
+    assert screen.store.active("webcam:0", (640, 480)).profile.name == "Club"
+    assert "Club (active)" in ui.texts()
+
+
+def test_no_camera(ui: UI, tmp_path: Path) -> None:
+    ui.app.feed = None
+    screen = ui.screen("calibrate")
+    screen.store = ProfileStore(tmp_path)
+    ui.go("calibrate")
+    assert "No camera" in screen.status and screen.status_error
+    assert not screen.primary_enabled
+    ui.screenshot("calibrate-no-camera")
+    ui.tap_text("Home")
+    assert ui.screen().name == "home"
+
+
+def test_camera_lost_mid_wizard_keeps_going(ui: UI, tmp_path: Path) -> None:
+    table = R.make_table(33, tray="grey board")
+    screen, camera = setup(ui, tmp_path, table)
+    camera.present = False
+    assert ui.wait_until(lambda: "Camera lost" in ui.app.banner)
+    ui.tap_text("Next")
+    assert screen.step == "tray"
+    camera.present = True
+    seen = screen.frames
+    assert ui.wait_until(lambda: screen.frames > seen + 1)
+    ui.tap_text("Find markers")
+    assert screen.wizard.profile.tray is not None
