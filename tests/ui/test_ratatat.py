@@ -94,6 +94,7 @@ def test_deal_and_first_turn_by_touch(ui: UI) -> None:
     ui.screenshot("ratatat-landed-balloon")
     ui.tap_text("Take the Red 5 (balloon: +1 token) + 1 token")
     assert state(ui)["tokens"] == [4, 2, 2] and state(ui)["bank"] == 7
+    assert "+1 re-roll token (balloon card); +1 re-roll token (balloon space)" in screen.header_text
     assert "tokens 2 +2 next turn" in screen.tiles[0].text and screen.tiles[0].cards == 2
     assert "Refill" in screen.prompt
     deal(ui, [(4, False)])

@@ -298,6 +298,14 @@ class RatatatScreen(GameScreen):
         self.ids.board.show(state, odds, steps=steps)
         self._build_controls()
 
+    def act(self, action: dict[str, Any], *, quiet: bool = False) -> bool:
+        """As :meth:`GameScreen.act`, and the rules' side effects (tokens earned, an empty bank, a reshuffle)
+        are added to the message line."""
+        done = super().act(action, quiet=quiet)
+        if done and not quiet and self.session is not None and self.state["events"]:
+            self.show_message(f"{self.session.describe(action)}: {'; '.join(self.state['events'])}")
+        return done
+
     # -- the assistant -------------------------------------------------------------------------------------
     def _odds(self) -> dict[int, float]:
         state = self.state
