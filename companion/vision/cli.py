@@ -22,6 +22,13 @@ def register(subparsers: Any) -> None:
     read = sub.add_parser("read", help="read the dice in images (files or folders)")
     read.add_argument("paths", nargs="+", metavar="PATH", help="an image, or a folder of images")
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    read.add_argument(
+        "--calibration",
+        metavar="NAME",
+        help="also read colour/picture dice with a calibration profile made at the images' size ('active': the "
+        "active one); dice it cannot place are reported with kind 'unknown'",
+    )
+    read.add_argument("--camera", help="with --calibration: the camera the profile belongs to (pi, webcam:N, ...)")
     read.set_defaults(func=cmd_read)
     ev = sub.add_parser("eval", help="score the reader on a folder with images/ and YOLO labels/")
     ev.add_argument("set_dir", metavar="SET_DIR")
@@ -50,21 +57,40 @@ def cmd_read(args: argparse.Namespace) -> int:
                 print(f"dice read: {err}", file=sys.stderr)
                 status = 1
                 continue
+            profile = _calibration(args, img)  # calibration (issue 5): None unless --calibration is given
             t0 = time.perf_counter()
-            det = read_dice(img)
+            det = read_dice(img, profile)
             ms = (time.perf_counter() - t0) * 1000
             roll = to_roll(det)
             if args.json:
+                # "value": 1-6 for pip dice, the face name for colour/picture dice, null when unknown
                 dice = [
-                    {"value": d.face, "box": list(d.box), "confidence": round(d.confidence, 3)}
+                    {"value": d.face, "kind": d.kind, "box": list(d.box), "confidence": round(d.confidence, 3)}
                     for d in roll.dice
-                    if d.kind == "pips"
+                    if d.kind == "pips" or profile is not None
                 ]
                 print(json.dumps({"image": str(path), "dice": dice, "ms": round(ms, 1)}), flush=True)
             else:
                 faces = " ".join(f"{d.face}{'?' if d.flagged else ''}" for d in roll.dice) or "no dice"
                 print(f"{path}: {faces} (sum {roll.total}) [{ms:.0f} ms]", flush=True)
     return status
+
+
+def _calibration(args: argparse.Namespace, img: Any) -> Any:
+    """The reader profile for ``--calibration`` (cached per image size); None without the option."""
+    name = getattr(args, "calibration", None)
+    if not name:
+        return None
+    from calibration.cli import camera_id
+    from companion.vision.dice_kinds import calibration_for_images
+
+    cache = args.__dict__.setdefault("_calibration_cache", {})
+    size = (int(img.shape[1]), int(img.shape[0]))
+    if size not in cache:
+        camera = camera_id(args.camera) if getattr(args, "camera", None) else None
+        cache[size], message = calibration_for_images(size, name, camera)
+        print(f"dice read: {message}", file=sys.stderr)
+    return cache[size]
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

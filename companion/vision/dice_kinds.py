@@ -179,3 +179,33 @@ def active_vision_profile(
         return vision_profile(active.profile, store.folder(camera, resolution)), active.message
     except ValueError as exc:  # a template that does not decode
         return None, f"{active.path}: {exc}; using no calibration"
+
+
+def calibration_for_images(
+    resolution: tuple[int, int], name: str = "active", camera: str | None = None, base_dir: Path | None = None
+) -> tuple[VisionProfile | None, str]:
+    """For ``companion dice read --calibration NAME|active``: the reader settings from a named (or the active)
+    profile made at the images' resolution, for ``camera`` or, when None, the only camera that has one."""
+    from calibration.profile import ProfileError
+    from calibration.store import ProfileStore
+
+    if name == "active":
+        return active_vision_profile(resolution, camera, base_dir)
+    store = ProfileStore(base_dir)
+    matches = [
+        e
+        for e in store.entries()
+        if e.problem is None
+        and tuple(e.resolution) == tuple(resolution)
+        and (camera is None or e.camera == camera)
+        and e.name.strip().lower() == name.strip().lower()
+    ]
+    if len(matches) != 1:
+        why = "no" if not matches else "more than one (pick one with --camera)"
+        return None, f"{why} profile {name!r} made at {resolution[0]}x{resolution[1]}"
+    entry = matches[0]
+    try:
+        profile = store.load_file(entry.path)
+        return vision_profile(profile, entry.path.parent), f"calibration profile '{profile.name}' for {profile.key}"
+    except (ProfileError, ValueError) as exc:
+        return None, f"{exc}; using no calibration"

@@ -164,3 +164,35 @@ def test_verification_summary_names_confusions() -> None:
     with pytest.raises(ValueError):
         tally.record("red", "")
     assert Verification("picture").summary() == "No dice checked yet"
+
+
+def test_dice_read_reports_kinds_with_calibration(
+    tmp_path: Path, table: Any, wizard: Wizard, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import cv2
+
+    from companion.vision.cli import main as dice_main
+
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
+    wizard.save(ProfileStore(), "Kitchen table")  # the default store: the app's data folder
+    dice = R.place_dice(np.random.default_rng(21), table, [("colour", "red"), ("picture", "cat"), ("pips", 4)])
+    shot = R.render(table, dice, R.Light(4200, brightness=1.1), blur=0.7, noise=3.0, seed=8)
+    image = tmp_path / "roll.png"
+    cv2.imwrite(str(image), shot.image)
+
+    assert dice_main(["read", str(image), "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert all(d["kind"] == "pips" for d in plain["dice"])  # without --calibration: the pip reader alone
+
+    assert dice_main(["read", str(image), "--json", "--calibration", "active"]) == 0
+    captured = capsys.readouterr()
+    assert "calibration profile 'Kitchen table'" in captured.err
+    read = json.loads(captured.out)
+    named = sorted((d["kind"], d["value"]) for d in read["dice"] if d["kind"] in ("colour", "picture"))
+    assert named == [("colour", "red"), ("picture", "cat")]
+    assert all(d["kind"] in ("pips", "unknown") for d in read["dice"] if d["kind"] not in ("colour", "picture"))
+
+    assert dice_main(["read", str(image), "--json", "--calibration", "Garage"]) == 0
+    assert "no profile 'Garage'" in capsys.readouterr().err
