@@ -67,6 +67,16 @@ def test_verdict_sentences_and_clock() -> None:
     assert clock_text(75.9) == "01:15" and clock_text(3725) == "1:02:05"
 
 
+def test_the_window_timer_runs_on_the_button_clock(ui: UI) -> None:
+    screen = playing(ui)
+    ui.app.buttons.clock = lambda: 500.0
+    assert screen._window_delay(500.0) == pytest.approx(0.058)  # 50 ms window + 8 ms grace
+    assert screen._window_delay(499.98) == pytest.approx(0.038)  # the press waited 20 ms in the queue
+    assert screen._window_delay(499.5) == 0.0  # its window is already over: judge now
+    assert screen._window_delay(400.0) == pytest.approx(0.058)  # clocks disagree: wait the full window
+    assert screen._window_delay(500.5) == pytest.approx(0.058)
+
+
 def test_a_player_button_starts_the_round_without_calling(ui: UI) -> None:
     screen = start(ui)
     assert screen.ids.panes.current == "ready"

@@ -323,13 +323,16 @@ class RatukiScreen(GameScreen):
 
     def _window_delay(self, tick: float) -> float:
         """Seconds until the window opened at ``tick`` closes (plus grace), on the button board's own clock,
-        which is in the same domain as edge ticks; the full window if that clock disagrees."""
+        which is in the same domain as edge ticks: 0 if the press reached us after its window had already
+        closed, the full window if that clock disagrees with the tick (negative or absurd age)."""
         full = self.referee.window_ms / 1000 + GRACE_S
         try:
             age = float(self.app.buttons.clock()) - tick
         except Exception:  # a board without a usable clock
             return full
-        return full - age if 0 <= age <= full else full
+        if 0 <= age <= full:
+            return full - age
+        return 0.0 if full < age <= 5.0 else full
 
     def _close_window(self, *_args: Any) -> None:
         self._window_ev = None
