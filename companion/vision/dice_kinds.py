@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from calibration.profile import Profile
-from calibration.tray import find_dice
+from calibration.tray import Blob, find_dice
 from companion.vision.colour import ColourClassifier, tray_colour
 from companion.vision.detections import Detections
 from companion.vision.picture import PictureClassifier
@@ -92,17 +92,17 @@ class DieKinds:
             return KindRead(PIPS, None, 1.0)
         return KindRead(UNKNOWN, None, 0.0, True)
 
-    def extra_dice(self, frame: np.ndarray, known: Sequence[Box]) -> list[Box]:
-        """Dice-sized changes from the empty tray that no known box covers (dice the pip reader did not report)."""
+    def blobs(self, frame: np.ndarray) -> list[Blob]:
+        """Die-sized changes from the empty tray (nothing without an empty-tray reference of this size)."""
         if self.empty is None or frame.shape != self.empty.shape:
             return []
-        found = find_dice(frame, self.empty, self.tray, self.profile.die_size_px)
-        extra = []
-        for blob in found:
-            cx, cy = (blob.box[0] + blob.box[2]) / 2, (blob.box[1] + blob.box[3]) / 2
-            if not any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in known):
-                extra.append(blob.box)
-        return extra
+        return find_dice(frame, self.empty, self.tray, self.profile.die_size_px)
+
+    def extra_dice(self, frame: np.ndarray, known: Sequence[Box]) -> list[Box]:
+        """Dice-sized changes from the empty tray that no known box covers (dice the pip reader did not report)."""
+        blobs = self.blobs(frame)
+        held = {_holding(box, [b.box for b in blobs]) for box in known}
+        return [b.box for j, b in enumerate(blobs) if j not in held]
 
     def read(self, frame: np.ndarray, boxes: Sequence[Box] | None = None) -> list[tuple[Box, KindRead]]:
         """Classify the given dice boxes (or, when None, every die found against the empty tray)."""
@@ -120,9 +120,14 @@ class KindStage:
         self.kinds = kinds
 
     def __call__(self, frame_bgr: np.ndarray, detections: Detections) -> Detections:
-        known = [tuple(int(v) for v in b) for b in detections.boxes]
-        extra = self.kinds.extra_dice(frame_bgr, known)  # type: ignore[arg-type]
-        boxes: list[Box] = [(b[0], b[1], b[2], b[3]) for b in known] + extra
+        known: list[Box] = [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in detections.boxes]
+        blobs = self.kinds.blobs(frame_bgr)
+        single = (self.kinds.profile.die_size_px or 0.0) ** 2 * 1.5
+        # the die outline (from the empty tray) holding each detection: a better face box than a pip group's
+        holders = [_holding(box, [b.box for b in blobs]) for box in known]
+        outline = [j if j is not None and (not single or blobs[j].area <= single) else None for j in holders]
+        extra = [b.box for j, b in enumerate(blobs) if j not in set(holders)]
+        boxes = known + extra
         if not boxes:
             return detections
         tray_bgr = self.kinds.tray_now(frame_bgr, boxes)
@@ -131,21 +136,41 @@ class KindStage:
         confidences = [float(c) for c in detections.confidences] + [0.0] * len(extra)
         kinds = list(detections.kinds) + [UNKNOWN] * len(extra)
         faces: list[int | str | None] = list(detections.faces) + [None] * len(extra)
+        keep = [True] * len(boxes)
+        named: set[int] = set()  # outlines already read as a colour or picture die
         for i, box in enumerate(boxes):
             if i < n_old and kinds[i] != PIPS:
                 continue  # an earlier stage already named this die
-            read = self.kinds.classify(frame_bgr, box, tray_bgr, has_pips=values[i] > 0)
+            j = outline[i] if i < n_old else None
+            face_box = blobs[j].box if j is not None else box
+            read = self.kinds.classify(frame_bgr, face_box, tray_bgr, has_pips=values[i] > 0)
             if read.kind == PIPS:
                 continue
+            if j is not None and j in named:
+                keep[i] = False  # a second pip group on the same picture/colour die
+                continue
+            if j is not None and read.kind != UNKNOWN:
+                named.add(j)
+            boxes[i] = face_box
             kinds[i], faces[i] = read.kind, read.face
             values[i] = 0
             confidences[i] = min(read.confidence, 0.49) if read.flagged else read.confidence
         data = {k: np.concatenate([v, np.zeros(len(extra), dtype=v.dtype)]) for k, v in detections.data.items()}
-        return (
-            Detections.from_lists([list(b) for b in boxes], values, confidences, kinds=kinds, faces=faces, data=data)
-            if boxes
-            else detections
+        result = Detections.from_lists(
+            [list(b) for b in boxes], values, confidences, kinds=kinds, faces=faces, data=data
         )
+        return result[np.array(keep, dtype=bool)]
+
+
+def _holding(box: Box, others: Sequence[Box]) -> int | None:
+    """Index of the smallest box in ``others`` that holds ``box``'s centre (None if none does)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    best, best_area = None, float("inf")
+    for i, (x0, y0, x1, y1) in enumerate(others):
+        area = (x1 - x0) * (y1 - y0)
+        if x0 <= cx <= x1 and y0 <= cy <= y1 and area < best_area:
+            best, best_area = i, area
+    return best
 
 
 def vision_profile(profile: Profile, folder: Path | None) -> VisionProfile:

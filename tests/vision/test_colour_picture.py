@@ -128,3 +128,21 @@ def test_tray_colour_ignores_dice_and_falls_back_to_grey_world() -> None:
 def test_face_patch_is_fixed_size() -> None:
     frame = np.full((120, 160, 3), 200, np.uint8)
     assert face_patch(frame, (10, 10, 60, 60)).shape == (PATCH, PATCH)
+
+
+def test_stage_relabels_pip_groups_found_on_picture_dice(calibrated: tuple[Any, Wizard]) -> None:
+    """The pip reader may see the cat's eyes as a "2": the stage reads the whole die outline and names it."""
+    from companion.vision.detections import Detections
+    from companion.vision.dice_kinds import KindStage
+
+    table, wizard = calibrated
+    dice = [R.DieSpec("picture", "cat", (200.0, 200.0), 42.0, 20.0), R.DieSpec("pips", 3, (420.0, 260.0), 42.0, 5.0)]
+    shot = R.render(table, dice, R.Light(4000), blur=0.6, noise=2.0, seed=3)
+    cat, pip = shot.dice
+    eyes = (cat.box[0] + 8, cat.box[1] + 12, cat.box[2] - 8, cat.box[1] + 30)  # a pip group's box, not the die's
+    found = Detections.from_lists([list(eyes), list(pip.box), list(eyes)], [2, 3, 2], [0.7, 0.95, 0.6])
+    out = KindStage(wizard.reader())(shot.image, found)
+    named = [(k, f) for k, f in zip(out.kinds, out.faces, strict=True)]
+    assert sorted(named, key=str) == sorted([("picture", "cat"), ("pips", 3)], key=str), named
+    box = out.boxes[out.kinds.index("picture")]
+    assert box[0] <= cat.box[0] + 4 and box[2] >= cat.box[2] - 4  # reported with the die's own box
