@@ -52,6 +52,11 @@ def exact(ui: UI, text: str, root: Any = None) -> Any:
     raise LookupError(text)
 
 
+def tile(ui: UI, face: Any) -> Any:
+    """The die tile showing ``face`` (a colour name or a number); the first one when two dice show it."""
+    return next(t for t in tiles(ui) if t.face == face)
+
+
 def tiles(ui: UI) -> list[Any]:
     from companion.ui.screens.lowdown import DieTile
 
@@ -65,8 +70,8 @@ def test_first_turn_by_touch(ui: UI) -> None:
     assert state(ui)["phase"] == "active"
     ui.screenshot("lowdown-choose")
     # Ana picks 3 and red: only the red squares of her board light up.
-    ui.tap(next(t for t in tiles(ui) if t.text == "3"))
-    red = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.839, 0.271, 0.255], abs=0.01))
+    ui.tap(tile(ui, 3))
+    red = tile(ui, "red")
     ui.tap(red)
     lit = {sq for sq, b in ui.screen().board.squares.items() if b.mode == "lit"}
     assert lit == {(0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 2), (0, 2, 0), (0, 2, 1)}
@@ -85,11 +90,15 @@ def test_first_turn_by_touch(ui: UI) -> None:
     # Physical secret pair: revealed by touch before Bo chooses.
     assert "Reveal the secret pair" in ui.screen().prompt
     enter(ui, ["green"], [6])
-    faces = sorted(t.text for t in tiles(ui) if t.text.strip("[]*").isdigit())
-    assert faces == ["5", "6"]
+    assert sorted((t.kind, str(t.face)) for t in tiles(ui)) == [
+        ("colour", "blue"),
+        ("colour", "green"),
+        ("number", "5"),
+        ("number", "6"),
+    ]
     ui.screenshot("lowdown-others")
-    ui.tap(next(t for t in tiles(ui) if t.text == "6"))
-    green = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.247, 0.682, 0.286], abs=0.01))
+    ui.tap(tile(ui, 6))
+    green = tile(ui, "green")
     ui.tap(green)
     ui.tap(square(ui, 2, 0, 0))
     assert state(ui)["turn"] == 2 and state(ui)["active"] == 1 and state(ui)["phase"] == "roll"
@@ -118,7 +127,7 @@ def test_camera_roll_virtual_look_and_active_wild(ui: UI) -> None:
     # Wild colour with the secret number; the open blue die leaves play; any free square lights up.
     ui.tap_text("Wild colour")
     ui.tap(next(t for t in tiles(ui) if t.text.strip("[]") == str(secret["number"]) and not t.disabled))
-    blue = next(t for t in tiles(ui) if t.background_color[:3] == pytest.approx([0.184, 0.498, 0.847], abs=0.01))
+    blue = tile(ui, "blue")
     ui.tap(blue)
     assert sum(b.mode == "lit" for b in ui.screen().board.squares.values()) == 27
     ui.screenshot("lowdown-wild")
@@ -228,3 +237,52 @@ def test_resume_shows_whose_part_it_is(ui: UI) -> None:
     ui.app.resume(game_id)
     ui.advance(3)
     assert ui.screen().viewing == 1 and ui.screen().mode() == "secret"
+
+
+def test_physical_look_must_then_be_used_and_buttons_switch_boards(ui: UI) -> None:
+    screen = start(ui, PLAYERS)
+    enter(ui, ["red", "blue"], [3, 5])
+    ui.tap_text("Look at the secret pair")
+    assert screen.mode() == "secret" and "looks at the secret pair" in screen.prompt
+    ui.tap_text("Don't look")
+    assert screen.mode() == "choose" and not state(ui)["looked"]
+    ui.tap_text("Look at the secret pair")
+    ui.screenshot("lowdown-look-entry")
+    enter(ui, ["yellow"], [6])
+    assert state(ui)["looked"] and state(ui)["secret"] == {"colour": "yellow", "number": 6}
+    # Spanish edition: open 3 with open red is no longer allowed; the tap says why.
+    ui.tap(tile(ui, 3))
+    red = tile(ui, "red")
+    assert red.disabled  # no red with 3 once the secret pair is seen
+    ui.tap(tile(ui, 6))
+    ui.tap(red)
+    ui.tap(square(ui, 0, 0, 0))
+    assert state(ui)["boards"][0]["grids"][0][0][0]["n"] == 6
+    assert state(ui)["taken"] == ["c0", "sn"]
+    # Cy's arcade button brings up Cy's board, which is not Cy's part yet.
+    from hardware.buttons import ButtonEvent
+
+    screen.on_button(ButtonEvent(3, "press", 1.0))
+    ui.advance(2)
+    assert screen.viewing == 2 and screen.mode() == "pass"
+    assert "Pass to Bo" in ui.find("Pass to").text
+    ui.tap(square(ui, 1, 0, 0))
+    assert "Bo's turn to write" in screen.header_text
+    ui.tap_text("Pass to Bo")
+    assert screen.viewing == 1 and screen.mode() == "choose"
+    ui.screenshot("lowdown-bo-after-look")
+
+
+def test_refresh_is_quick(ui: UI) -> None:
+    import time
+
+    setup, actions = load_log("lowdown-4p-spanish-virtual.jsonl")
+    ui.app.start_game(setup)
+    ui.advance(3)
+    screen = play(ui, actions[:100])
+    start_t = time.perf_counter()
+    for _ in range(10):
+        screen.refresh()
+    per = (time.perf_counter() - start_t) / 10
+    print(f"lowdown refresh: {per * 1000:.1f} ms")
+    assert per < 0.5

@@ -8,7 +8,7 @@ from typing import Any
 from kivy.factory import Factory
 from kivy.graphics import Color, Line, Rectangle, Triangle
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -105,6 +105,8 @@ class DieTile(Button):
     """A die on the right panel: a colour die shows its colour, a number die its number; tap to pick it."""
 
     picked = BooleanProperty(False)
+    kind = StringProperty("")  # "colour" or "number"
+    face = ObjectProperty(None)
 
 
 class LowdownBoard(BoxLayout):
@@ -482,16 +484,19 @@ class LowdownScreen(GameScreen):
     # -- choosing dice -------------------------------------------------------------------------------------
 
     def _options(self) -> tuple[list[int], list[str]]:
-        """The numbers and colours the viewed player can use now (from the legal placements)."""
-        found = lowdown.legal_placements(self.state, self.viewing)
+        """The numbers the viewed player can use now, and the colours that go with the picked number (from the
+        legal placements, with or without a wild colour as toggled)."""
+        found = lowdown.legal_placements(self.state, self.viewing, wild=self.wild)
         numbers = sorted({int(a["number"]) for a in found})
-        colours = sorted({str(a["colour"]) for a in found if "colour" in a})
+        with_number = [a for a in found if self.number is None or a["number"] == self.number]
+        colours = sorted({str(a["colour"]) for a in with_number if "colour" in a})
         return numbers, colours
 
     def _autopick(self) -> None:
-        numbers, colours = self._options()
+        numbers, _ = self._options()
         if self.number not in numbers:
             self.number = numbers[0] if len(numbers) == 1 else None
+        _, colours = self._options()
         if self.colour not in colours:
             self.colour = colours[0] if len(colours) == 1 else None
 
@@ -512,6 +517,7 @@ class LowdownScreen(GameScreen):
     def _tile(self, kind: str, face: Any, *, enabled: bool, picked: bool) -> DieTile:
         layout = self.state["layout"]
         tile = DieTile()
+        tile.kind, tile.face = kind, face
         if kind == "colour":
             tile.background_color = get_color_from_hex(layout["colours"][face])
             tile.text = "*" if picked else ""
@@ -600,9 +606,14 @@ class LowdownScreen(GameScreen):
             took = self._took_text()
             self.prompt = f"{me}: take a number and a colour from the dice left"
             self.info = took
+        plain = lowdown.legal_placements(state, p, wild=False)
         if self.wild:
             who_removes = " and the colour die to take out of play" if p == state["active"] else ""
             self.info += f"\nWild colour: pick a number{who_removes}, then any free square."
+        elif not plain and p == state["active"] and not state["looked"]:
+            self.info += "\nNo open die colour fits: look at the secret pair, or use a wild colour."
+        elif not plain:
+            self.info += "\nNo die colour fits: use a wild colour."
         self._dice_rows(box)
 
     def _took_text(self) -> str:
@@ -787,6 +798,8 @@ class LowdownScreen(GameScreen):
     def view(self, player: int) -> None:
         """Show ``player``'s board (the pass-the-screen step, or a look at someone else's board)."""
         self.viewing = player
+        if self.message_is_error:
+            self.show_message(f"{self.name_of(player)}'s board")
         self._reset_choice()
         self.entry = {"colours": [], "numbers": []}
         self.refresh()
