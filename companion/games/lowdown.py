@@ -158,6 +158,10 @@ def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
                 out_row.append(parts)
             out_rows.append(out_row)
         out_grids.append({"name": gname, "colours": list(gcols), "rows": out_rows})
+    used = {c for grid in out_grids for c in grid["colours"]}
+    unused = [c for c in colours if c not in used]
+    if unused:
+        raise bad(f"colour(s) {', '.join(unused)} are on the colour dice but in no grid: they could never be written")
     return {
         "name": str(data.get("name", "custom")),
         "note": str(data.get("note", "")),

@@ -95,6 +95,12 @@ def layout_with(**changes: Any) -> dict[str, Any]:
             layout_with(grids=[{"name": "G", "colours": ["red"], "rows": [["red", 5, "red"]] * 3}]),
             "row 1, column 2: a square is written as a colour name",
         ),
+        (
+            layout_with(
+                colours={"red": "#ff0000", "pink": "#ff88aa"}, grids=[{"colours": ["red"], "rows": [["red"] * 3]}]
+            ),
+            "colour(s) pink are on the colour dice but in no grid",
+        ),
     ],
 )
 def test_bad_layout_files_are_refused_with_the_reason(tmp_path: Path, data: Any, message: str) -> None:
