@@ -62,6 +62,16 @@ def die_button(ui: UI) -> Any:
     return max(buttons(ui), key=lambda b: (b.y, -b.x))
 
 
+def pixel_at(shot: Any, widget: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The RGB colour of a screenshot at a point in ``widget``'s coordinates."""
+    import cv2
+
+    image = cv2.imread(str(shot))
+    wx, wy = widget.to_window(x, y)
+    b, g, r = image[image.shape[0] - 1 - int(wy), int(wx)]
+    return int(r), int(g), int(b)
+
+
 def state(ui: UI) -> dict[str, Any]:
     return ui.screen().session.state  # type: ignore[no-any-return]
 
@@ -69,7 +79,9 @@ def state(ui: UI) -> dict[str, Any]:
 def test_deal_and_first_turn_by_touch(ui: UI) -> None:
     screen = start(ui)
     assert "Deal: enter the face-up card of the Red region" in screen.prompt
-    ui.screenshot("ratatat-deal")
+    shot = ui.screenshot("ratatat-deal")
+    r, g, b = pixel_at(shot, screen.ids.board, *screen.ids.board.space_centre(0))
+    assert r > 200 and g > 150 and b < 100, (r, g, b)  # the gold statue is drawn on its space from the start
     deal(ui, [(5, True), (6, False), (1, False), (8, False), (3, False)])
     assert state(ui)["phase"] == "roll"
     assert [c["value"] for c in state(ui)["face_up"]] == [5, 6, 1, 8, 3]

@@ -43,7 +43,8 @@ class RingBoard(Widget):
         self.target = 0
         self._anim: Any = None
         self.labels: list[Label] = []
-        self.bind(pos=self.redraw, size=self.redraw, shown=self.redraw)
+        self._redraw_soon = Clock.create_trigger(self.redraw)
+        self.bind(pos=self._redraw_soon, size=self._redraw_soon, shown=self.redraw)
 
     # -- state -------------------------------------------------------------------------------------------
     def show(self, state: dict[str, Any], odds: dict[int, float], *, steps: int = 0) -> None:
@@ -79,7 +80,7 @@ class RingBoard(Widget):
     def geometry(self) -> tuple[float, float, float, float]:
         """Centre x, centre y, ring radius, space size."""
         ring = len(self.state["board"]["spaces"]) if self.state else 35
-        cx, cy = self.center
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2  # not self.center: it can lag a size change
         outer = min(self.width, self.height) / 2 - dp(4)
         size = min(dp(34), 2 * math.pi * outer / ring * 0.86, outer / 4)
         return cx, cy, outer - size / 2, size
@@ -157,7 +158,7 @@ class RingBoard(Widget):
             ax, ay = self.region_anchor(region, size / 2 + dp(58) * 0.72)
             text = "?" if card is None else str(card["value"])
             self._label(text, ax, ay - dp(3), dp(28), (0.1, 0.1, 0.12, 1) if card else (0.8, 0.8, 0.85, 1), True)
-        cx, cy = self.center
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
         self._label(f"bank {state['bank']}", cx, cy + dp(10), dp(17), (1, 1, 1, 1), True)
         self._label(f"pile {state['pile']}", cx, cy - dp(12), dp(14), (0.75, 0.75, 0.8, 1), False)
 
