@@ -36,8 +36,8 @@ class FaceSettings:
     pair_min: float = 5.0  # two lone pips this far apart (in radii) ...
     pair_max: float = 10.0  # ... and not farther may be the two pips of a 2
     face_cost: float = 1.0  # a split into more faces must explain this much more (in well-fitted pips) per face
-    max_group: int = 14  # groups larger than this are first cut at their longest links
-    cuts_tried: int = 3  # a group is split at one of its this many longest links (boundaries between dice)
+    max_group: int = 24  # groups larger than this are first cut at their longest links
+    cuts_tried: int = 99  # a group is split at one of its this many longest links (boundaries between dice)
     good_fit: float = 0.8  # a group that fits one face this well is not searched for splits
     offset_min: float = 1.7  # pattern offset (centre to corner pip along one axis) in pip radii
     offset_max: float = 5.0
@@ -45,7 +45,10 @@ class FaceSettings:
     round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
     flat_pips: float = 1.65  # ... and from this on they are on a side face seen edge-on (not the top face)
     die_half: float = 1.9  # half the die side / pattern offset
+    face_disc: float = 1.5  # the face checked for plainness: a disc of this many pattern offsets (reaches the
+    # empty corner spots, so a pip hidden from the fit, say under glare, makes the reading unsure)
     single_half: float = 5.0  # half the die side / pip radius, for a lone pip
+    crowded_single: float = 0.6  # confidence factor for a 1 whose pip was linked to other pips
 
 
 @dataclass(frozen=True)
@@ -260,12 +263,13 @@ def plainness(
 def group_pips(
     pips: Pips, settings: FaceSettings | None = None, gray: np.ndarray | None = None
 ) -> tuple[Detections, list[int]]:
-    """Dice read from pip groups (values 2-6, and 1 only via ``lone``) plus the indices of lone pips left over.
+    """Dice read from pip groups (values 2-6), the indices of lone pips that may be 1s, and which of those were
+    linked to other pips (a 1 among other dice's pips is less sure).
     With ``gray`` given, each reading's confidence also reflects how plain the face around its pips is."""
     s = settings or FaceSettings()
     n = len(pips)
     if n == 0:
-        return Detections.empty(), []
+        return Detections.empty(), [], set()
     xy = pips.xy
     d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
     rm = (pips.r[:, None] + pips.r[None]) / 2
@@ -276,20 +280,38 @@ def group_pips(
     np.fill_diagonal(adj, False)
     faces: list[_Face] = []
     lone: list[int] = []
+    crowded: set[int] = set()
     for comp in _components(adj):
         if len(comp) == 1:
             lone.append(comp[0])
             continue
         got = _read_group(comp, pips, s)
-        faces += got
         used = {i for f in got for i in f.pips}
-        lone += [i for i in comp if i not in used]
+        leftovers = [i for i in comp if i not in used]
+        _penalise_strays(got, leftovers, pips, adj)
+        faces += got
+        # a leftover may be the lone pip of a 1 touching another die, unless it sits among other unexplained pips
+        lone += [i for i in leftovers if not any(adj[i, j] for j in leftovers)]
+        crowded.update(leftovers)
     faces += _pair_lone(lone, pips, s, d, rm, ratio, same)
     if gray is not None:
         for f in faces:
             pol = int(pips.polarity[f.pips[0]])
-            f.confidence *= plainness(gray, f.cx, f.cy, f.half / s.die_half * 1.3, pips.xy[f.pips], pips.r[f.pips], pol)
-    return _to_detections(faces, pips), lone
+            f.confidence *= plainness(
+                gray, f.cx, f.cy, f.half / s.die_half * s.face_disc, pips.xy[f.pips], pips.r[f.pips], pol
+            )
+    return _to_detections(faces, pips), lone, crowded
+
+
+def _penalise_strays(faces: list[_Face], leftovers: list[int], pips: Pips, adj: np.ndarray) -> None:
+    """A face linked to pips of its group that no face explains (a glint, a hidden pip, a wrong split) is
+    unsure: its confidence halves for each such pip."""
+    if not leftovers:
+        return
+    left = np.asarray(leftovers)
+    for f in faces:
+        strays = int(adj[np.ix_(np.asarray(f.pips), left)].any(axis=0).sum())
+        f.confidence *= 0.5**strays
 
 
 def _pair_lone(
@@ -310,7 +332,7 @@ def _pair_lone(
             idx = [int(li[a]), int(li[b])]
             fit = fit_pattern(pips.xy[idx])
             if fit:
-                conf = 0.75 * float(np.clip(min(pips.contrast[idx]) / 60.0, 0.3, 1.0))
+                conf = 0.9 * float(np.clip(min(pips.contrast[idx]) / 60.0, 0.3, 1.0))
                 conf *= _roundness(pips.aspect[idx], s)
                 out.append(_Face(2, fit.cx, fit.cy, s.die_half * fit.offset, conf, idx))
     return out

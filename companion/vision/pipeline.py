@@ -7,7 +7,7 @@ Other die kinds (colour, picture) plug in as extra :class:`DieClassifier` stages
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -57,10 +57,13 @@ def to_gray(frame_bgr: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
     return cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), 1.0 / f
 
 
-def read_lone_pips(gray: np.ndarray, pips: Pips, lone: Sequence[int], settings: FaceSettings) -> Detections:
-    """Lone pips that sit on a plain face (the ring around them is even and clearly differs from the pip) are 1s."""
+def read_lone_pips(
+    gray: np.ndarray, pips: Pips, lone: Sequence[int], settings: FaceSettings, crowded: Collection[int] = ()
+) -> Detections:
+    """Lone pips that sit on a plain face (the ring around them is even and clearly differs from the pip) are 1s;
+    those that were linked to other pips (``crowded``) are less sure."""
     h, w = gray.shape[:2]
-    boxes, confs = [], []
+    boxes, confs, pols = [], [], []
     for i in lone:
         x, y, r = float(pips.x[i]), float(pips.y[i]), float(pips.r[i])
         if r < 2.0 or pips.aspect[i] > settings.round_pips:
@@ -84,7 +87,8 @@ def read_lone_pips(gray: np.ndarray, pips: Pips, lone: Sequence[int], settings: 
         conf = float(np.clip(1.0 - spread / (0.6 * contrast), 0, 1)) * float(np.clip(contrast / 60, 0, 1))
         half = settings.single_half * r
         boxes.append([x - half, y - half, x + half, y + half])
-        confs.append(0.35 + 0.5 * conf)
+        confs.append((0.35 + 0.5 * conf) * (settings.crowded_single if i in crowded else 1.0))
+        pols.append(int(pips.polarity[i]))
     if not boxes:
         return Detections.empty()
     return Detections.from_lists(
@@ -93,7 +97,7 @@ def read_lone_pips(gray: np.ndarray, pips: Pips, lone: Sequence[int], settings: 
         confs,
         data={
             "pips": np.ones(len(boxes), dtype=np.int64),
-            "polarity": pips.polarity[np.asarray([i for i in lone])][: len(boxes)] * 0,
+            "polarity": np.asarray(pols, dtype=np.int32),
         },
     )
 
@@ -149,8 +153,8 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     p = profile or DEFAULT_PROFILE
     gray, back = to_gray(frame_bgr, p.max_side)
     pips = find_pips(gray, p.pips)
-    faces, lone = group_pips(pips, p.faces, gray)
-    singles = read_lone_pips(gray, pips, lone, p.faces)
+    faces, lone, crowded = group_pips(pips, p.faces, gray)
+    singles = read_lone_pips(gray, pips, lone, p.faces, crowded)
     det = Detections.merge([faces, singles])
     det = suppress_overlaps(det[det.confidences >= p.min_confidence])
     if back != 1.0 and len(det):

@@ -29,7 +29,10 @@ class PipSettings:
     ring_at: tuple[float, ...] = (1.7, 2.2)  # the surround is sampled on rings at these multiples of the radius
     ring_contrast: float = 0.7  # pip centre vs ring median, as a share of min_contrast
     ring_spread: float = 1.0  # the ring's spread (less its extremes) at most this share of the pip's contrast
-    max_holes: float = 0.03  # a pip has no spots inside it: enclosed holes at most this share of its area
+    inner_at: tuple[float, ...] = (0.3, 0.55)  # the inside of blobs at least inner_min_r px across is sampled on
+    inner_min_r: float = 6.0  # rings at these multiples of the radius ...
+    inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
+    max_holes: float = 0.01  # a pip has no spots inside it: enclosed holes at most this share of its area
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def _blob_row(
         return None
     if a < s.min_fill * w * h or long_side > s.max_aspect * short_side:
         return None
-    if a >= 4 * s.min_area and _hole_area(blob) > s.max_holes * a:
+    if a >= 4 * s.min_area and _hole_area(blob) > max(3, s.max_holes * a):
         return None  # something with its own spots inside: a whole die seen at a coarse level, not a pip
     contrast = float(win[blob].mean())
     mx, my = float(xs.mean()), float(ys.mean())
@@ -170,7 +173,19 @@ def ring_check(gray: np.ndarray, pips: Pips, s: PipSettings) -> np.ndarray:
     k = ring.shape[1] // 8  # ignore the most extreme eighth on each side (a neighbouring pip, a speck)
     spread = ring[:, -1 - k] - ring[:, k]
     contrast = np.where(pips.polarity == DARK, 1.0, -1.0) * (np.median(ring, axis=1) - centre)
-    return (contrast >= s.ring_contrast * s.min_contrast) & (spread <= s.ring_spread * contrast)
+    # inside, a pip is even too; a whole die seen as one blob at a coarse level has its own pips inside
+    # (only big blobs: small pips are too blurred inside to judge, and a whole die is never small)
+    inner_r = np.concatenate([pips.r[:, None] * f * np.ones(8) for f in s.inner_at], axis=1)
+    inner_a = np.tile(np.linspace(0, 2 * np.pi, 8, endpoint=False), len(s.inner_at))
+    ix = np.clip(np.round(pips.x[:, None] + inner_r * np.cos(inner_a)), 0, w - 1).astype(np.int32)
+    iy = np.clip(np.round(pips.y[:, None] + inner_r * np.sin(inner_a)), 0, h - 1).astype(np.int32)
+    inner = np.concatenate([gray[iy, ix].astype(np.float32), centre[:, None]], axis=1)
+    inner_spread = np.where(pips.r >= s.inner_min_r, inner.max(axis=1) - inner.min(axis=1), 0.0)
+    return (
+        (contrast >= s.ring_contrast * s.min_contrast)
+        & (spread <= s.ring_spread * contrast)
+        & (inner_spread <= s.inner_spread * contrast)
+    )
 
 
 def _dedupe(p: Pips) -> Pips:
