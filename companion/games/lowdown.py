@@ -37,7 +37,7 @@ SHADED_POINTS = 6
 LINE_LENGTH = 3
 LINE_SUM = 10
 EDITIONS = ("es", "en")
-ROLLERS = ("", "right", "left")
+ROLLERS = ("edition", "right", "left")
 SECRET_MODES = ("physical", "virtual")
 PHASES = ("roll", "active", "others", "final", "over")
 
@@ -289,7 +289,9 @@ def filled_grids(state: State, player: int) -> int:
 def secret_roller(state: State) -> int:
     """Who rolls the secret pair this turn: the player on the active player's right (Spanish manual; players
     are listed in playing order, which goes to the left) or on the left (English edition)."""
-    side = state["settings"]["secret_roller"] or ("right" if state["settings"]["edition"] == "es" else "left")
+    side = state["settings"]["secret_roller"]
+    if side == "edition":
+        side = "right" if state["settings"]["edition"] == "es" else "left"
     n = len(state["players"])
     step = -1 if side == "right" else 1
     return (int(state["active"]) + step) % n
@@ -627,18 +629,18 @@ class LowdownEngine:
         "secret_dice": list(SECRET_MODES),
     }
     setting_labels: ClassVar[dict[str, str]] = {
-        "edition": "Rules edition (es: manual, en: secret pair as a whole)",
-        "secret_roller": "Secret roller side (blank: edition's)",
-        "secret_dice": "Secret pair",
+        "edition": "Edition (es: manual, en: secret pair as a whole)",
+        "secret_roller": "Secret roller side",
+        "secret_dice": "Secret pair dice",
         "end_grids": "Grids filled to end",
     }
     setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"end_grids": (1, 3)}
 
     def default_settings(self) -> dict[str, Any]:
         """``edition`` es/en (secret pair: Spanish "at least one secret die" / English "as a pair"),
-        ``secret_roller`` ""/right/left ("" follows the edition), ``secret_dice`` physical/virtual,
+        ``secret_roller`` edition/right/left, ``secret_dice`` physical/virtual,
         ``layout`` (None = default board, a file path, or an inline layout object), ``end_grids``."""
-        return {"edition": "es", "secret_roller": "", "secret_dice": "physical", "layout": None, "end_grids": 2}
+        return {"edition": "es", "secret_roller": "edition", "secret_dice": "physical", "layout": None, "end_grids": 2}
 
     def setup(self, setup: Setup) -> State:
         """Empty boards for every player; the first player (youngest, per the manual) rolls first."""
@@ -647,9 +649,7 @@ class LowdownEngine:
         if settings["edition"] not in EDITIONS:
             raise BadSetup(f"edition must be one of {', '.join(EDITIONS)}, not {settings['edition']!r}")
         if settings["secret_roller"] not in ROLLERS:
-            raise BadSetup(
-                f"secret_roller must be 'right', 'left' or '' (edition's), not {settings['secret_roller']!r}"
-            )
+            raise BadSetup(f"secret_roller must be 'edition', 'right' or 'left', not {settings['secret_roller']!r}")
         if settings["secret_dice"] not in SECRET_MODES:
             raise BadSetup(f"secret_dice must be 'physical' or 'virtual', not {settings['secret_dice']!r}")
         raw = settings["layout"]

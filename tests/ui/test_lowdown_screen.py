@@ -286,3 +286,18 @@ def test_refresh_is_quick(ui: UI) -> None:
     per = (time.perf_counter() - start_t) / 10
     print(f"lowdown refresh: {per * 1000:.1f} ms")
     assert per < 0.5
+
+
+def test_new_game_screen_offers_the_lowdown_settings(ui: UI) -> None:
+    setup_screen = ui.screen("setup")
+    setup_screen.prepare("lowdown", seed=9)
+    ui.go("setup")
+    ui.tap_text("Edition")
+    ui.tap_text("Secret pair dice")
+    ui.screenshot("lowdown-new-game")
+    assert setup_screen.settings["edition"] == "en" and setup_screen.settings["secret_dice"] == "virtual"
+    ui.tap_text("Start")
+    screen = ui.screen()
+    assert screen.name == "lowdown"
+    assert screen.session.state["settings"]["edition"] == "en"
+    assert "app keeps a secret pair hidden" in screen.info
