@@ -76,3 +76,14 @@ def test_logs_cover_the_rules() -> None:
             seen.add(action["type"])
             state = lowdown.ENGINE.apply(state, action)
     assert {"look", "wild-active", "wild-other", "shade", "cross", "edition:es", "edition:en"} <= seen
+
+
+def test_companion_replay_command_prints_the_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    path = LOGS[0]
+    expected = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text(encoding="utf-8"))
+    assert main(["replay", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["game"] == "lowdown" and printed["over"] is True
+    assert printed["scores"] == expected["scores"]
