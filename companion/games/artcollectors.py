@@ -323,6 +323,13 @@ class ArtCollectors:
     """The engine (see the module docstring); one instance, ``ENGINE``."""
 
     name = "artcollectors"
+    setting_labels = {
+        "tracker": "Pile tracker (enter every draw)",
+        "full_game": "Full game (special abilities)",
+        "angel_guards_banker": "Angel on top also guards against your own banker",
+        "black_cat_painting": "Black-cat token's painting (0: mark it when drawn)",
+    }
+    setting_choices = {"black_cat_painting": list(range(12))}
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue or load_catalogue()

@@ -1,0 +1,625 @@
+"""Art Collectors screen: setup summary, the end-of-game count, results with the working, and the pile tracker.
+
+Every tap that changes the game is one engine action through :meth:`GameScreen.act` (journaled, undoable);
+the only local state is what a screen needs between taps: which player's counts are shown, the order chosen for
+this turn's tokens, and Robin Tell's deal while it is being planned.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
+from kivy.utils import get_color_from_hex
+
+from companion.games.artcollectors import ENGINE, painting_of, plain, protected, working
+from companion.games.base import Action
+from companion.ui.screens import load_kv
+from companion.ui.screens.game import GameScreen
+from companion.ui.widgets import readable_text
+from hardware.buttons import ButtonEvent
+
+load_kv("artcollectors")
+
+PILE_TOKENS_SHOWN = 6
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def painting_colour(number: int) -> list[float]:
+    """A distinct tile colour per painting (hue around the wheel), dark enough for white text."""
+    r, g, b = colorsys.hsv_to_rgb(((number - 1) * 0.093) % 1.0, 0.62, 0.62)
+    return [r, g, b, 1.0]
+
+
+def hex_rgba(colour: str) -> list[float]:
+    return list(get_color_from_hex(colour))
+
+
+def chunks_from_gives(gives: list[int]) -> list[dict[str, int]]:
+    """Robin Tell's deal: consecutive tokens given to the same player travel as one stack (order kept)."""
+    deal: list[dict[str, int]] = []
+    for seat in gives:
+        if deal and deal[-1]["to"] == seat:
+            deal[-1]["count"] += 1
+        else:
+            deal.append({"to": seat, "count": 1})
+    return deal
+
+
+class ACChip(Button):
+    """A tappable token or painting tile."""
+
+    tile = ListProperty([0.3, 0.3, 0.3, 1])
+    ink = ListProperty([1, 1, 1, 1])
+
+
+class ACTile(Label):
+    """A token shown in a pile (not tappable)."""
+
+    tile = ListProperty([0.3, 0.3, 0.3, 1])
+
+
+class ACCountCell(BoxLayout):
+    """Counter for one painting of the shown player: − value +."""
+
+    screen = ObjectProperty(None, allownone=True)
+    painting = NumericProperty(0)
+    caption = StringProperty("")
+    value = NumericProperty(0)
+    full = BooleanProperty(False)
+
+
+class ACPanel(BoxLayout):
+    """Base of the screen's panels: they know their screen."""
+
+    screen = ObjectProperty(None, allownone=True)
+
+
+class ACSummary(ACPanel):
+    """What was set up: players, paintings in play, the mode."""
+
+
+class ACCount(ACPanel):
+    """Tokens per painting per player, and who holds the black cat."""
+
+
+class ACResults(ACPanel):
+    """The working (per painting: counts, winner, why) and the ranking."""
+
+
+class ACTracker(ACPanel):
+    """The current turn, the piles, the moves on offer and the draw picker."""
+
+
+class ACRobin(ACPanel):
+    """Robin Tell's deal: give the taken pile out token by token."""
+
+
+class ArtCollectorsScreen(GameScreen):
+    """The game screen; panels switch with the engine's phase."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.show_summary = False
+        self.count_seat = 0
+        self.order: list[str] = []
+        self.robin_plan: dict[str, Any] | None = None
+        self.summary = ACSummary(screen=self)
+        self.count = ACCount(screen=self)
+        self.results = ACResults(screen=self)
+        self.tracker = ACTracker(screen=self)
+        self.robin = ACRobin(screen=self)
+        self.cells: dict[str, ACCountCell] = {}
+        self.picks: dict[str, ACChip] = {}
+        self._right_children: list[Any] = []
+
+    @property
+    def state(self) -> dict[str, Any]:
+        assert self.session is not None
+        return self.session.state
+
+    # -- life cycle --------------------------------------------------------------------------------------
+
+    def on_session(self) -> None:
+        state = self.state
+        self.show_summary = not self.session.actions if self.session else False
+        self.count_seat = 0
+        self.order = []
+        self.robin_plan = None
+        self._build_summary(state)
+        self.cells = {}
+        grid = self.count.ids.cells
+        grid.clear_widgets()
+        for key in state["order"]:
+            cell = ACCountCell(screen=self, painting=int(key))
+            self.cells[key] = cell
+            grid.add_widget(cell)
+        self.picks = {}
+        picker = self.tracker.ids.picker
+        picker.clear_widgets()
+        for code in state["kinds"]:
+            chip = ACChip(tile=painting_colour(painting_of(code)))
+            chip.bind(on_release=lambda _b, c=code: self.draw(c))
+            self.picks[code] = chip
+            picker.add_widget(chip)
+        if not self._right_children:
+            self._right_children = list(reversed(self.tracker.ids.right.children))
+
+    def refresh(self) -> None:
+        if self.session is None:
+            return
+        state = self.state
+        body = self.ids.body
+        if self.show_summary and not self.session.actions:
+            panel: ACPanel = self.summary
+        elif state["phase"] == "over":
+            panel = self.results
+            self._fill_results(state)
+        elif state["phase"] == "count":
+            panel = self.count
+            self._fill_count(state)
+        else:
+            panel = self.tracker
+            self._fill_tracker(state)
+        if panel not in body.children:  # ids are weak proxies: compare by membership
+            body.clear_widgets()
+            body.add_widget(panel)
+
+    def leave_summary(self) -> None:
+        self.show_summary = False
+        self.refresh()
+
+    def _build_summary(self, state: dict[str, Any]) -> None:
+        ids = self.summary.ids
+        names = ", ".join(state["players"])
+        mode = "pile tracker" if state["settings"]["tracker"] else "final count only"
+        game = "full game" if state["settings"]["full_game"] else "basic game"
+        ids.players.text = f"{len(state['players'])} players: {names} · {mode} · {game}"
+        tokens = sum(int(info["tokens"]) for info in state["paintings"].values())
+        removed = state["removed"]
+        out = f" · painting {', '.join(map(str, removed))} and its tokens are out" if removed else ""
+        ids.paintings.text = f"{len(state['order'])} paintings, {tokens} tokens in the bag{out}"
+        ids.chips.clear_widgets()
+        for key in state["order"]:
+            info = state["paintings"][key]
+            ids.chips.add_widget(
+                ACTile(
+                    text=f"{key}\n[size=12]×{info['tokens']}[/size]", tile=painting_colour(int(key)), halign="center"
+                )
+            )
+        if state["settings"]["tracker"]:
+            ids.rules.text = (
+                "Enter every token as it comes out of the bag; the screen follows busts, steals and abilities, "
+                "refuses what the rules forbid, and scores the piles when the bag is empty.\n"
+                "Tap this turn's tokens to choose the one on top, then Stop (or press your button)."
+            )
+            ids.go.text = "Start tracking"
+        else:
+            ids.rules.text = (
+                "Play with the real bag. At the end, enter each player's tokens per painting and who holds the "
+                "black-cat token: the most tokens win a painting; a tie goes to the black-cat holder, even if "
+                "not tied. Tokens 1 point (twins 2) plus the paintings won."
+            )
+            ids.go.text = "Count the tokens"
+
+    # -- final count ---------------------------------------------------------------------------------------
+
+    def _fill_count(self, state: dict[str, Any]) -> None:
+        tabs = self.count.ids.tabs
+        tabs.clear_widgets()
+        for seat, name in enumerate(state["players"]):
+            held = sum(int(n) for n in state["counts"][seat].values())
+            colour = state["colours"][seat]
+            tab = ToggleButton(
+                text=f"{name} · {held}",
+                group="ac-count-seat",
+                state="down" if seat == self.count_seat else "normal",
+                allow_no_selection=False,
+                font_size=dp(18),
+                background_normal="",
+                background_down="",
+                background_color=hex_rgba(colour) if seat == self.count_seat else [0.22, 0.24, 0.32, 1],
+                color=readable_text(colour) if seat == self.count_seat else (1, 1, 1, 1),
+            )
+            tab.bind(on_release=lambda _b, s=seat: self.show_seat(s))
+            tabs.add_widget(tab)
+        for key, cell in self.cells.items():
+            info = state["paintings"][key]
+            left = int(info["tokens"]) - sum(int(row[key]) for row in state["counts"])
+            twins = " ×2 pts" if int(info["points"]) != 1 else ""
+            character = str(info["character"]).replace("the ", "").replace(" and ", " & ")
+            cell.caption = f"[b]{key}[/b] {character}{twins} · {left} left"
+            cell.value = int(state["counts"][self.count_seat][key])
+            cell.full = left == 0
+        cat = self.count.ids.cat
+        cat.clear_widgets()
+        choices: list[tuple[int | None, str]] = [*enumerate(state["players"]), (None, "Nobody")]
+        for seat, name in choices:
+            chosen = state["black_cat_set"] and state["black_cat"] == seat
+            button = ToggleButton(
+                text=name,
+                group="ac-black-cat",
+                state="down" if chosen else "normal",
+                font_size=dp(17),
+                background_normal="",
+                background_down="",
+                background_color=[0.55, 0.45, 0.1, 1] if chosen else [0.22, 0.24, 0.32, 1],
+            )
+            button.bind(on_release=lambda _b, s=seat: self.set_black_cat(s))
+            cat.add_widget(button)
+
+    def show_seat(self, seat: int) -> None:
+        self.count_seat = seat
+        self.refresh()
+
+    def step_count(self, painting: int, delta: int) -> None:
+        state = self.state
+        key = str(painting)
+        value = int(state["counts"][self.count_seat][key]) + delta
+        name = state["players"][self.count_seat]
+        if value < 0:
+            self.show_message(f"{name} has no tokens of painting {painting} to take away", error=True)
+            return
+        if self.act({"type": "set_count", "player": self.count_seat, "painting": painting, "count": value}, quiet=True):
+            self.show_message(f"{name}: {value} of painting {painting}")
+
+    def set_black_cat(self, seat: int | None) -> None:
+        if self.act({"type": "set_black_cat", "player": seat}, quiet=True):
+            who = "Nobody holds" if seat is None else f"{self.state['players'][seat]} holds"
+            self.show_message(f"{who} the black-cat token")
+        else:
+            self.refresh()
+
+    def score(self) -> None:
+        if self.act({"type": "finish"}, quiet=True):
+            self.show_message(self.winner_line())
+
+    def winner_line(self) -> str:
+        result = working(self.state)
+        best = max(p["total"] for p in result["players"])
+        winners = result["winners"]
+        if len(winners) == 1:
+            return f"{winners[0]} wins with {best} points"
+        return f"{' and '.join(winners)} share the win with {best} points"
+
+    # -- results ---------------------------------------------------------------------------------------------
+
+    def _fill_results(self, state: dict[str, Any]) -> None:
+        result = working(state)
+        ids = self.results.ids
+        names = state["players"]
+        width = dp(52) if len(names) <= 3 else dp(44)
+        head = ids.head
+        head.clear_widgets()
+        head.add_widget(Label(text="#", size_hint_x=None, width=dp(44), font_size=dp(15)))
+        for seat, name in enumerate(names):
+            head.add_widget(
+                Label(
+                    text=name, size_hint_x=None, width=width, font_size=dp(14), color=hex_rgba(state["colours"][seat])
+                )
+            )
+        why_head = Label(text="won by · why", font_size=dp(15), halign="left", valign="middle")
+        why_head.bind(size=lambda lab, size: setattr(lab, "text_size", size))
+        head.add_widget(why_head)
+        rows = ids.rows
+        rows.clear_widgets()
+        for row in result["paintings"]:
+            line = BoxLayout(size_hint_y=None, height=dp(28), spacing=dp(1))
+            line.add_widget(
+                ACTile(text=str(row["painting"]), tile=painting_colour(row["painting"]), size_hint_x=None, width=dp(44))
+            )
+            for seat, n in enumerate(row["counts"]):
+                mark = f"[b]{n}[/b]" if row["winner"] == seat else str(n)
+                line.add_widget(Label(text=mark, markup=True, size_hint_x=None, width=width, font_size=dp(17)))
+            winner = row["winner"]
+            who = "—" if winner is None else f"[b]{names[winner]}[/b] +{row['value']}"
+            why = Label(
+                text=f"{who} · {row['reason']}",
+                markup=True,
+                font_size=dp(14),
+                halign="left",
+                valign="middle",
+                shorten=True,
+                shorten_from="right",
+            )
+            why.bind(size=lambda lab, size: setattr(lab, "text_size", size))
+            line.add_widget(why)
+            rows.add_widget(line)
+        ranking = ids.ranking
+        ranking.clear_widgets()
+        for player in sorted(result["players"], key=lambda p: (p["rank"], p["name"])):
+            seat = names.index(player["name"])
+            colour = state["colours"][seat]
+            place = ORDINALS.get(player["rank"], f"{player['rank']}th")
+            ranking.add_widget(
+                ACTile(
+                    text=(
+                        f"{place} {player['name']}  [size=26]{player['total']}[/size]\n"
+                        f"[size=13]{player['token_points']} tokens + {player['painting_points']} paintings[/size]"
+                    ),
+                    tile=hex_rgba(colour),
+                    color=readable_text(colour),
+                    halign="center",
+                )
+            )
+        short = [row for row in result["paintings"] if row["total"] < row["tokens"]]
+        ids.notes.text = (
+            "Not counted: " + ", ".join(f"{r['tokens'] - r['total']} of painting {r['painting']}" for r in short)
+            if short
+            else "Every token is counted."
+        )
+        self.show_message(self.winner_line())
+
+    # -- tracker -------------------------------------------------------------------------------------------
+
+    def _fill_tracker(self, state: dict[str, Any]) -> None:
+        ids = self.tracker.ids
+        seat = int(state["current"])
+        colour = state["colours"][seat]
+        ids.whose.text = f"[color={colour.lstrip('#')}]{state['players'][seat]}[/color]'s turn"
+        tokens: list[str] = list(state["turn"]["tokens"])
+        kept = [c for c in self.order if c in tokens]
+        for code in tokens:
+            if kept.count(code) < tokens.count(code):
+                kept.append(code)
+        while len(kept) > len(tokens):
+            kept.pop()
+        self.order = kept
+        turn = ids.turn
+        turn.clear_widgets()
+        size = max(dp(48), min(dp(60), (turn.width or dp(500)) / max(1, len(kept))))
+        for index, code in enumerate(self.order):
+            top = index == len(self.order) - 1
+            label = plain(code) + ("*" if code != plain(code) else "")
+            chip = ACChip(
+                text=f"{label}\n[size=11]{'top' if top else ''}[/size]",
+                tile=painting_colour(painting_of(code)),
+                size_hint_x=None,
+                width=size,
+            )
+            chip.bind(on_release=lambda _b, i=index: self.put_on_top(i))
+            turn.add_widget(chip)
+        if not kept:
+            turn.add_widget(Label(text="draw a token from the bag →", font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
+        options = ENGINE.options(state)
+        ids.stop.disabled = not options["stop"]
+        self._fill_piles(state)
+        self._fill_moves(state, options)
+        if self.robin_plan is not None:
+            self._show_robin(state)
+        else:
+            self._show_picker(state, options)
+
+    def _fill_piles(self, state: dict[str, Any]) -> None:
+        piles = self.tracker.ids.piles
+        piles.clear_widgets()
+        for seat, pile in enumerate(state["piles"]):
+            column = BoxLayout(orientation="vertical", spacing=dp(1))
+            colour = state["colours"][seat]
+            current = seat == state["current"]
+            column.add_widget(
+                ACTile(
+                    text=("» " if current else "") + state["players"][seat],
+                    tile=hex_rgba(colour),
+                    color=readable_text(colour),
+                    size_hint_y=None,
+                    height=dp(26),
+                    font_size=dp(15),
+                    shorten=True,
+                )
+            )
+            shield = " · angel" if protected(state, seat) else ""
+            column.add_widget(
+                Label(text=f"{len(pile)} tokens{shield}", size_hint_y=None, height=dp(20), font_size=dp(13))
+            )
+            for depth, code in enumerate(reversed(pile[-PILE_TOKENS_SHOWN:])):
+                shown = plain(code) + (" cat" if code != plain(code) else "")
+                column.add_widget(
+                    ACTile(
+                        text=shown,
+                        tile=painting_colour(painting_of(code)),
+                        size_hint_y=None,
+                        height=dp(30) if depth == 0 else dp(24),
+                        font_size=dp(18) if depth == 0 else dp(14),
+                        opacity=1 if depth == 0 else 0.8,
+                    )
+                )
+            if len(pile) > PILE_TOKENS_SHOWN:
+                column.add_widget(
+                    Label(
+                        text=f"+{len(pile) - PILE_TOKENS_SHOWN} below",
+                        size_hint_y=None,
+                        height=dp(18),
+                        font_size=dp(12),
+                    )
+                )
+            column.add_widget(Label())
+            piles.add_widget(column)
+
+    def _fill_moves(self, state: dict[str, Any], options: dict[str, Any]) -> None:
+        moves = self.tracker.ids.moves
+        moves.clear_widgets()
+        names = state["players"]
+        piles = state["piles"]
+        turn = state["turn"]
+        offers: list[tuple[str, Action]] = []
+        for seat in options["steal"]:
+            number = painting_of(piles[seat][-1])
+            run = 0
+            for code in reversed(piles[seat]):
+                if painting_of(code) != number:
+                    break
+                run += 1
+            offers.append((f"Steal {run}×{number} from {names[seat]}", {"type": "steal", "from": seat}))
+        for seat in options["exchange"]:
+            top = plain(piles[seat][-1])
+            offers.append((f"Swap cat for {names[seat]}'s {top}", {"type": "exchange", "with": seat}))
+        for seat in options["take"]:
+            top = plain(piles[seat][-1])
+            offers.append((f"Ladies take {names[seat]}'s {top} ({turn['ladies']})", {"type": "take", "from": seat}))
+        robin = [(f"Robin Tell: {names[seat]}'s pile", seat) for seat in options["robin"]]
+        count = len(offers) + len(robin)
+        width = moves.width or dp(372)
+        per_row = 2 if count <= 4 else 3 if count <= 6 else 4
+        button_width = (width - dp(4) * (per_row - 1)) / per_row - 1
+        for text, action in offers:
+            button = Button(
+                text=text, font_size=dp(14), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
+            )
+            button.text_size = (button_width - dp(6), None)
+            button.background_normal = ""
+            button.background_color = (0.10, 0.45, 0.55, 1)
+            button.bind(on_release=lambda _b, a=action: self.move(a))
+            moves.add_widget(button)
+        for text, seat in robin:
+            button = Button(
+                text=text, font_size=dp(14), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
+            )
+            button.text_size = (button_width - dp(6), None)
+            button.background_normal = ""
+            button.background_color = (0.45, 0.25, 0.55, 1)
+            button.bind(on_release=lambda _b, s=seat: self.robin_start(s))
+            moves.add_widget(button)
+        if not count:
+            hint = "Tap a painting to enter the token drawn."
+            if turn["drawn"]:
+                hint = "Draw again, or choose the top token and Stop."
+            moves.add_widget(
+                Label(text=hint, size_hint=(1, None), height=dp(52), font_size=dp(15), color=(0.75, 0.75, 0.8, 1))
+            )
+
+    def _show_picker(self, state: dict[str, Any], options: dict[str, Any]) -> None:
+        right = self.tracker.ids.right
+        if self.robin in right.children:
+            right.clear_widgets()
+            for child in self._right_children:
+                right.add_widget(child)
+        for code, chip in self.picks.items():
+            left = int(state["bag"][code])
+            kind = state["kinds"][code]
+            name = str(kind["name"]).removeprefix("the ")
+            chip.text = f"{plain(code)}  [size=13]{name}[/size]\n[size=14]{left} left[/size]"
+            chip.disabled = code not in options["draw"]
+            chip.opacity = 1 if left else 0.35
+        cat = self.tracker.ids.black_cat
+        cat.disabled = not state["black_cat_in_bag"]
+        if cat.disabled:
+            cat.state = "normal"
+        cat.text = "Next draw is the black cat" if state["black_cat_in_bag"] else "Black cat is out of the bag"
+
+    # -- tracker actions ------------------------------------------------------------------------------------
+
+    def draw(self, code: str) -> None:
+        cat = self.tracker.ids.black_cat
+        action: Action = {"type": "draw", "token": code}
+        if cat.state == "down":
+            action["black_cat"] = True
+        if self.act(action, quiet=True):
+            cat.state = "normal"
+            self.show_message(self.state["event"])
+
+    def move(self, action: Action) -> None:
+        if self.act(action, quiet=True):
+            self.show_message(self.state["event"])
+
+    def put_on_top(self, index: int) -> None:
+        """Tap a token of this turn to make it the top of the stack the turn will pile."""
+        code = self.order.pop(index)
+        self.order.append(code)
+        self.show_message(f"{plain(code)} will be on top")
+        self.refresh()
+
+    def stop_turn(self) -> None:
+        if self.state["phase"] != "play" or self.robin_plan is not None:
+            return
+        order = list(self.order)
+        if self.act({"type": "stop", "order": order}, quiet=True):
+            self.order = []
+            self.show_message(self.state["event"] if not self.session or not self.session.over else self.winner_line())
+
+    def end_tracking(self) -> None:
+        if self.act({"type": "end_tracking"}, quiet=True):
+            self.show_message(self.state["event"])
+
+    def on_button(self, event: ButtonEvent) -> None:
+        """The current player's button ends the turn (Stop), as at the table."""
+        if self.session is None or event.kind != "press" or self.state["phase"] != "play":
+            return
+        seat = int(self.state["current"])
+        if self.players[seat].seat == event.seat:
+            self.stop_turn()
+
+    # -- Robin Tell's deal ---------------------------------------------------------------------------------
+
+    def robin_start(self, target: int) -> None:
+        pile = list(reversed(self.state["piles"][target]))  # top first, the order they are handed out
+        self.robin_plan = {"target": target, "tokens": pile, "gives": []}
+        self.refresh()
+
+    def _show_robin(self, state: dict[str, Any]) -> None:
+        plan = self.robin_plan
+        assert plan is not None
+        right = self.tracker.ids.right
+        if self.robin not in right.children:
+            right.clear_widgets()
+            right.add_widget(self.robin)
+        ids = self.robin.ids
+        names = state["players"]
+        remaining = plan["tokens"][len(plan["gives"]) :]
+        ids.title.text = (
+            f"Robin Tell takes {names[plan['target']]}'s {len(plan['tokens'])} tokens: hand them all out, "
+            "top first (tokens in a row to one player stay in order)"
+        )
+        ids.tokens.clear_widgets()
+        for code in remaining[:8]:
+            ids.tokens.add_widget(ACTile(text=plain(code), tile=painting_colour(painting_of(code))))
+        if not remaining:
+            ids.tokens.add_widget(Label(text="all given", font_size=dp(16)))
+        ids.givers.clear_widgets()
+        for seat, name in enumerate(names):
+            colour = state["colours"][seat]
+            button = Button(
+                text=name,
+                font_size=dp(18),
+                background_normal="",
+                background_color=hex_rgba(colour),
+                color=readable_text(colour),
+                disabled=not remaining,
+            )
+            button.bind(on_release=lambda _b, s=seat: self.robin_give(s))
+            ids.givers.add_widget(button)
+        given: dict[int, list[str]] = {}
+        for code, seat in zip(plan["tokens"], plan["gives"], strict=False):
+            given.setdefault(seat, []).append(plain(code))
+        ids.plan.text = " · ".join(f"{names[s]} gets {', '.join(c)}" for s, c in given.items()) or "nothing given yet"
+        ids.deal.disabled = bool(remaining)
+
+    def robin_give(self, seat: int) -> None:
+        if self.robin_plan is not None and len(self.robin_plan["gives"]) < len(self.robin_plan["tokens"]):
+            self.robin_plan["gives"].append(seat)
+            self.refresh()
+
+    def robin_take_back(self) -> None:
+        if self.robin_plan is not None and self.robin_plan["gives"]:
+            self.robin_plan["gives"].pop()
+            self.refresh()
+
+    def robin_cancel(self) -> None:
+        self.robin_plan = None
+        self.refresh()
+
+    def robin_deal(self) -> None:
+        plan = self.robin_plan
+        if plan is None:
+            return
+        action = {"type": "robin", "target": plan["target"], "deal": chunks_from_gives(plan["gives"])}
+        if self.act(action, quiet=True):
+            self.robin_plan = None
+            self.show_message(self.state["event"])
+            self.refresh()

@@ -1,0 +1,202 @@
+"""The Art Collectors screen driven by touch: summary, counting with counters, the black cat, results with the
+working; the pile tracker's draws, steals, stop order, Robin Tell's deal; undo; the player button. Screenshots
+land in ``tests/screenshots/artcollectors-*.png``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ui_support import UI
+
+from companion.games.base import Player, Setup
+from companion.ui.screens.artcollectors import chunks_from_gives
+
+pytestmark = pytest.mark.ui
+
+PLAYERS = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2), Player("Cy", "#fdd835", 3))
+
+
+def start(ui: UI, players: tuple[Player, ...] = PLAYERS, **settings: Any) -> Any:
+    ui.app.start_game(Setup("artcollectors", players, settings))
+    ui.advance(3)
+    screen = ui.screen()
+    assert screen.name == "artcollectors"
+    return screen
+
+
+def exact(root: Any, text: str) -> Any:
+    """The visible button under ``root`` whose text is exactly ``text``."""
+    from kivy.uix.button import Button
+
+    return next(w for w in root.walk(restrict=True) if isinstance(w, Button) and w.text == text and w.opacity > 0)
+
+
+def counter(screen: Any, painting: int, sign: str) -> Any:
+    return exact(screen.cells[str(painting)], sign)
+
+
+def tap_times(ui: UI, widget: Any, times: int) -> None:
+    for _ in range(times):
+        ui.tap(widget)
+
+
+def test_chunks_keep_runs_together() -> None:
+    assert chunks_from_gives([1, 1, 2, 1]) == [{"to": 1, "count": 2}, {"to": 2, "count": 1}, {"to": 1, "count": 1}]
+
+
+def test_count_by_touch_to_results(ui: UI) -> None:
+    screen = start(ui)
+    assert "painting 10 and its tokens are out" in ui.texts()
+    ui.screenshot("artcollectors-1-summary")
+    ui.tap_text("Count the tokens")
+    assert screen.count.parent is not None
+    tap_times(ui, counter(screen, 7, "+"), 4)
+    tap_times(ui, counter(screen, 5, "+"), 1)
+    ui.tap(ui.find("Bo ·"))
+    tap_times(ui, counter(screen, 7, "+"), 2)
+    tap_times(ui, counter(screen, 5, "+"), 3)
+    ui.tap(ui.find("Cy ·"))
+    tap_times(ui, counter(screen, 7, "+"), 1)
+    tap_times(ui, counter(screen, 11, "+"), 5)
+    ui.tap(exact(screen.count.ids.cat, "Cy"))
+    state = screen.session.state
+    assert state["counts"][0]["7"] == 4 and state["counts"][1]["5"] == 3 and state["counts"][2]["11"] == 5
+    assert screen.cells["7"].full  # all 7 sevens are counted
+    assert "0 left" in screen.cells["7"].caption
+    ui.screenshot("artcollectors-2-count")
+    ui.tap_text("Score")
+    assert screen.session.over
+    assert screen.session.scores() == {"Ana": 12, "Bo": 10, "Cy": 17, "winners": ["Cy"]}
+    assert screen.header_text.startswith("Cy wins with 17 points")
+    text = ui.texts()
+    assert "Ana has the most: 4 of 7" in text and "1st Cy" in text
+    ui.screenshot("artcollectors-3-results")
+
+
+def test_black_cat_tie_and_counter_limits(ui: UI) -> None:
+    screen = start(ui)
+    ui.tap_text("Count the tokens")
+    ui.tap(counter(screen, 1, "+"))
+    ui.tap(ui.find("Bo ·"))
+    ui.tap(counter(screen, 1, "+"))
+    assert screen.message_is_error and "painting 1 has only 1 token" in screen.header_text
+    ui.tap(counter(screen, 3, "−"))
+    assert screen.message_is_error and "no tokens of painting 3" in screen.header_text
+    tap_times(ui, counter(screen, 9, "+"), 3)
+    ui.tap(ui.find("Ana ·"))
+    tap_times(ui, counter(screen, 9, "+"), 3)
+    ui.tap_text("Score")
+    assert "say who holds the black-cat token" in screen.header_text and not screen.session.over
+    ui.tap(exact(screen.count.ids.cat, "Cy"))
+    ui.tap_text("Score")
+    rows = {row["painting"]: row for row in screen.session.state["result"]["paintings"]}
+    assert rows[9]["winner"] == 2
+    assert "Cy holds the black cat, so takes it" in ui.texts()
+
+
+def test_undo_a_count_by_touch(ui: UI) -> None:
+    screen = start(ui)
+    ui.tap_text("Count the tokens")
+    tap_times(ui, counter(screen, 8, "+"), 2)
+    assert screen.cells["8"].value == 2
+    ui.tap(ui.find("Undo"))
+    assert screen.cells["8"].value == 1
+    assert screen.session.state["counts"][0]["8"] == 1
+
+
+def test_tracker_draws_steals_and_stop_order(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.screenshot("artcollectors-4-tracker-summary")
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["7"])
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.picks["3"])
+    assert screen.order == ["7", "5", "3"]
+    turn = screen.tracker.ids.turn
+    ui.tap(turn.children[-1])  # the 7 goes on top
+    assert screen.order == ["5", "3", "7"]
+    ui.screenshot("artcollectors-5-turn")
+    ui.tap(screen.tracker.ids.stop)
+    state = screen.session.state
+    assert state["piles"][0] == ["5", "3", "7"] and state["current"] == 1
+    ui.tap(screen.picks["7"])
+    steal = ui.find("Steal 1×7 from Ana")
+    ui.screenshot("artcollectors-6-steal-offer")
+    ui.tap(steal)
+    state = screen.session.state
+    assert state["turn"]["tokens"] == ["7", "7"] and state["piles"][0] == ["5", "3"]
+    assert "angel" in ui.texts()  # Ana's pile now shows the angel on top
+    ui.tap(screen.picks["7"])  # a second 7 drawn: bust
+    assert "Bust!" in screen.header_text and screen.session.state["current"] == 2
+    assert screen.picks["7"].text.endswith("7 left[/size]")  # the stolen 7 went to the bag too
+
+
+def test_tracker_refuses_with_reason(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["1"])
+    assert screen.picks["1"].disabled  # the only Robin Tell is out of the bag
+    assert screen.act({"type": "draw", "token": "1"}) is False
+    assert "there is no 1 (Robin Tell) left in the bag" in screen.header_text
+    assert screen.message_is_error
+
+
+def test_robin_tell_deal_by_touch(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    for action in (
+        {"type": "draw", "token": "5"},
+        {"type": "draw", "token": "6"},
+        {"type": "draw", "token": "7"},
+        {"type": "stop", "order": ["5", "6", "7"]},
+        {"type": "draw", "token": "8"},
+        {"type": "stop"},
+    ):
+        assert screen.act(action), screen.header_text
+    ui.advance(2)
+    ui.tap(screen.picks["1"])
+    ui.tap(ui.find("Robin Tell: Ana's pile"))
+    assert screen.robin.parent is not None
+    givers = screen.robin.ids.givers
+    ui.tap(exact(givers, "Bo"))
+    ui.tap(exact(givers, "Bo"))
+    ui.screenshot("artcollectors-7-robin")
+    assert screen.robin.ids.deal.disabled
+    ui.tap(exact(givers, "Cy"))
+    ui.tap(screen.robin.ids.deal)
+    state = screen.session.state
+    assert state["piles"] == [[], ["8", "6", "7"], ["5"]]
+    assert state["turn"]["robin"] == "used" and screen.robin.parent is None
+
+
+def test_player_button_stops_the_turn(ui: UI) -> None:
+    from hardware.buttons import ButtonEvent
+
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["4"])
+    screen.on_button(ButtonEvent(seat=2, kind="press", tick=1.0))  # Bo's button: not his turn
+    assert screen.session.state["current"] == 0
+    screen.on_button(ButtonEvent(seat=1, kind="press", tick=1.1))
+    assert screen.session.state["piles"][0] == ["4"] and screen.session.state["current"] == 1
+
+
+def test_tracked_game_to_the_end_shows_results(ui: UI) -> None:
+    from pathlib import Path
+
+    from companion.journal.replay import load_lines
+
+    log = Path(__file__).parents[1] / "games" / "logs" / "artcollectors-tracked-3p.jsonl"
+    setup, actions = load_lines(log.read_text(encoding="utf-8").splitlines())
+    ui.app.start_game(setup)
+    ui.advance(3)
+    screen = ui.screen()
+    for action in actions[:-1]:
+        assert screen.act(action, quiet=True), screen.header_text
+    ui.advance(2)
+    ui.screenshot("artcollectors-8-tracker-late")
+    ui.tap(screen.tracker.ids.stop)
+    assert screen.session.over
+    assert "wins with" in screen.header_text
+    ui.screenshot("artcollectors-9-tracked-results")
