@@ -1,0 +1,106 @@
+"""``companion dice read|eval`` through ``register`` on our own argparse parser, and the JSON line format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+from scenes import scene
+
+from companion.vision import cli
+from companion.vision.dataset import SAMPLES
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    register_target = parser.add_subparsers(dest="command", required=True)
+    cli.register(register_target)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+@pytest.fixture
+def photos(tmp_path: Path) -> Path:
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), scene([(5, 200, 200), (2, 400, 300)]).image)
+    cv2.imwrite(str(folder / "b.jpg"), scene([(6, 300, 240)], seed=3).image)
+    (folder / "notes.txt").write_text("not an image")
+    return folder
+
+
+def test_read_json_lines(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dice", "read", str(photos), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(x["image"]).name for x in lines] == ["a.png", "b.jpg"]
+    first = lines[0]
+    assert set(first) == {"image", "dice", "ms"}
+    assert sorted(d["value"] for d in first["dice"]) == [2, 5]
+    for d in first["dice"]:
+        assert {"value", "box", "confidence"} <= set(d) <= {"value", "box", "confidence", "kind"}
+        x0, y0, x1, y1 = d["box"]
+        assert all(isinstance(v, int) for v in d["box"]) and 0 <= x0 < x1 < 640 and 0 <= y0 < y1 < 480
+        assert 0.0 <= d["confidence"] <= 1.0
+    five = next(d for d in first["dice"] if d["value"] == 5)
+    assert abs((five["box"][0] + five["box"][2]) / 2 - 200) < 8  # boxes in the image's own pixels
+    assert isinstance(first["ms"], float | int) and first["ms"] >= 0
+    assert [d["value"] for d in lines[1]["dice"]] == [6]
+
+
+def test_read_plain_text_and_single_file(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dice", "read", str(photos / "b.jpg")]) == 0
+    out = capsys.readouterr().out
+    assert "b.jpg: 6 (sum 6)" in out
+
+
+def test_read_reports_bad_files_and_keeps_going(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(["dice", "read", str(photos / "missing.jpg"), str(photos / "notes.txt"), str(photos / "a.png"), "--json"])
+        == 1
+    )
+    captured = capsys.readouterr()
+    assert "missing.jpg" in captured.err and "notes.txt" in captured.err
+    assert len(captured.out.splitlines()) == 1
+
+
+def test_eval_prints_the_shared_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = SAMPLES / "angled-webcam"
+    dst = tmp_path / "set"
+    (dst / "images").mkdir(parents=True)
+    (dst / "labels").mkdir()
+    names = sorted(p.stem for p in (src / "images").iterdir())[:3]
+    for n in names:
+        shutil.copy(src / "images" / f"{n}.jpg", dst / "images")
+        shutil.copy(src / "labels" / f"{n}.txt", dst / "labels")
+    assert run(["dice", "eval", str(dst)]) == 0
+    out = capsys.readouterr().out
+    for key in ("per-die acc.", "wrong values", "misses", "false dice", "images right"):
+        assert key in out
+    assert run(["dice", "eval", str(dst), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["images"] == 3
+    assert figures["dice"] == sum(len((dst / "labels" / f"{n}.txt").read_text().split("\n")) - 1 for n in names)
+    assert figures["right"] + figures["wrong"] + figures["missed"] == figures["dice"]
+
+
+def test_eval_without_images_folder_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dice", "eval", str(tmp_path)]) == 2
+    assert "no images/ folder" in capsys.readouterr().err
+
+
+def test_main_accepts_read_without_the_dice_word(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["read", str(photos / "b.jpg"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"][0]["value"] == 6
+
+
+def test_importing_companion_does_not_import_cv2() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, companion, companion.vision.cli; print('cv2' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
