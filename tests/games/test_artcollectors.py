@@ -140,3 +140,19 @@ def test_replaying_a_full_tracked_game_is_fast(benchmark: object) -> None:
 
     state = benchmark(run)  # type: ignore[operator]
     assert ENGINE.is_over(state)
+
+
+def test_an_empty_bag_allows_only_stopping() -> None:
+    setup, actions = load_lines(LOG.read_text(encoding="utf-8").splitlines())
+    state = ENGINE.setup(setup)
+    for action in actions[:-1]:
+        state = ENGINE.apply(state, action)
+    assert actions[-1]["type"] == "stop" and sum(state["bag"].values()) == 0
+    assert not ENGINE.is_over(state)
+    with pytest.raises(IllegalAction, match="the bag is empty"):
+        ENGINE.apply(state, {"type": "draw", "token": "7"})
+    assert ENGINE.options(state)["draw"] == [] and ENGINE.options(state)["stop"] is True
+    over = ENGINE.apply(state, actions[-1])
+    assert ENGINE.is_over(over) and over["event"].endswith("the bag is empty: game over")
+    with pytest.raises(IllegalAction, match="the game is over"):
+        ENGINE.apply(over, {"type": "stop"})
