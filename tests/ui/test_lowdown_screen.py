@@ -126,7 +126,7 @@ def test_camera_roll_virtual_look_and_active_wild(ui: UI) -> None:
     ui.screenshot("lowdown-looked")
     # Wild colour with the secret number; the open blue die leaves play; any free square lights up.
     ui.tap_text("Wild colour")
-    ui.tap(next(t for t in tiles(ui) if t.text.strip("[]") == str(secret["number"]) and not t.disabled))
+    ui.tap(tile(ui, secret["number"]))
     blue = tile(ui, "blue")
     ui.tap(blue)
     assert sum(b.mode == "lit" for b in ui.screen().board.squares.values()) == 27

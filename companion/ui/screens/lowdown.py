@@ -520,18 +520,12 @@ class LowdownScreen(GameScreen):
         tile.kind, tile.face = kind, face
         if kind == "colour":
             tile.background_color = get_color_from_hex(layout["colours"][face])
-            tile.text = "*" if picked else ""
-            tile.color = readable_text(layout["colours"][face])
             tile.bind(on_release=lambda _b: self.pick_colour(face))
         else:
             tile.background_color = (0.93, 0.93, 0.9, 1)
-            tile.color = (0.1, 0.1, 0.1, 1)
+            tile.color = tile.disabled_color = (0.1, 0.1, 0.1, 1)
             tile.text = str(face)
             tile.bind(on_release=lambda _b: self.pick_number(face))
-        if picked:
-            tile.background_color = [min(1.0, v * 1.0) for v in tile.background_color[:3]] + [1]
-            tile.text = f"[{tile.text or '*'}]" if kind == "number" else "*"
-            tile.bold = True
         if not enabled:
             tile.background_color = [v * 0.35 for v in tile.background_color[:3]] + [1]
             tile.disabled = True
