@@ -24,5 +24,8 @@ if not os.environ.get("DISPLAY"):
 os.environ.pop("NOTIFY_SOCKET", None)
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tests") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests"))
+# Tests import with --import-mode=importlib (test files may share a basename across folders); helper modules
+# beside the tests (ui_support, scenes, toy engines) are found through these paths.
+for folder in [ROOT / "tests", *sorted(p for p in (ROOT / "tests").iterdir() if p.is_dir())]:
+    if folder.name != "__pycache__" and str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
