@@ -330,7 +330,7 @@ def dice(state: State) -> dict[str, tuple[str, Any]]:
 
 
 def pool(state: State) -> dict[str, list[Any]]:
-    """The dice left for the other players: all six minus the two the active player took (sorted faces)."""
+    """The dice left for the other players: all six minus the two the active player took, in die order."""
     taken = set(state["taken"] or [])
     left = [die for i, die in dice(state).items() if i not in taken]
     return {
@@ -404,6 +404,10 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
     colour = action.get("colour")
     wild = action.get("wild", False)
     require(isinstance(wild, bool), "'wild' must be true or false")
+    require(
+        isinstance(number, int) and not isinstance(number, bool), f"'number' must be a whole number, not {number!r}"
+    )
+    require(colour is None or isinstance(colour, str), f"'colour' must be a colour name, not {colour!r}")
     taken: list[str] | None = None
     if player == int(state["active"]):
         known = dice(state)

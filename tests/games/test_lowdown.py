@@ -201,6 +201,8 @@ def test_malformed_actions() -> None:
         ({"type": "place", "player": 0, "number": 3, "square": [0, 0, 0]}, "names a colour die"),
         ({"type": "place", "player": True, "number": 3, "colour": "red", "square": [0, 0, 0]}, "'player' must"),
         ({"type": "cross", "player": 0, "squares": [[0, 0, 0]]}, "exactly three squares"),
+        ({"type": "place", "player": 0, "number": True, "colour": "red", "square": [0, 0, 0]}, "'number' must be"),
+        ({"type": "place", "player": 0, "number": 3, "colour": ["red"], "square": [0, 0, 0]}, "'colour' must be"),
         ({"type": "secret", "colour": "red", "number": 9}, "secret number die must be one of"),
         ({"type": "secret", "colour": "pink", "number": 1}, "secret colour die must be one of"),
     ]:
