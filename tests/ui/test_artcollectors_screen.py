@@ -200,3 +200,75 @@ def test_tracked_game_to_the_end_shows_results(ui: UI) -> None:
     assert screen.session.over
     assert "wins with" in screen.header_text
     ui.screenshot("artcollectors-9-tracked-results")
+
+
+FIVE = (*PLAYERS, Player("Di", "#fb8c00", 4), Player("Ed", "#43a047", 5))
+
+
+def test_five_players_swap_ladies_and_black_cat_by_touch(ui: UI) -> None:
+    screen = start(ui, FIVE, tracker=True)
+    assert "66 tokens" in ui.texts()
+    ui.tap_text("Start tracking")
+    assert len(screen.picks) == 12  # 1, 2B, 2C, 3..11: painting 10 plays with 5
+    ui.tap(screen.tracker.ids.black_cat)
+    ui.tap(screen.picks["5"])
+    assert screen.session.state["turn"]["tokens"] == ["5*"]
+    assert screen.tracker.ids.black_cat.disabled and screen.tracker.ids.black_cat.state == "normal"
+    ui.tap(screen.tracker.ids.stop)
+    for code in ("8", "3", "10"):  # Bo, Cy, Di pile one token each
+        ui.tap(screen.picks[code])
+        ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["11"])  # Ed: a musician cat
+    assert "Cy" not in ui.texts(screen.tracker.ids.moves)  # the angel cannot be swapped
+    ui.screenshot("artcollectors-10-five-swap")
+    ui.tap(ui.find("Swap cat for Ana's 5"))
+    state = screen.session.state
+    assert state["turn"]["tokens"] == ["5*"] and state["piles"][0] == ["11"]
+    ui.tap(screen.tracker.ids.stop)
+    for code in ("4", "6", "9"):  # Ana: the three ladies
+        ui.tap(screen.picks[code])
+    ui.tap(ui.find("Ladies take Bo's 8"))
+    ui.tap(ui.find("Ladies take Di's 10"))
+    assert "Ladies take Cy's" not in ui.texts(screen.tracker.ids.moves)  # Cy's angel protects her pile
+    ui.screenshot("artcollectors-11-ladies")
+    state = screen.session.state
+    assert state["turn"]["ladies"] == 2 and state["turn"]["tokens"] == ["4", "6", "9", "8", "10"]
+
+
+def test_count_by_hand_prefilled_from_the_piles(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    for code in ("7", "8"):
+        ui.tap(screen.picks[code])
+    ui.tap(screen.tracker.ids.stop)
+    ui.tap(ui.find("Count by hand"))
+    assert screen.session.state["phase"] == "count"
+    assert screen.cells["7"].value == 1 and screen.cells["8"].value == 1
+    ui.tap(exact(screen.count.ids.cat, "Nobody"))
+    ui.tap_text("Score")
+    assert screen.session.scores() == {"Ana": 1 + 2 + 7 + 8, "Bo": 0, "Cy": 0, "winners": ["Ana"]}
+
+
+def test_resume_mid_turn(tmp_path: Any) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    ui = UI(tmp_path, journal_path=journal)
+    try:
+        screen = start(ui, tracker=True)
+        ui.tap_text("Start tracking")
+        ui.tap(screen.picks["6"])
+        ui.tap(screen.picks["2C"])
+        game_id = screen.session.game_id
+        before = screen.session.state
+    finally:
+        ui.close()
+    ui = UI(tmp_path, journal_path=journal)
+    try:
+        ui.app.resume(game_id)
+        ui.advance(3)
+        screen = ui.screen()
+        assert screen.session.state == before
+        assert screen.tracker.parent is not None  # straight back to the tracker, no summary
+        assert screen.order == ["6", "2C"]
+        assert screen.picks["2C"].disabled
+    finally:
+        ui.close()

@@ -415,9 +415,8 @@ class ArtCollectorsScreen(GameScreen):
                 )
             )
             shield = " · angel" if protected(state, seat) else ""
-            column.add_widget(
-                Label(text=f"{len(pile)} tokens{shield}", size_hint_y=None, height=dp(20), font_size=dp(13))
-            )
+            size = f"{len(pile)} token{'' if len(pile) == 1 else 's'}" if len(state["piles"]) <= 3 else str(len(pile))
+            column.add_widget(Label(text=size + shield, size_hint_y=None, height=dp(20), font_size=dp(13)))
             for depth, code in enumerate(reversed(pile[-PILE_TOKENS_SHOWN:])):
                 shown = plain(code) + (" cat" if code != plain(code) else "")
                 column.add_widget(
@@ -462,7 +461,9 @@ class ArtCollectorsScreen(GameScreen):
             offers.append((f"Swap cat for {names[seat]}'s {top}", {"type": "exchange", "with": seat}))
         for seat in options["take"]:
             top = plain(piles[seat][-1])
-            offers.append((f"Ladies take {names[seat]}'s {top} ({turn['ladies']})", {"type": "take", "from": seat}))
+            offers.append(
+                (f"Ladies take {names[seat]}'s {top} ({turn['ladies']} left)", {"type": "take", "from": seat})
+            )
         robin = [(f"Robin Tell: {names[seat]}'s pile", seat) for seat in options["robin"]]
         count = len(offers) + len(robin)
         width = moves.width or dp(372)
