@@ -401,6 +401,9 @@ class RatatatScreen(GameScreen):
             box.add_widget(self._row([go]))
         else:
             box.add_widget(self._odds_table(help_))
+            if self.app is not None and self.app.manager.has_screen("dice"):
+                camera = self._button("Read the dice with the camera", self.open_dice)
+                box.add_widget(self._row([camera]))
 
     def _odds_table(self, help_: dict[str, Any]) -> GridLayout:
         """The assistant panel: for 1, 2 and 3 dice, the chance of each region, a picture space, the lowest card."""
