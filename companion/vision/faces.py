@@ -43,6 +43,7 @@ class FaceSettings:
     offset_max: float = 5.0
     max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
     round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
+    edge_on_pips: float = 1.65  # pips this elongated are not linked at all
     flat_pips: float = 1.65  # ... and from this on they are on a side face seen edge-on (not the top face)
     die_half: float = 1.9  # half the die side / pattern offset
     face_disc: float = 1.5  # the face checked for plainness: a disc of this many pattern offsets (reaches the
@@ -275,7 +276,7 @@ def group_pips(
     rm = (pips.r[:, None] + pips.r[None]) / 2
     ratio = np.maximum(pips.r[:, None], pips.r[None]) / np.maximum(np.minimum(pips.r[:, None], pips.r[None]), 1e-3)
     same = pips.polarity[:, None] == pips.polarity[None]
-    flat = pips.aspect > s.flat_pips  # pips of side faces seen edge-on link to nothing (they are no top face)
+    flat = pips.aspect > s.edge_on_pips  # pips of side faces seen edge-on link to nothing (they are no top face)
     adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same & ~flat[:, None] & ~flat[None, :]
     np.fill_diagonal(adj, False)
     faces: list[_Face] = []

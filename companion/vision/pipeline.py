@@ -66,7 +66,7 @@ def read_lone_pips(
     boxes, confs, pols = [], [], []
     for i in lone:
         x, y, r = float(pips.x[i]), float(pips.y[i]), float(pips.r[i])
-        if r < 2.0 or pips.aspect[i] > settings.round_pips:
+        if r < 2.0 or pips.aspect[i] > settings.flat_pips:
             continue
         rin, rout = 1.7 * r, 3.6 * r
         x0, y0 = int(max(0, x - rout)), int(max(0, y - rout))
@@ -87,7 +87,10 @@ def read_lone_pips(
         conf = float(np.clip(1.0 - spread / (0.6 * contrast), 0, 1)) * float(np.clip(contrast / 60, 0, 1))
         half = settings.single_half * r
         boxes.append([x - half, y - half, x + half, y + half])
-        confs.append((0.35 + 0.5 * conf) * (settings.crowded_single if i in crowded else 1.0))
+        roundness = float(
+            np.clip((settings.flat_pips - pips.aspect[i]) / (settings.flat_pips - settings.round_pips), 0, 1)
+        )
+        confs.append((0.35 + 0.5 * conf) * (settings.crowded_single if i in crowded else 1.0) * roundness)
         pols.append(int(pips.polarity[i]))
     if not boxes:
         return Detections.empty()

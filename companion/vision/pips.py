@@ -32,6 +32,7 @@ class PipSettings:
     inner_at: tuple[float, ...] = (0.3, 0.55)  # the inside of blobs at least inner_min_r px across is sampled on
     inner_min_r: float = 6.0  # rings at these multiples of the radius ...
     inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
+    cut_levels: tuple[float, ...] = (0.5, 0.65, 0.8)  # odd blobs are cut again at these shares of their peak
     max_holes: float = 0.01  # a pip has no spots inside it: enclosed holes at most this share of its area
 
 
@@ -123,13 +124,23 @@ def _blobs(hat: np.ndarray, s: PipSettings, level_scale: float, polarity: int) -
         peak = float(win[blob].max())
         if peak < 2 * s.min_contrast:
             continue
-        sub = (blob & (win > 0.5 * peak)).astype(np.uint8)
-        m, sub_lab = cv2.connectedComponents(sub, connectivity=8)
-        for j in range(1, m):
-            row = _blob_row(sub_lab == j, win, x, y, s, level_scale, polarity)
-            if row is not None:
-                out.append(row)
+        out += _cut_deeper(blob, win, x, y, s, level_scale, polarity, peak)
     return out
+
+
+def _cut_deeper(
+    blob: np.ndarray, win: np.ndarray, x: int, y: int, s: PipSettings, level_scale: float, polarity: int, peak: float
+) -> list[tuple[float, ...]]:
+    """Cut an odd blob at rising levels (a share of its peak contrast); the first level at which it falls apart
+    into pip-shaped pieces gives them (pips blurred together only separate near their tops)."""
+    for level in s.cut_levels:
+        sub = (blob & (win > level * peak)).astype(np.uint8)
+        m, sub_lab = cv2.connectedComponents(sub, connectivity=8)
+        rows = [_blob_row(sub_lab == j, win, x, y, s, level_scale, polarity) for j in range(1, m)]
+        found = [r for r in rows if r is not None]
+        if found and len(found) >= (m - 1) / 2:
+            return found
+    return []
 
 
 def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
