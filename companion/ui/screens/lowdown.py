@@ -706,13 +706,18 @@ class LowdownScreen(GameScreen):
         layout = state["layout"]
         need = self._need(mode)
         panel = BoxLayout(orientation="vertical", spacing=dp(6))
-        what = (
-            "the open roll: 2 colour dice and 2 number dice"
-            if mode == "roll"
-            else "the secret pair: 1 colour, 1 number"
-        )
+        what = "2 colour + 2 number dice" if mode == "roll" else "the secret pair: 1 colour + 1 number"
         panel.add_widget(
-            Label(text=f"Tap {what}", font_size=dp(17), size_hint_y=None, height=dp(26), text_size=(dp(540), None))
+            Label(
+                text=f"Tap {what}. Tap a chosen die to remove it.",
+                font_size=dp(16),
+                size_hint_y=None,
+                height=dp(26),
+                text_size=(dp(540), dp(26)),
+                shorten=True,
+                halign="left",
+                valign="middle",
+            )
         )
         slots = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
         for i in range(need):
