@@ -272,3 +272,38 @@ def test_resume_mid_turn(tmp_path: Any) -> None:
         assert screen.picks["2C"].disabled
     finally:
         ui.close()
+
+
+def small_buttons(ui: UI) -> list[str]:
+    """Visible, enabled buttons under 48 px in either direction on the current screen."""
+    from kivy.uix.button import Button
+
+    return [
+        f"{w.text!r} {w.width:.0f}×{w.height:.0f}"
+        for w in ui.screen().walk(restrict=True)
+        if isinstance(w, Button) and w.opacity > 0 and not w.disabled and w.width >= 1 and w.height >= 1
+        if min(w.width, w.height) < 48
+    ]
+
+
+def test_every_panel_has_finger_sized_buttons(ui: UI) -> None:
+    screen = start(ui, FIVE, tracker=True)
+    assert small_buttons(ui) == []  # summary
+    ui.tap_text("Start tracking")
+    for code in ("5", "6", "7", "8", "9", "4", "3", "2C"):
+        screen.act({"type": "draw", "token": code})
+    ui.advance(2)
+    assert small_buttons(ui) == [], "tracker with a long turn"
+    ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["1"])
+    ui.tap(ui.find("Robin Tell: Ana's pile"))
+    ui.advance(2)
+    assert small_buttons(ui) == [], "Robin Tell's deal"
+    ui.tap(ui.find("Cancel"))
+    assert screen.robin.parent is None and screen.robin_plan is None
+    ui.tap(screen.tracker.ids.stop)
+    ui.tap(ui.find("Count by hand"))
+    assert small_buttons(ui) == [], "count"
+    ui.tap(exact(screen.count.ids.cat, "Nobody"))
+    ui.tap_text("Score")
+    assert small_buttons(ui) == [], "results"

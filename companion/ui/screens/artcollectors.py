@@ -240,8 +240,8 @@ class ArtCollectorsScreen(GameScreen):
         cat = self.count.ids.cat
         cat.clear_widgets()
         choices: list[tuple[int | None, str]] = [*enumerate(state["players"]), (None, "Nobody")]
-        for seat, name in choices:
-            chosen = state["black_cat_set"] and state["black_cat"] == seat
+        for holder, name in choices:
+            chosen = state["black_cat_set"] and state["black_cat"] == holder
             button = ToggleButton(
                 text=name,
                 group="ac-black-cat",
@@ -251,7 +251,7 @@ class ArtCollectorsScreen(GameScreen):
                 background_down="",
                 background_color=[0.55, 0.45, 0.1, 1] if chosen else [0.22, 0.24, 0.32, 1],
             )
-            button.bind(on_release=lambda _b, s=seat: self.set_black_cat(s))
+            button.bind(on_release=lambda _b, s=holder: self.set_black_cat(s))
             cat.add_widget(button)
 
     def show_seat(self, seat: int) -> None:
