@@ -187,15 +187,45 @@ def test_crossing_by_line_button_and_by_three_taps(ui: UI) -> None:
     ui.screenshot("lowdown-crossed")
     ui.tap_text("Undo")
     assert state(ui)["boards"][0]["crossed"] == []
-    # Three squares not in a line: refused with the reason; then the row by three taps.
-    for sq in [(0, 0, 0), (0, 0, 1)]:
-        ui.tap(square(ui, *sq))
-    assert square(ui, 0, 0, 1).mode == "picked"
-    ui.tap(square(ui, 0, 0, 1))  # unpick
-    ui.tap(square(ui, 0, 0, 2))
-    assert state(ui)["boards"][0]["crossed"] == [] and "1 of 3" not in screen.header_text
+    # Tapping the highlighted line picks it whole; a second tap on it crosses it out.
     ui.tap(square(ui, 0, 0, 1))
+    assert all(square(ui, 0, 0, c).mode == "picked" for c in range(3))
+    assert "Tap the line again to cross out 3 3 3" in screen.header_text
+    ui.screenshot("lowdown-line-picked")
+    assert state(ui)["boards"][0]["crossed"] == []
+    ui.tap(square(ui, 0, 0, 2))
     assert state(ui)["boards"][0]["crossed"] == [[[0, 0, 0], [0, 0, 1], [0, 0, 2]]]
+    ui.tap(square(ui, 0, 0, 0))
+    assert "already crossed out" in screen.header_text
+
+
+def test_three_taps_that_are_not_a_legal_line_are_refused(ui: UI) -> None:
+    start(ui)
+    sec = {"type": "secret", "colour": "blue", "number": 1}
+    ro = {"type": "roll", "colours": ["red", "orange"], "numbers": [3, 5]}
+    screen = play(
+        ui,
+        [
+            ro, {"type": "place", "player": 0, "number": 3, "colour": "red", "square": [0, 0, 0]}, sec,
+            {"type": "place", "player": 1, "number": 5, "colour": "orange", "square": [0, 0, 2]},
+            ro, {"type": "place", "player": 1, "number": 3, "colour": "red", "square": [0, 0, 0]}, sec,
+            {"type": "place", "player": 0, "number": 5, "colour": "orange", "square": [0, 0, 2]},
+            ro, {"type": "place", "player": 0, "number": 3, "colour": "red", "square": [0, 0, 1]},
+        ],
+    )  # fmt: skip
+    screen.view(0)
+    ui.advance(2)
+    assert screen.board.highlight == []
+    ui.tap(square(ui, 0, 0, 0))
+    ui.tap(square(ui, 0, 0, 1))
+    assert "2 of 3" in screen.header_text and square(ui, 0, 0, 1).mode == "picked"
+    ui.tap(square(ui, 0, 0, 1))  # unpick
+    assert "1 of 3" in screen.header_text and square(ui, 0, 0, 1).mode == "normal"
+    ui.tap(square(ui, 0, 0, 1))
+    ui.tap(square(ui, 0, 0, 2))
+    assert "3 + 3 + 5 = 11" in screen.header_text and screen.message_is_error
+    assert state(ui)["boards"][0]["crossed"] == []
+    assert all(square(ui, 0, 0, c).mode == "normal" for c in range(3))
 
 
 def load_log(name: str) -> tuple[Setup, list[dict[str, Any]]]:

@@ -249,6 +249,7 @@ class LowdownScreen(GameScreen):
         self.colour: str | None = None
         self.wild = False
         self.picked: list[tuple[int, int, int]] = []
+        self.line_ready = False  # the picked squares are a whole legal line waiting for a confirming tap
 
     def _do(self, action: dict[str, Any]) -> bool:
         """Perform ``action`` through the journal and say what happened with the players' and grids' names."""
@@ -427,21 +428,7 @@ class LowdownScreen(GameScreen):
         g, r, c = square
         cell = state["boards"][self.viewing]["grids"][g][r][c]
         if cell is not None:
-            if cell.get("shaded"):
-                self.show_message("A shaded square cannot be crossed out", error=True)
-                return
-            if square in self.picked:
-                self.picked.remove(square)
-            else:
-                self.picked.append(square)
-            if len(self.picked) == 3:
-                squares = [list(s) for s in self.picked]
-                self.picked = []
-                if not self.cross(squares):
-                    self.refresh()
-                return
-            self.show_message(f"Crossing: {len(self.picked)} of 3 squares picked")
-            self.refresh()
+            self._tap_number(square, cell)
             return
         mode = self.mode()
         who = lowdown.to_play(state)
@@ -476,9 +463,44 @@ class LowdownScreen(GameScreen):
             self._reset_choice()
             self.refresh()
 
+    def _tap_number(self, square: tuple[int, int, int], cell: dict[str, Any]) -> None:
+        """Crossing by touch. Tapping a square on exactly one highlighted line picks that whole line and a second
+        tap on it crosses it out; otherwise squares are picked one by one and the third pick tries the line."""
+        state = self.state
+        board = state["boards"][self.viewing]
+        if cell.get("shaded"):
+            self.show_message("A shaded square holds no number and cannot be crossed out", error=True)
+            return
+        if any(list(square) in line for line in board["crossed"]):
+            self.show_message("That square is already crossed out", error=True)
+            return
+        if self.line_ready:
+            if square in self.picked:
+                self.cross([list(s) for s in self.picked])
+                return
+            self.picked, self.line_ready = [], False
+        lines = [ln for ln in lowdown.legal_crossings(state, self.viewing) if list(square) in ln]
+        if not self.picked and len(lines) == 1:
+            self.picked = [(s[0], s[1], s[2]) for s in lines[0]]
+            self.line_ready = True
+            values = " ".join(str(board["grids"][g][r][c]["n"]) for g, r, c in self.picked)
+            self.show_message(f"Tap the line again to cross out {values}")
+            self.refresh()
+            return
+        if square in self.picked:
+            self.picked.remove(square)
+        else:
+            self.picked.append(square)
+        if len(self.picked) == 3:
+            if not self.cross([list(s) for s in self.picked]):
+                self.refresh()
+            return
+        self.show_message(f"Crossing: {len(self.picked)} of 3 squares picked")
+        self.refresh()
+
     def cross(self, squares: list[list[int]]) -> bool:
         """Cross out a line on the viewed board (the engine refuses an illegal one with the reason)."""
-        self.picked = []
+        self.picked, self.line_ready = [], False
         return self._do({"type": "cross", "player": self.viewing, "squares": squares})
 
     # -- choosing dice -------------------------------------------------------------------------------------
