@@ -20,7 +20,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.games.base import (
     Action,
@@ -323,13 +323,14 @@ class ArtCollectors:
     """The engine (see the module docstring); one instance, ``ENGINE``."""
 
     name = "artcollectors"
-    setting_labels = {
+    setting_labels: ClassVar[dict[str, str]] = {
         "tracker": "Pile tracker (enter every draw)",
         "full_game": "Full game (special abilities)",
         "angel_guards_banker": "Angel on top also guards against your own banker",
         "black_cat_painting": "Black-cat token's painting (0: mark it when drawn)",
+        "steal_hints": "Point out possible steals (the rulebook: nobody may help)",
     }
-    setting_choices = {"black_cat_painting": list(range(12))}
+    setting_choices: ClassVar[dict[str, list[int]]] = {"black_cat_painting": list(range(12))}
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue or load_catalogue()
@@ -343,6 +344,9 @@ class ArtCollectors:
             "full_game": True,  # special abilities (the rulebook's "joc complet"); False = basic game
             "angel_guards_banker": True,  # an angel on top of your own pile also shields it from your banker
             "black_cat_painting": self.catalogue.black_cat_painting,  # 0 = unknown: the draw marks it
+            # Screen only: "els altres jugadors no poden facilitar la feina d'identificació de fitxes iguals",
+            # so by default the tracker offers a steal from every pile and lets the rules judge the claim.
+            "steal_hints": False,
         }
 
     # ---------------------------------------------------------------------------------------------- setup

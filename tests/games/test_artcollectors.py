@@ -57,6 +57,7 @@ def test_settings_defaults_and_types() -> None:
         "full_game": True,
         "angel_guards_banker": True,
         "black_cat_painting": 0,
+        "steal_hints": False,
     }
     with pytest.raises(BadSetup, match="must be bool"):
         start("Ana", "Bo", tracker="yes")

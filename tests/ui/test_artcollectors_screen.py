@@ -106,7 +106,7 @@ def test_undo_a_count_by_touch(ui: UI) -> None:
 
 
 def test_tracker_draws_steals_and_stop_order(ui: UI) -> None:
-    screen = start(ui, tracker=True)
+    screen = start(ui, tracker=True, steal_hints=True)
     ui.screenshot("artcollectors-4-tracker-summary")
     ui.tap_text("Start tracking")
     ui.tap(screen.picks["7"])
@@ -219,7 +219,7 @@ def test_five_players_swap_ladies_and_black_cat_by_touch(ui: UI) -> None:
         ui.tap(screen.picks[code])
         ui.tap(screen.tracker.ids.stop)
     ui.tap(screen.picks["11"])  # Ed: a musician cat
-    assert "Cy" not in ui.texts(screen.tracker.ids.moves)  # the angel cannot be swapped
+    assert "Swap cat for Cy" not in ui.texts(screen.tracker.ids.moves)  # the angel cannot be swapped
     ui.screenshot("artcollectors-10-five-swap")
     ui.tap(ui.find("Swap cat for Ana's 5"))
     state = screen.session.state
@@ -307,3 +307,17 @@ def test_every_panel_has_finger_sized_buttons(ui: UI) -> None:
     ui.tap(exact(screen.count.ids.cat, "Nobody"))
     ui.tap_text("Score")
     assert small_buttons(ui) == [], "results"
+
+
+def test_without_hints_every_pile_is_offered_and_the_rules_judge(ui: UI) -> None:
+    screen = start(ui, tracker=True)  # steal_hints off: the rulebook says nobody may help spot equal tokens
+    ui.tap_text("Start tracking")
+    for code in ("5", "7"):
+        ui.tap(screen.picks[code])
+        ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["7"])  # Cy draws a 7: both piles are offered, without saying which matches
+    assert "Steal 1×7" not in ui.texts()
+    ui.tap(ui.find("Steal from Ana"))
+    assert screen.message_is_error and "Ana's top token is a 5, not a 7" in screen.header_text
+    ui.tap(ui.find("Steal from Bo"))
+    assert screen.session.state["turn"]["tokens"] == ["7", "7"]

@@ -448,14 +448,20 @@ class ArtCollectorsScreen(GameScreen):
         piles = state["piles"]
         turn = state["turn"]
         offers: list[tuple[str, Action]] = []
-        for seat in options["steal"]:
-            number = painting_of(piles[seat][-1])
-            run = 0
-            for code in reversed(piles[seat]):
-                if painting_of(code) != number:
-                    break
-                run += 1
-            offers.append((f"Steal {run}×{number} from {names[seat]}", {"type": "steal", "from": seat}))
+        if state["settings"]["steal_hints"]:
+            for seat in options["steal"]:
+                number = painting_of(piles[seat][-1])
+                run = 0
+                for code in reversed(piles[seat]):
+                    if painting_of(code) != number:
+                        break
+                    run += 1
+                offers.append((f"Steal {run}×{number} from {names[seat]}", {"type": "steal", "from": seat}))
+        elif turn["last"] is not None and turn["cat"] != "exchange":
+            # No hints: offer every other pile; the player claims, the rules judge (as at the table).
+            for seat in range(len(piles)):
+                if seat != state["current"] and piles[seat]:
+                    offers.append((f"Steal from {names[seat]}", {"type": "steal", "from": seat}))
         for seat in options["exchange"]:
             top = plain(piles[seat][-1])
             offers.append((f"Swap cat for {names[seat]}'s {top}", {"type": "exchange", "with": seat}))
