@@ -321,3 +321,14 @@ def test_without_hints_every_pile_is_offered_and_the_rules_judge(ui: UI) -> None
     assert screen.message_is_error and "Ana's top token is a 5, not a 7" in screen.header_text
     ui.tap(ui.find("Steal from Bo"))
     assert screen.session.state["turn"]["tokens"] == ["7", "7"]
+
+
+def test_setup_screen_offers_the_settings(ui: UI) -> None:
+    ui.screen("setup").prepare("artcollectors")
+    ui.go("setup")
+    ui.tap(ui.find("Pile tracker"))
+    assert ui.screen().settings["tracker"] is True
+    ui.screenshot("artcollectors-0-setup")
+    ui.tap_text("Start game")
+    screen = ui.screen()
+    assert screen.name == "artcollectors" and screen.session.state["phase"] == "play"
