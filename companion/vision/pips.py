@@ -32,6 +32,7 @@ class PipSettings:
     inner_at: tuple[float, ...] = (0.3, 0.55)  # the inside of blobs at least inner_min_r px across is sampled on
     inner_min_r: float = 6.0  # rings at these multiples of the radius ...
     inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
+    cut_contrast: float = 1.6  # odd blobs are cut again only if their mean contrast is this x min_contrast
     cut_levels: tuple[float, ...] = (0.5, 0.65, 0.8)  # odd blobs are cut again at these shares of their peak
     max_holes: float = 0.01  # a pip has no spots inside it: enclosed holes at most this share of its area
 
@@ -60,72 +61,88 @@ class Pips:
         return np.stack([self.x, self.y], axis=1)
 
 
-def _hole_area(blob: np.ndarray) -> int:
-    """Pixels enclosed by the blob but not part of it."""
-    outside = np.pad((~blob).astype(np.uint8), 1, constant_values=1)
-    cv2.floodFill(outside, None, (0, 0), 0)
-    return int(outside.sum())
-
-
-def _blob_row(
-    blob: np.ndarray, win: np.ndarray, x: int, y: int, s: PipSettings, level_scale: float, polarity: int
-) -> tuple[float, ...] | None:
-    """One pip candidate from a blob mask (in a window at x, y), or None when its shape is no pip's."""
-    a = int(blob.sum())
-    if a < s.min_area:
-        return None
-    ys, xs = np.nonzero(blob)
-    w, h = int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
-    long_side, short_side = max(w, h), min(w, h)
-    if long_side > 0.9 * s.kernel or long_side < 0.17 * s.kernel:
-        return None
-    if a < s.min_fill * w * h or long_side > s.max_aspect * short_side:
-        return None
-    if a >= 4 * s.min_area and _hole_area(blob) > max(3, s.max_holes * a):
-        return None  # something with its own spots inside: a whole die seen at a coarse level, not a pip
-    contrast = float(win[blob].mean())
-    mx, my = float(xs.mean()), float(ys.mean())
-    dx, dy = xs - mx, ys - my
-    mu20, mu02, mu11 = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+def _label_rows(
+    lab: np.ndarray,
+    stats: np.ndarray,
+    hat: np.ndarray,
+    s: PipSettings,
+    level_scale: float,
+    polarity: int,
+    x0: int = 0,
+    y0: int = 0,
+    check_holes: bool = True,
+) -> tuple[list[tuple[float, ...]], np.ndarray]:
+    """Pip candidates among the labelled blobs of one window (all blobs at once, numpy only), and which blobs
+    failed only on shape (those may be pips blurred together, to be cut again)."""
+    n = len(stats)
+    w_, h_, a_ = stats[:, 2], stats[:, 3], stats[:, 4].astype(np.float64)
+    long_, short_ = np.maximum(w_, h_), np.minimum(w_, h_)
+    sized = (a_ >= s.min_area) & (long_ >= 0.17 * s.kernel)
+    shaped = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
+    sized[0] = False
+    ys, xs = np.nonzero(lab)
+    lb = lab[ys, xs]
+    area = np.maximum(a_, 1)
+    contrast = np.bincount(lb, hat[ys, xs].astype(np.float64), n) / area
+    ok = sized & shaped
+    # only odd blobs with a strong core are worth cutting again (flat texture is not)
+    odd = sized & ~shaped & (contrast >= s.cut_contrast * s.min_contrast)
+    if check_holes:
+        for i in np.nonzero(ok & (a_ >= 4 * s.min_area))[0]:
+            ok[i] = not _has_holes(lab, stats, int(i), s)
+    if not ok.any():
+        return [], odd
+    xf, yf = xs.astype(np.float64), ys.astype(np.float64)
+    mx = np.bincount(lb, xf, n) / area
+    my = np.bincount(lb, yf, n) / area
+    mu20 = np.bincount(lb, xf * xf, n) / area - mx * mx
+    mu02 = np.bincount(lb, yf * yf, n) / area - my * my
+    mu11 = np.bincount(lb, xf * yf, n) / area - mx * my
     common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11**2)
-    lam1, lam2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-    elong = float(np.sqrt((lam1 + 1 / 12) / (max(lam2, 0.0) + 1 / 12)))
+    lam1 = (mu20 + mu02) / 2 + common
+    lam2 = np.maximum((mu20 + mu02) / 2 - common, 0.0)
+    elong = np.sqrt((lam1 + 1 / 12) / (lam2 + 1 / 12))
     half = (level_scale - 1) / 2
-    return (
-        (x + mx) * level_scale + half,
-        (y + my) * level_scale + half,
-        np.sqrt(a / np.pi) * level_scale,
-        polarity,
-        contrast,
-        elong,
-    )
+    rows = [
+        (
+            (x0 + mx[i]) * level_scale + half,
+            (y0 + my[i]) * level_scale + half,
+            float(np.sqrt(a_[i] / np.pi)) * level_scale,
+            polarity,
+            float(contrast[i]),
+            float(elong[i]),
+        )
+        for i in np.nonzero(ok)[0]
+    ]
+    return rows, odd
+
+
+def _has_holes(lab: np.ndarray, stats: np.ndarray, i: int, s: PipSettings) -> bool:
+    """Whether blob ``i`` encloses pixels that are not part of it (a pip has none; a whole die has its pips)."""
+    x, y, w, h, a = (int(v) for v in stats[i])
+    outside = np.ones((h + 2, w + 2), np.uint8)
+    outside[1:-1, 1:-1] = lab[y : y + h, x : x + w] != i
+    cv2.floodFill(outside, None, (0, 0), 0)
+    return int(outside.sum()) > max(3, s.max_holes * a)
 
 
 def _blobs(hat: np.ndarray, s: PipSettings, level_scale: float, polarity: int) -> list[tuple[float, ...]]:
     """Pip candidates in one top-hat image. A blob that is no pip's shape but has a strong core (pips blurred
-    together, a pip joined to a shadow) is cut again at half its peak contrast."""
+    together, a pip joined to a shadow) is cut again at rising levels."""
     _, mask = cv2.threshold(hat, s.min_contrast, 255, cv2.THRESH_BINARY)
     _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
+    rows, odd = _label_rows(lab, stats, hat, s, level_scale, polarity)
+    # worth cutting: big enough for two pips, no bigger than a cluster of six, and compact
     w_, h_, a_ = stats[:, 2], stats[:, 3], stats[:, 4]
-    long_, short_ = np.maximum(w_, h_), np.minimum(w_, h_)
-    plain = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
-    # plausible pips, and odd blobs big enough to hold pips that can be cut apart
-    todo = (a_ >= s.min_area) & (long_ >= 0.17 * s.kernel) & (long_ <= 3 * s.kernel) & (plain | (a_ >= 3 * s.min_area))
-    todo[0] = False
-    for i in np.nonzero(todo)[0]:
-        x, y, w, h = stats[i][:4]
+    odd &= (a_ >= 3 * s.min_area) & (np.maximum(w_, h_) <= 3 * s.kernel) & (a_ >= 0.3 * w_ * h_)
+    for i in np.nonzero(odd)[0]:
+        x, y, w, h = (int(v) for v in stats[i][:4])
         win = hat[y : y + h, x : x + w]
         blob = lab[y : y + h, x : x + w] == i
-        row = _blob_row(blob, win, x, y, s, level_scale, polarity)
-        if row is not None:
-            out.append(row)
-            continue
         peak = float(win[blob].max())
-        if peak < 2 * s.min_contrast:
-            continue
-        out += _cut_deeper(blob, win, x, y, s, level_scale, polarity, peak)
-    return out
+        if peak >= 2 * s.min_contrast:
+            rows += _cut_deeper(blob, win, x, y, s, level_scale, polarity, peak)
+    return rows
 
 
 def _cut_deeper(
@@ -135,9 +152,8 @@ def _cut_deeper(
     into pip-shaped pieces gives them (pips blurred together only separate near their tops)."""
     for level in s.cut_levels:
         sub = (blob & (win > level * peak)).astype(np.uint8)
-        m, sub_lab = cv2.connectedComponents(sub, connectivity=8)
-        rows = [_blob_row(sub_lab == j, win, x, y, s, level_scale, polarity) for j in range(1, m)]
-        found = [r for r in rows if r is not None]
+        m, sub_lab, stats, _ = cv2.connectedComponentsWithStats(sub, connectivity=8)
+        found, _ = _label_rows(sub_lab, stats, win, s, level_scale, polarity, x, y, check_holes=False)
         if found and len(found) >= (m - 1) / 2:
             return found
     return []
@@ -161,8 +177,8 @@ def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
         z = np.zeros(0, dtype=np.float32)
         return Pips(z, z, z, z.astype(np.int32), z, z)
     a = np.asarray(rows, dtype=np.float32)
-    pips = _dedupe(Pips(a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(np.int32), a[:, 4], a[:, 5]))
-    return pips.take(np.nonzero(ring_check(gray, pips, s))[0])
+    pips = Pips(a[:, 0], a[:, 1], a[:, 2], a[:, 3].astype(np.int32), a[:, 4], a[:, 5])
+    return _dedupe(pips.take(np.nonzero(ring_check(gray, pips, s))[0]))
 
 
 def ring_check(gray: np.ndarray, pips: Pips, s: PipSettings) -> np.ndarray:
@@ -202,14 +218,15 @@ def ring_check(gray: np.ndarray, pips: Pips, s: PipSettings) -> np.ndarray:
 def _dedupe(p: Pips) -> Pips:
     """Keep one candidate where pyramid levels found the same blob: the one with the higher contrast."""
     order = np.argsort(-p.contrast, kind="stable")
-    keep: list[int] = []
-    xy = p.xy
-    for i in order:
-        if keep:
-            k = np.asarray(keep)
-            d = np.hypot(*(xy[k] - xy[i]).T)
-            same = (d < 0.8 * np.maximum(p.r[k], p.r[i])) & (p.polarity[k] == p.polarity[i])
-            if same.any():
-                continue
-        keep.append(int(i))
-    return p.take(np.asarray(sorted(keep), dtype=np.int64))
+    q = p.take(order)
+    xy = q.xy
+    d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    clash = (d < 0.8 * np.maximum(q.r[:, None], q.r[None])) & (q.polarity[:, None] == q.polarity[None])
+    np.fill_diagonal(clash, False)
+    gone = np.zeros(len(q), dtype=bool)
+    keep = []
+    for i in range(len(q)):
+        if not gone[i]:
+            keep.append(i)
+            gone |= clash[i]
+    return p.take(np.sort(order[np.asarray(keep, dtype=np.int64)]))
