@@ -7,6 +7,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -72,9 +73,10 @@ class HomeScreen(Screen):
             if not _known(engine.name):
                 continue
             button = Factory.BigButton(
-                text=f"{engine.title}\n[size=14]{engine.min_players}–{engine.max_players} players[/size]",
+                text=f"{engine.title}\n[size=16]{engine.min_players}–{engine.max_players} players[/size]",
                 markup=True,
-                height=64,
+                height=dp(88),
+                font_size=dp(24),
             )
             button.bind(on_release=lambda _b, name=engine.name: self.new_game(name))
             self.ids.games.add_widget(button)
