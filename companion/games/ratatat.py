@@ -522,7 +522,8 @@ class RatATatRoll:
             space = state["board"]["spaces"][state["landing"]]
             region = space["region"]
             if "region" in action:
-                require(action["region"] == region, f"the statue is in the {self._region_name(state, region)} region")
+                chosen = _int(action, "region", "the region")
+                require(chosen == region, f"the statue is in the {self._region_name(state, region)} region")
             self._take_from_region(state, region)
             if space["kind"] == "balloon":
                 self._earn(state, 1, "balloon space")
@@ -610,7 +611,7 @@ class RatATatRoll:
     # refilling and the reshuffle -----------------------------------------------------------------------------
     def _do_reveal(self, state: State, action: Action) -> None:
         pending = state["to_reveal"]
-        region = action.get("region", pending[0])
+        region = _int(action, "region", "the region") if "region" in action else pending[0]
         require(
             region in pending,
             f"the {self._region_name(state, region)} region already has its card"
