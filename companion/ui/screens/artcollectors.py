@@ -118,6 +118,7 @@ class ArtCollectorsScreen(GameScreen):
         self.cells: dict[str, ACCountCell] = {}
         self.picks: dict[str, ACChip] = {}
         self._right_children: list[Any] = []
+        self.pile_views: list[dict[str, Any]] = []
 
     @property
     def state(self) -> dict[str, Any]:
@@ -150,6 +151,7 @@ class ArtCollectorsScreen(GameScreen):
             picker.add_widget(chip)
         if not self._right_children:
             self._right_children = list(reversed(self.tracker.ids.right.children))
+        self._build_piles(state)
 
     def refresh(self) -> None:
         if self.session is None:
@@ -396,50 +398,57 @@ class ArtCollectorsScreen(GameScreen):
         else:
             self._show_picker(state, options)
 
-    def _fill_piles(self, state: dict[str, Any]) -> None:
+    def _build_piles(self, state: dict[str, Any]) -> None:
+        """One column per player, made once: name, size, the top tokens, how many lie below."""
         piles = self.tracker.ids.piles
         piles.clear_widgets()
-        for seat, pile in enumerate(state["piles"]):
+        self.pile_views = []
+        for seat, colour in enumerate(state["colours"]):
             column = BoxLayout(orientation="vertical", spacing=dp(1))
-            colour = state["colours"][seat]
-            current = seat == state["current"]
-            column.add_widget(
-                ACTile(
-                    text=("» " if current else "") + state["players"][seat],
-                    tile=hex_rgba(colour),
-                    color=readable_text(colour),
-                    size_hint_y=None,
-                    height=dp(26),
-                    font_size=dp(15),
-                    shorten=True,
-                )
+            name = ACTile(
+                tile=hex_rgba(colour),
+                color=readable_text(colour),
+                size_hint_y=None,
+                height=dp(26),
+                font_size=dp(15),
+                shorten=True,
             )
-            shield = " · angel" if protected(state, seat) else ""
-            size = f"{len(pile)} token{'' if len(pile) == 1 else 's'}" if len(state["piles"]) <= 3 else str(len(pile))
-            column.add_widget(Label(text=size + shield, size_hint_y=None, height=dp(20), font_size=dp(13)))
-            for depth, code in enumerate(reversed(pile[-PILE_TOKENS_SHOWN:])):
-                shown = plain(code) + (" cat" if code != plain(code) else "")
-                column.add_widget(
-                    ACTile(
-                        text=shown,
-                        tile=painting_colour(painting_of(code)),
-                        size_hint_y=None,
-                        height=dp(30) if depth == 0 else dp(24),
-                        font_size=dp(18) if depth == 0 else dp(14),
-                        opacity=1 if depth == 0 else 0.8,
-                    )
+            size = Label(size_hint_y=None, height=dp(20), font_size=dp(13))
+            tiles = [
+                ACTile(
+                    size_hint_y=None,
+                    height=dp(30) if depth == 0 else dp(24),
+                    font_size=dp(18) if depth == 0 else dp(14),
                 )
-            if len(pile) > PILE_TOKENS_SHOWN:
-                column.add_widget(
-                    Label(
-                        text=f"+{len(pile) - PILE_TOKENS_SHOWN} below",
-                        size_hint_y=None,
-                        height=dp(18),
-                        font_size=dp(12),
-                    )
-                )
-            column.add_widget(Label())
+                for depth in range(PILE_TOKENS_SHOWN)
+            ]
+            below = Label(size_hint_y=None, height=dp(18), font_size=dp(12))
+            for widget in (name, size, *tiles, below, Label()):
+                column.add_widget(widget)
             piles.add_widget(column)
+            self.pile_views.append({"seat": seat, "name": name, "size": size, "tiles": tiles, "below": below})
+
+    def _fill_piles(self, state: dict[str, Any]) -> None:
+        few = len(state["piles"]) <= 3
+        for view in self.pile_views:
+            seat = view["seat"]
+            pile = state["piles"][seat]
+            view["name"].text = ("» " if seat == state["current"] else "") + state["players"][seat]
+            shield = " · angel" if protected(state, seat) else ""
+            size = f"{len(pile)} token{'' if len(pile) == 1 else 's'}" if few else str(len(pile))
+            view["size"].text = size + shield
+            shown = list(reversed(pile[-PILE_TOKENS_SHOWN:]))
+            for depth, tile in enumerate(view["tiles"]):
+                if depth < len(shown):
+                    code = shown[depth]
+                    tile.text = plain(code) + (" cat" if code != plain(code) else "")
+                    tile.tile = painting_colour(painting_of(code))
+                    tile.opacity = 1 if depth == 0 else 0.8
+                else:
+                    tile.text = ""
+                    tile.opacity = 0
+            hidden = len(pile) - PILE_TOKENS_SHOWN
+            view["below"].text = f"+{hidden} below" if hidden > 0 else ""
 
     def _fill_moves(self, state: dict[str, Any], options: dict[str, Any]) -> None:
         moves = self.tracker.ids.moves
