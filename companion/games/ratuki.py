@@ -462,6 +462,7 @@ def _check_claim(state: State, claim: object, verdict: Verdict) -> None:
     require(isinstance(claim, dict), "the verdict claim must be an object")
     assert isinstance(claim, dict)
     derived = describe_verdict(state, verdict)
+    require(isinstance(claim.get("seats", []), list), "the verdict claim's seats must be a list of seat numbers")
     require(
         claim.get("kind") == verdict.kind and list(claim.get("seats", [])) == list(verdict.seats),
         f"the recorded verdict does not follow from the presses and the settings (they say: {derived})",
