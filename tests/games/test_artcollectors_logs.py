@@ -96,3 +96,32 @@ def test_replay_command_prints_scores(capsys: pytest.CaptureFixture[str]) -> Non
     assert args.func(args) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["scores"]["winners"] == ["Di"]
+
+
+def test_journaled_game_with_undo_exports_and_replays(tmp_path: Path) -> None:
+    from companion.games.base import Player, Setup
+    from companion.journal import GameSession, Journal
+    from companion.journal.export import export_game
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    players = (Player("Ana", seat=1), Player("Bo", seat=2), Player("Cy", seat=3))
+    session = GameSession.start(journal, Setup("artcollectors", players, {"tracker": True}))
+    for action in (
+        {"type": "draw", "token": "7"},
+        {"type": "draw", "token": "5"},
+        {"type": "stop", "order": ["5", "7"]},
+        {"type": "draw", "token": "7"},
+        {"type": "steal", "from": 0},
+        {"type": "draw", "token": "4"},
+    ):
+        session.do(action)
+    assert session.undo() == {"type": "draw", "token": "4"}
+    session.do({"type": "stop"})
+    resumed = GameSession(journal, session.game_id)
+    assert resumed.state == session.state
+    assert resumed.state["piles"] == [["5"], ["7", "7"], []]
+    path = export_game(journal, session.game_id, tmp_path / "out" / "artcollectors-export.jsonl")
+    result = replay_file(str(path))
+    assert result["state"] == session.state and result["over"] is False
+    assert result["scores"] == {"Ana": 1 + 5, "Bo": 2 + 7, "Cy": 0}
+    journal.close()

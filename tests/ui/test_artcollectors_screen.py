@@ -180,6 +180,9 @@ def test_player_button_stops_the_turn(ui: UI) -> None:
     assert screen.session.state["current"] == 0
     screen.on_button(ButtonEvent(seat=1, kind="press", tick=1.1))
     assert screen.session.state["piles"][0] == ["4"] and screen.session.state["current"] == 1
+    ui.tap(ui.find("Count by hand"))
+    screen.on_button(ButtonEvent(seat=3, kind="press", tick=2.0))  # Cy's button shows Cy's counts
+    assert screen.count_seat == 2 and ui.find("Cy ·").state == "down"
 
 
 def test_tracked_game_to_the_end_shows_results(ui: UI) -> None:

@@ -564,12 +564,18 @@ class ArtCollectorsScreen(GameScreen):
             self.show_message(self.state["event"])
 
     def on_button(self, event: ButtonEvent) -> None:
-        """The current player's button ends the turn (Stop), as at the table."""
-        if self.session is None or event.kind != "press" or self.state["phase"] != "play":
+        """Tracker: the current player's button ends the turn (Stop). Count: a button shows that player's counts."""
+        if self.session is None or event.kind != "press":
             return
-        seat = int(self.state["current"])
-        if self.players[seat].seat == event.seat:
+        seats = [p.seat for p in self.players]
+        if event.seat not in seats:
+            return
+        index = seats.index(event.seat)
+        phase = self.state["phase"]
+        if phase == "play" and index == int(self.state["current"]) and not self.show_summary:
             self.stop_turn()
+        elif phase == "count":
+            self.show_seat(index)
 
     # -- Robin Tell's deal ---------------------------------------------------------------------------------
 
