@@ -472,6 +472,8 @@ class ArtCollectors:
 
     def _need_play(self, state: State) -> None:
         if state["phase"] != "play":
+            if state["settings"]["tracker"]:
+                raise IllegalAction("tracking has ended: enter the final count instead")
             raise IllegalAction("the pile tracker is off in this game: enter the final count instead")
 
     def _do_end_tracking(self, state: State, action: Action) -> None:
