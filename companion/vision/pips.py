@@ -162,7 +162,7 @@ def _cut_deeper(
 def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
     """All pip candidates in a grey image, duplicates across pyramid levels removed."""
     s = settings or PipSettings()
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (s.kernel, s.kernel))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (s.kernel, s.kernel))
     rows: list[tuple[float, ...]] = []
     img = gray
     for level in range(s.levels):
