@@ -166,7 +166,15 @@ def test_no_token_message_and_swap_declined(ui: UI) -> None:
     ui.tap_text("Move the statue")
     ui.tap_text("Swap")
     ui.tap_text("My card 1")
+    ui.tap_text("Ana")
+    # a wrong pick is corrected step by step with Back, without declining the swap
+    ui.tap_text("Back")
+    assert "swap your card 1 with whose card?" in screen.prompt
+    ui.tap_text("Back")
+    assert "Pick one of your cards" in screen.prompt and state(ui)["phase"] == "picture_rolled"
+    ui.tap_text("My card 1")
     ui.tap_text("Cid")
+    assert "swap your card 1 with which of Cid's cards?" in screen.prompt
     ui.screenshot("ratatat-swap")
     ui.tap_text("No swap")
     assert state(ui)["current"] == 2 and [len(r) for r in state(ui)["rows"]] == [2, 1, 1]

@@ -632,7 +632,7 @@ class RatatatScreen(GameScreen):
         else:
             other = self.swap_other
             theirs = len(state["rows"][state["players"].index(other)])
-            self.prompt = f"{me}: which of {other}'s cards?"
+            self.prompt = f"{me}: swap your card {self.swap_mine + 1} with which of {other}'s cards?"
             box.add_widget(
                 self._row(
                     [
@@ -641,7 +641,18 @@ class RatatatScreen(GameScreen):
                     ]
                 )
             )
-        box.add_widget(self._row([self._button("No swap", self._no_swap, kind="DangerButton")]))
+        bottom = [self._button("No swap", self._no_swap, kind="DangerButton")]
+        if self.swap_mine is not None:  # a wrong pick is undone here: nothing is journaled until the swap
+            bottom.insert(0, self._button("Back", self._swap_back))
+        box.add_widget(self._row(bottom))
+
+    def _swap_back(self) -> None:
+        """One step back in the swap choice (their player, then my card)."""
+        if self.swap_other is not None:
+            self.swap_other = None
+        else:
+            self.swap_mine = None
+        self._build_controls()
 
     def _swap_pick(self, index: int) -> None:
         self.swap_mine = index
