@@ -9,7 +9,7 @@ import pytest
 from ui_support import UI
 
 from companion.games.base import Player, Setup
-from companion.ui.screens.ratuki import clock_text, verdict_parts
+from companion.ui.screens.ratuki import TIE_COLOUR, clock_text, verdict_parts
 from hardware.buttons import ButtonEvent
 
 pytestmark = pytest.mark.ui
@@ -335,3 +335,74 @@ def test_five_players_tie_fits_the_banner(ui: UI) -> None:
     headline = screen.ids.verdict_headline
     assert headline.norm_image_size[0] <= headline.width + 0.5  # scaled down to fit, not cut off
     assert screen.verdict_headline == "TIE: " + ", ".join(names)
+
+
+FIVE = (
+    *PLAYERS,
+    Player("Dee", "#fb8c00", 4),
+    Player("Eve", "#43a047", 5),
+)
+
+
+def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
+    """Two rounds as at the table: buttons call stacks, counters enter pile/left/hand, the winner at the target."""
+    ui.app.start_game(Setup("ratuki", FIVE, {"count_hand": True, "target": 30}))
+    ui.advance(3)
+    screen = ui.screen()
+    expected = {"Ana": 0, "Bo": 0, "Cy": 0, "Dee": 0, "Eve": 0}
+    rounds = [
+        # seat: (score pile +5 taps, left +5 taps, hand taps)
+        {1: (4, 1, 1), 2: (2, 0, 0), 3: (1, 1, 3), 4: (3, 2, 2), 5: (0, 1, 0)},
+        {1: (3, 1, 2), 2: (6, 0, 1), 3: (2, 2, 0), 4: (1, 0, 3), 5: (2, 1, 1)},
+    ]
+    for number, counts in enumerate(rounds, start=1):
+        ui.tap_text(f"Start round {number}")
+        assert screen.state["phase"] == "playing"
+        t = time.monotonic()
+        press(ui, 4, t)
+        assert ui.wait_until(lambda: screen.verdict_headline == "DEE takes the stack")
+        assert ui.wait_until(lambda: len(screen.state["calls"]) == 1)
+        press(ui, 5, t + 1.0)
+        press(ui, 2, t + 1.03)
+        assert ui.wait_until(lambda: screen.verdict_headline == "TIE: Eve, Bo")
+        assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
+        ui.tap_text("Out! End round")
+        for seat, (pile, left, hand) in counts.items():
+            row = screen.score_rows[seat]
+            for _ in range(pile):
+                ui.tap(button(row.ids.pile, "+5"))
+            for _ in range(left):
+                ui.tap(button(row.ids.left, "+5"))
+            for _ in range(hand):
+                ui.tap(ui.find("hand", row))
+        if number == 1:
+            shot = ui.screenshot("ratuki-score-hand-5")
+            assert shot.exists()
+            for row in screen.score_rows.values():
+                assert ui.find("hand", row).width >= 48 and ui.find("Save", row).height >= 48
+        for seat, (pile, left, hand) in counts.items():
+            row = screen.score_rows[seat]
+            assert row.points_text == f"{5 * pile - 5 * left - hand:+d}"
+            ui.tap(ui.find("Save", row))
+            expected[FIVE[seat - 1].name] += 5 * pile - 5 * left - hand
+        assert screen.state["totals"] == expected
+    # round 1: Ana 20-5-1 = 14 leads below 30; round 2: Bo 10 + (30-0-1) = 39, alone over the target
+    assert expected == {"Ana": 22, "Bo": 39, "Cy": -3, "Dee": 5, "Eve": -1}
+    assert screen.state["phase"] == "over" and screen.state["result"]["winners"] == ["Bo"]
+    ui.screenshot("ratuki-over-5")
+    assert "BO wins with 39 points" in ui.texts()
+
+
+def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
+    screen = playing(ui, target=20)
+    ui.tap_text("Stuck: end round")
+    for seat in (1, 2):
+        row = screen.score_rows[seat]
+        for _ in range(5):
+            ui.tap(button(row.ids.pile, "+5"))
+    for seat in (1, 2, 3):
+        ui.tap(ui.find("Save", screen.score_rows[seat]))
+    assert screen.state["result"] == {"kind": "draw", "winners": ["Ana", "Bo"]}
+    assert screen.result_text == "DRAW: Ana, Bo with 25 points"
+    ui.screenshot("ratuki-draw")
+    assert list(screen.result_colour) == list(TIE_COLOUR)  # amber, not one player's colour
