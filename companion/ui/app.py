@@ -190,9 +190,15 @@ class CompanionApp(App):
         """Switch to a screen by name (home, setup, games, buttons, camera, dice, calibrate, or a game)."""
         self.manager.current = name
 
-    def vision_profile(self) -> Any:
-        """The dice reader's profile from the active calibration (None: uncalibrated defaults)."""
-        return None
+    def vision_profile(self, resolution: tuple[int, int]) -> Any:
+        """The dice reader's settings from the active calibration profile of this camera at this resolution,
+        or None (uncalibrated: pip dice still read; colour and picture dice by touch). Never raises."""
+        from calibration.cli import camera_id
+        from companion.vision.dice_kinds import active_vision_profile
+
+        camera = camera_id(str(getattr(self.camera, "name", "camera")))
+        profile, _why = active_vision_profile(resolution, camera)
+        return profile
 
     def open_dice(self, return_to: str) -> None:
         """Open the dice screen; "use this roll" returns to ``return_to``."""

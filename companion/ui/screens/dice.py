@@ -46,15 +46,24 @@ class LiveResult:
     settled: Roll | None
 
 
-def live_processor(settings: dict[str, Any], profile: Any, clock: Any = time.monotonic) -> Any:
-    """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``)."""
+def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time.monotonic) -> Any:
+    """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``).
+    ``profile_for(resolution)`` gives the calibration for the frames' size (looked up once per size)."""
     from companion.vision.live import LiveReader, LiveSettings
     from companion.vision.pipeline import read_dice, to_roll
+
+    profiles: dict[tuple[int, int], Any] = {}
+
+    def read(frame: Any) -> Any:
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        if size not in profiles:
+            profiles[size] = profile_for(size)
+        return read_dice(frame, profiles[size])
 
     flag_below = float(settings["min_confidence"])
     reader = LiveReader(
         LiveSettings(settle_s=settings["settle_ms"] / 1000, votes=int(settings["vote_frames"]), flag_below=flag_below),
-        reader=lambda frame: read_dice(frame, profile),
+        reader=read,
     )
 
     def process(frame: Any) -> LiveResult:
@@ -159,7 +168,7 @@ class DiceScreen(Screen):
     def _start_reader(self) -> None:
         app = self.app
         if app.feed is not None:
-            app.feed.want(True, processor=live_processor(app.settings["dice"], app.vision_profile()))
+            app.feed.want(True, processor=live_processor(app.settings["dice"], app.vision_profile))
             self.say("Roll the dice into the tray…")
 
     def on_leave(self, *_args: Any) -> None:
