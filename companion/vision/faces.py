@@ -350,5 +350,6 @@ def _to_detections(faces: list[_Face], pips: Pips) -> Detections:
         data={
             "pips": np.asarray([len(f.pips) for f in faces]),
             "polarity": np.asarray([int(pips.polarity[f.pips[0]]) for f in faces]),
+            "pip_r": np.asarray([float(np.median(pips.r[f.pips])) for f in faces]),
         },
     )

@@ -63,7 +63,7 @@ def read_lone_pips(
     """Lone pips that sit on a plain face (the ring around them is even and clearly differs from the pip) are 1s;
     those that were linked to other pips (``crowded``) are less sure."""
     h, w = gray.shape[:2]
-    boxes, confs, pols = [], [], []
+    boxes, confs, pols, radii = [], [], [], []
     for i in lone:
         x, y, r = float(pips.x[i]), float(pips.y[i]), float(pips.r[i])
         if r < 2.0 or pips.aspect[i] > settings.flat_pips:
@@ -92,6 +92,7 @@ def read_lone_pips(
         )
         confs.append((0.35 + 0.5 * conf) * (settings.crowded_single if i in crowded else 1.0) * roundness)
         pols.append(int(pips.polarity[i]))
+        radii.append(r)
     if not boxes:
         return Detections.empty()
     return Detections.from_lists(
@@ -101,12 +102,29 @@ def read_lone_pips(
         data={
             "pips": np.ones(len(boxes), dtype=np.int64),
             "polarity": np.asarray(pols, dtype=np.int32),
+            "pip_r": np.asarray(radii, dtype=np.float64),
         },
     )
 
 
-def suppress_overlaps(det: Detections) -> Detections:
-    """Where two readings claim the same die (their centres inside each other's boxes), keep the surer one."""
+def consistent_sizes(det: Detections, spread: float = 1.8, factor: float = 0.4) -> Detections:
+    """Dice on one table are seen at much the same size: a reading whose pips are more than ``spread`` times
+    bigger or smaller than those of the surer readings (shadows read as pips, specks as pips) is less sure."""
+    if len(det) < 3 or "pip_r" not in det.data:
+        return det
+    r = det.data["pip_r"]
+    sure = det.confidences >= FLAG_BELOW
+    if sure.sum() < 2:
+        return det
+    typical = float(np.median(r[sure]))
+    odd = (r > spread * typical) | (r < typical / spread)
+    return det.replace(confidences=np.where(odd, det.confidences * factor, det.confidences).astype(np.float32))
+
+
+def suppress_overlaps(det: Detections, overlap: float = 0.85, near: float = 1.05, weaker: float = 0.6) -> Detections:
+    """Where two readings claim the same die (centres closer than ``overlap`` x the sum of their half sizes),
+    keep the surer one. Just beyond that (up to ``near``), a much less sure reading beside a sure one is a side
+    face of that die seen at an angle, not a die of its own, and goes too."""
     if len(det) < 2:
         return det
     order = np.argsort(-det.confidences, kind="stable")
@@ -116,9 +134,9 @@ def suppress_overlaps(det: Detections) -> Detections:
         clash = False
         for k in keep:
             bk, bi = det.boxes[k], det.boxes[i]
-            half_k = (bk[2] - bk[0]) / 2
-            half_i = (bi[2] - bi[0]) / 2
-            if np.hypot(*(c[i] - c[k])) < 0.85 * (half_k + half_i):
+            reach = (bk[2] - bk[0] + bi[2] - bi[0]) / 2
+            d = np.hypot(*(c[i] - c[k]))
+            if d < overlap * reach or (d < near * reach and det.confidences[i] < weaker * det.confidences[k]):
                 clash = True
                 break
         if not clash:
@@ -158,7 +176,7 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     pips = find_pips(gray, p.pips)
     faces, lone, crowded = group_pips(pips, p.faces, gray)
     singles = read_lone_pips(gray, pips, lone, p.faces, crowded)
-    det = Detections.merge([faces, singles])
+    det = consistent_sizes(Detections.merge([faces, singles]))
     det = suppress_overlaps(det[det.confidences >= p.min_confidence])
     if back != 1.0 and len(det):
         det = det.replace(boxes=np.round(det.boxes * back).astype(np.int32))

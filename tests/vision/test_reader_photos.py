@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from companion.vision.dataset import SAMPLES, evaluate, labelled_set, predictions
-from companion.vision.pipeline import read_dice
+from companion.vision.pipeline import FLAG_BELOW, read_dice
 from companion.vision.scoring import score_image
 
 FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die)
     "angled-webcam": (0.80, 0.05),
-    "felt-trays": (0.12, 0.35),
+    "felt-trays": (0.17, 0.30),
 }
 
 
@@ -43,6 +43,8 @@ def plain_webcam_shots() -> list[Path]:
 
 @pytest.mark.parametrize("path", plain_webcam_shots(), ids=lambda p: p.stem)
 def test_plain_webcam_shots_are_read_entirely_right(path: Path) -> None:
+    """Every die right and nothing extra among the sure readings (unsure ones are flagged for the player)."""
     item, img = next((i, im) for i, im in labelled_set(SAMPLES / "angled-webcam") if i.path == path)
-    score = score_image(item.labels, predictions(read_dice(img)))
+    det = read_dice(img)
+    score = score_image(item.labels, predictions(det[det.confidences >= FLAG_BELOW]))
     assert score.perfect, score
