@@ -349,26 +349,17 @@ def virtual_secret(seed: int, turn: int, layout: dict[str, Any]) -> dict[str, An
 
 
 def _active_dice_options(state: State) -> list[tuple[str, str]]:
-    """The (colour die id, number die id) pairs the active player may take, by the edition's secret-pair rule.
+    """The (colour die id, number die id) pairs the active player may take.
 
-    Before looking: open dice only. After looking: English edition, exactly the secret pair; Spanish manual
-    ("una vez que veas los dados ocultos, debes utilizarlos"), any colour and number with at least one secret die.
+    Before looking: one open colour die and one open number die. After looking: exactly the secret pair, in both
+    editions. The Spanish manual offers the secret dice as an alternative to the open roll, as a pair: "si no te
+    gusta ninguna de las opciones de los cuatro dados que lanzaste, puedes elegir utilizar los dos dados que el
+    otro jugador lanzó … una vez que veas los dados ocultos, debes utilizarlos" (use *the two* dice; once seen
+    you must use *them*).
     """
-    known = dice(state)
-    colour_ids = [i for i in (*OPEN_COLOUR_IDS, "sc") if i in known]
-    number_ids = [i for i in (*OPEN_NUMBER_IDS, "sn") if i in known]
-    looked = bool(state["looked"])
-    pair = state["settings"]["edition"] == "en"
-    options: list[tuple[str, str]] = []
-    for cid in colour_ids:
-        for nid in number_ids:
-            secret_count = (cid == "sc") + (nid == "sn")
-            if not looked and secret_count:
-                continue
-            if looked and (secret_count == 0 or (pair and secret_count < 2)):
-                continue
-            options.append((cid, nid))
-    return options
+    if state["looked"]:
+        return [("sc", "sn")]
+    return [(c, n) for c in OPEN_COLOUR_IDS for n in OPEN_NUMBER_IDS]
 
 
 def _fits(state: State, player: int, colour: str) -> bool:
@@ -465,9 +456,7 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
 def _secret_hint(state: State) -> str:
     if not state["looked"]:
         return ""
-    if state["settings"]["edition"] == "en":
-        return "; after looking at the secret pair it must be used as a pair"
-    return "; after looking at the secret pair at least one of its dice must be used"
+    return "; after looking at the secret pair it must be used as a pair (its number, and its colour or a wild)"
 
 
 def _can_write(state: State, player: int) -> bool:
@@ -633,7 +622,7 @@ class LowdownEngine:
         "secret_dice": list(SECRET_MODES),
     }
     setting_labels: ClassVar[dict[str, str]] = {
-        "edition": "Edition (es: manual, en: secret pair as a whole)",
+        "edition": "Edition (es: secret pair from the right, en: left)",
         "secret_roller": "Secret roller side",
         "secret_dice": "Secret pair dice",
         "end_grids": "Grids filled to end",
@@ -641,8 +630,8 @@ class LowdownEngine:
     setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"end_grids": (1, 3)}
 
     def default_settings(self) -> dict[str, Any]:
-        """``edition`` es/en (secret pair: Spanish "at least one secret die" / English "as a pair"),
-        ``secret_roller`` edition/right/left, ``secret_dice`` physical/virtual,
+        """``edition`` es/en (who rolls the secret pair by default: Spanish the right, English the left; both take
+        a looked-at secret pair as a whole), ``secret_roller`` edition/right/left, ``secret_dice`` physical/virtual,
         ``layout`` (None = default board, a file path, or an inline layout object), ``end_grids``."""
         return {"edition": "es", "secret_roller": "edition", "secret_dice": "physical", "layout": None, "end_grids": 2}
 

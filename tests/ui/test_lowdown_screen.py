@@ -280,15 +280,14 @@ def test_physical_look_must_then_be_used_and_buttons_switch_boards(ui: UI) -> No
     ui.screenshot("lowdown-look-entry")
     enter(ui, ["yellow"], [6])
     assert state(ui)["looked"] and state(ui)["secret"] == {"colour": "yellow", "number": 6}
-    # Spanish edition: open 3 with open red is no longer allowed; the tap says why.
-    ui.tap(tile(ui, 3))
-    red = tile(ui, "red")
-    assert red.disabled  # no red with 3 once the secret pair is seen
-    ui.tap(tile(ui, 6))
-    ui.tap(red)
-    ui.tap(square(ui, 0, 0, 0))
-    assert state(ui)["boards"][0]["grids"][0][0][0]["n"] == 6
-    assert state(ui)["taken"] == ["c0", "sn"]
+    # Once seen, the secret pair must be used as a pair: the open dice are disabled, yellow 6 is picked for Ana.
+    assert tile(ui, 3).disabled and tile(ui, "red").disabled
+    assert (screen.number, screen.colour) == (6, "yellow")
+    ui.tap(square(ui, 0, 0, 0))  # red square: dimmed, refused with the reason
+    assert state(ui)["boards"][0]["grids"][0][0][0] is None and screen.message_is_error
+    ui.tap(square(ui, 2, 0, 1))
+    assert state(ui)["boards"][0]["grids"][2][0][1]["n"] == 6
+    assert state(ui)["taken"] == ["sc", "sn"]
     # Cy's arcade button brings up Cy's board, which is not Cy's part yet.
     from hardware.buttons import ButtonEvent
 
