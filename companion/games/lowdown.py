@@ -745,7 +745,9 @@ def _do_roll(state: State, action: Action) -> None:
     colours, numbers = action.get("colours"), action.get("numbers")
     layout = state["layout"]
     require(
-        isinstance(colours, list) and len(colours) == 2 and all(c in layout["colours"] for c in colours),
+        isinstance(colours, list)
+        and len(colours) == 2
+        and all(isinstance(c, str) and c in layout["colours"] for c in colours),
         f"the open roll needs 2 colour dice, each one of {', '.join(layout['colours'])}; got {colours!r}",
     )
     require(
@@ -772,7 +774,10 @@ def _do_secret(state: State, action: Action) -> None:
         state["secret"] = virtual_secret(int(state["seed"]), int(state["turn"]), layout)
     else:
         colour, number = action.get("colour"), action.get("number")
-        require(colour in layout["colours"], f"the secret colour die must be one of {', '.join(layout['colours'])}")
+        require(
+            isinstance(colour, str) and colour in layout["colours"],
+            f"the secret colour die must be one of {', '.join(layout['colours'])}",
+        )
         require(
             isinstance(number, int) and not isinstance(number, bool) and number in layout["numbers"],
             f"the secret number die must be one of {', '.join(map(str, layout['numbers']))}",
