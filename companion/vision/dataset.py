@@ -57,7 +57,11 @@ def labelled_set(set_dir: str | Path) -> Iterator[tuple[LabelledImage, np.ndarra
 
 def predictions(det: Detections) -> list[Prediction]:
     """The pip dice of a reading, in the scorer's terms."""
-    return [Prediction(int(v), tuple(float(c) for c in b)) for b, v, _, k in det if k == "pips" and v]  # type: ignore[misc]
+    return [
+        Prediction(int(v), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+        for b, v, _, k in det
+        if k == "pips" and v
+    ]
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,11 @@ class Detections:
 
     @classmethod
     def from_lists(
-        cls, boxes: Sequence[Sequence[float]], values: Sequence[int], confidences: Sequence[float], **kwargs: Any
+        cls,
+        boxes: Sequence[Sequence[float]] | np.ndarray,
+        values: Sequence[int],
+        confidences: Sequence[float],
+        **kwargs: Any,
     ) -> Detections:
         """Build from plain Python lists (tests, JSON)."""
         b = np.asarray(boxes, dtype=np.int32).reshape(-1, 4)
@@ -84,7 +88,7 @@ class Detections:
 
     def replace(self, **changes: Any) -> Detections:
         """A copy with some fields replaced (the way stages hand results on)."""
-        fields = {
+        fields: dict[str, Any] = {
             "boxes": self.boxes,
             "values": self.values,
             "confidences": self.confidences,

@@ -263,7 +263,7 @@ def plainness(
 
 def group_pips(
     pips: Pips, settings: FaceSettings | None = None, gray: np.ndarray | None = None
-) -> tuple[Detections, list[int]]:
+) -> tuple[Detections, list[int], set[int]]:
     """Dice read from pip groups (values 2-6), the indices of lone pips that may be 1s, and which of those were
     linked to other pips (a 1 among other dice's pips is less sure).
     With ``gray`` given, each reading's confidence also reflects how plain the face around its pips is."""

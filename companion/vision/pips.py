@@ -71,7 +71,7 @@ def _label_rows(
     x0: int = 0,
     y0: int = 0,
     check_holes: bool = True,
-) -> tuple[list[tuple[float, ...]], np.ndarray]:
+) -> tuple[list[tuple[float, ...]], np.ndarray]:  # rows: x, y, r, polarity, contrast, elongation
     """Pip candidates among the labelled blobs of one window (all blobs at once, numpy only), and which blobs
     failed only on shape (those may be pips blurred together, to be cut again)."""
     n = len(stats)
@@ -103,12 +103,12 @@ def _label_rows(
     lam2 = np.maximum((mu20 + mu02) / 2 - common, 0.0)
     elong = np.sqrt((lam1 + 1 / 12) / (lam2 + 1 / 12))
     half = (level_scale - 1) / 2
-    rows = [
+    rows: list[tuple[float, ...]] = [
         (
-            (x0 + mx[i]) * level_scale + half,
-            (y0 + my[i]) * level_scale + half,
+            float((x0 + mx[i]) * level_scale + half),
+            float((y0 + my[i]) * level_scale + half),
             float(np.sqrt(a_[i] / np.pi)) * level_scale,
-            polarity,
+            float(polarity),
             float(contrast[i]),
             float(elong[i]),
         )
