@@ -406,3 +406,19 @@ def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
     assert screen.result_text == "DRAW: Ana, Bo with 25 points"
     ui.screenshot("ratuki-draw")
     assert list(screen.result_colour) == list(TIE_COLOUR)  # amber, not one player's colour
+
+
+def test_a_press_that_ends_a_stale_contest_opens_a_full_new_window(ui: UI) -> None:
+    """If the window timer was late, the press that proves the old contest over opens a new one whose tie
+    window runs in full: no lockout timer of the old contest may cut it short (window longer than lockout)."""
+    screen = playing(ui, tie_window_ms=100, lockout_ms=0)
+    now = time.monotonic()
+    screen.on_button(ButtonEvent(1, "press", now - 0.2))  # Ana; her window timer has not fired yet
+    screen.on_button(ButtonEvent(2, "press", now))  # Bo, 200 ms later: Ana's call is over, Bo's opens
+    assert [c["verdict"]["seats"] for c in screen.state["calls"]] == [[1]]
+    # Only Bo's window timer runs: a lockout timer (8 ms here) would judge Bo alone before Cy's press counts.
+    assert screen._window_ev is not None and screen._lockout_ev is None
+    screen.on_button(ButtonEvent(3, "press", now + 0.05))  # Cy, 50 ms after Bo: a tie
+    assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
+    assert screen.state["calls"][1]["verdict"]["kind"] == "tie"
+    assert screen.state["calls"][1]["verdict"]["seats"] == [2, 3]

@@ -318,7 +318,9 @@ class RatukiScreen(GameScreen):
             self._window_ev = Clock.schedule_once(self._close_window, self._window_delay(event.tick))
         elif step.kind == "late" and step.verdict is not None:
             self._show_verdict(step.verdict, sound=False)
-        if step.closed is not None:
+        if step.closed is not None and step.finished is None:
+            # The closed contest is now in its lockout. (Finished too: it is journaled already, and a lockout
+            # timer here would cut short the window this press may just have opened.)
             self._schedule_lockout()
 
     def _window_delay(self, tick: float) -> float:
