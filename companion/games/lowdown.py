@@ -53,8 +53,8 @@ Line = list[Square]
 # --------------------------------------------------------------------------------------------- layout
 
 
-def load_layout(path: str | Path) -> dict[str, Any]:
-    """Read and validate a board layout file; :class:`BadSetup` says what is wrong and where."""
+def read_layout_file(path: str | Path) -> dict[str, Any]:
+    """A board layout file as written (checked with :func:`validate_layout`); what a setup stores inline."""
     where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -64,7 +64,13 @@ def load_layout(path: str | Path) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise BadSetup(f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})") from err
-    return validate_layout(data, source=where)
+    validate_layout(data, source=where)
+    return dict(data)
+
+
+def load_layout(path: str | Path) -> dict[str, Any]:
+    """Read and validate a board layout file; :class:`BadSetup` says what is wrong and where."""
+    return validate_layout(read_layout_file(path), source=str(path))
 
 
 _DEFAULT_LAYOUT: dict[str, Any] | None = None
@@ -706,6 +712,15 @@ class LowdownEngine:
             best = min(board_score(state, p) for p in range(len(state["players"])))
             out["winners"] = [_name(state, p) for p in range(len(state["players"])) if board_score(state, p) == best]
         return out
+
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """The setup to record: a ``layout`` given as a file path is read now and stored inline, so a journal
+        or export replays the same board even after the file changes or disappears (BadSetup if unreadable)."""
+        raw = setup.settings.get("layout")
+        if not isinstance(raw, str):
+            return setup
+        data = read_layout_file(raw)
+        return Setup(setup.game, setup.players, {**setup.settings, "layout": data}, setup.seed)
 
     def describe(self, action: Action) -> str:
         """One line for the log and the undo prompt."""

@@ -28,8 +28,16 @@ class GameSession:
 
     @classmethod
     def start(cls, journal: Journal, setup: Setup) -> GameSession:
-        """Validate the setup with the engine, then record a new game."""
-        find_engine(setup.game).setup(setup)  # raises BadSetup before anything is written
+        """Validate the setup with the engine, then record a new game.
+
+        An engine may offer ``prepare_setup(setup) -> Setup`` (optional) to make the recorded setup
+        self-contained, e.g. a board file read now and stored inline, so replay never depends on that file.
+        """
+        engine = find_engine(setup.game)
+        prepare = getattr(engine, "prepare_setup", None)
+        if callable(prepare):
+            setup = prepare(setup)  # may raise BadSetup, before anything is written
+        engine.setup(setup)  # raises BadSetup before anything is written
         return cls(journal, journal.new_game(setup))
 
     @property
