@@ -43,6 +43,8 @@ class FaceSettings:
     offset_max: float = 5.0
     max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
     round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
+    small_pip_slack: float = 0.0  # extra elongation allowed for small pips: this / pip radius (px); 0 = none
+    # (1-2 helps tiny blurred pips, but lets the side faces of dice seen at an angle in too)
     edge_on_pips: float = 1.65  # pips this elongated are not linked at all
     flat_pips: float = 1.65  # ... and from this on they are on a side face seen edge-on (not the top face)
     die_half: float = 1.9  # half the die side / pattern offset
@@ -184,9 +186,10 @@ def _score(fit: Fit, r: float, s: FaceSettings) -> float:
     return float(np.clip(1.0 - fit.error / s.max_fit_error, 0.0, 1.0))
 
 
-def _roundness(aspect: np.ndarray, s: FaceSettings) -> float:
-    """1 for round pips, falling to 0 for the flattened pips of a side face."""
-    e = float(np.median(aspect))
+def _roundness(aspect: np.ndarray, s: FaceSettings, r: float | np.ndarray = np.inf) -> float:
+    """1 for round pips, falling to 0 for the flattened pips of a side face. The shape of a blob a few pixels
+    across is a rough measure (pixel grid, JPEG blocks), so small pips (radius ``r``) get some slack."""
+    e = float(np.median(aspect)) - s.small_pip_slack / float(np.median(r))
     return float(np.clip((s.flat_pips - e) / (s.flat_pips - s.round_pips), 0.0, 1.0))
 
 
@@ -200,7 +203,7 @@ def _read_group(idx: list[int], pips: Pips, s: FaceSettings) -> list[_Face]:
         fit = fit_pattern(xy[part])
         if fit is None:
             return None
-        conf = _score(fit, float(np.median(pips.r[part])), s) * _roundness(pips.aspect[part], s)
+        conf = _score(fit, float(np.median(pips.r[part])), s) * _roundness(pips.aspect[part], s, pips.r[part])
         if conf <= 0.15:
             return None
         return _Face(fit.value, fit.cx, fit.cy, s.die_half * fit.offset, conf, part)
@@ -276,7 +279,9 @@ def group_pips(
     rm = (pips.r[:, None] + pips.r[None]) / 2
     ratio = np.maximum(pips.r[:, None], pips.r[None]) / np.maximum(np.minimum(pips.r[:, None], pips.r[None]), 1e-3)
     same = pips.polarity[:, None] == pips.polarity[None]
-    flat = pips.aspect > s.edge_on_pips  # pips of side faces seen edge-on link to nothing (they are no top face)
+    flat = (
+        pips.aspect - s.small_pip_slack / pips.r > s.edge_on_pips
+    )  # pips of side faces seen edge-on link to nothing (they are no top face)
     adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same & ~flat[:, None] & ~flat[None, :]
     np.fill_diagonal(adj, False)
     faces: list[_Face] = []
@@ -334,7 +339,7 @@ def _pair_lone(
             fit = fit_pattern(pips.xy[idx])
             if fit:
                 conf = 0.9 * float(np.clip(min(pips.contrast[idx]) / 60.0, 0.3, 1.0))
-                conf *= _roundness(pips.aspect[idx], s)
+                conf *= _roundness(pips.aspect[idx], s, pips.r[idx])
                 out.append(_Face(2, fit.cx, fit.cy, s.die_half * fit.offset, conf, idx))
     return out
 
