@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from companion.games import engine as find_engine
@@ -25,6 +26,7 @@ class GameSession:
         self.engine: Engine = find_engine(record.game)
         self.actions: list[Action] = journal.actions(game_id)
         self.state: State = replay(self.setup, self.actions, source=f"game {game_id}")
+        self._describe_with_state = _accepts_state(self.engine)
 
     @classmethod
     def start(cls, journal: Journal, setup: Setup) -> GameSession:
@@ -80,11 +82,24 @@ class GameSession:
         return self.journal.has_redo(self.game_id)
 
     def describe(self, action: Action) -> str:
-        """The engine's one-line description, or the note's."""
-        return describe_note(action) if is_note(action) else self.engine.describe(action)
+        """The engine's one-line description, or the note's. Engines whose ``describe`` takes an optional
+        ``state`` get the current one (player names instead of numbers); others are called as before."""
+        if is_note(action):
+            return describe_note(action)
+        if self._describe_with_state:
+            return str(self.engine.describe(action, state=self.state))  # type: ignore[call-arg]
+        return self.engine.describe(action)
 
     def describe_last(self) -> str:
         return self.describe(self.actions[-1]) if self.actions else ""
 
     def scores(self) -> dict[str, Any]:
         return self.engine.scores(self.state)
+
+
+def _accepts_state(engine: Engine) -> bool:
+    """True when ``engine.describe`` has a ``state`` parameter (the optional, newer form of the contract)."""
+    try:
+        return "state" in inspect.signature(engine.describe).parameters
+    except (TypeError, ValueError):
+        return False

@@ -235,7 +235,7 @@ def test_scores_and_describe() -> None:
     state = new_game()
     assert ENGINE.scores(state) == {"Ana": 0, "Bo": 0}
     assert ENGINE.describe({"type": "place", "player": 1, "number": 4, "colour": "red", "square": [0, 1, 2]}) == (
-        "Player 2 writes 4 (red) at grid 1, row 2, column 3"
+        "Player 2 writes 4 (red) in grid 1, row 2, column 3"
     )
     assert "wild colour" in ENGINE.describe(
         {"type": "place", "player": 0, "number": 4, "colour": "red", "wild": True, "square": [0, 1, 2]}

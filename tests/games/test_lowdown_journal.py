@@ -1,10 +1,13 @@
-"""Lowdown through the journal: a board file is stored inline at setup (replay never re-reads it)."""
+"""Lowdown through the journal: a board file is stored inline at setup (replay never re-reads it), and undo/redo
+messages name the players (``describe(action, state)``), while engines with the old ``describe(action)`` still work."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.games import lowdown
 from companion.games.base import Player, Setup
@@ -58,4 +61,54 @@ def test_prepare_setup_leaves_other_layouts_alone_and_refuses_a_missing_file(tmp
     else:
         raise AssertionError("a missing board file must be refused")
     assert journal.games() == []  # nothing written
+    journal.close()
+
+
+def test_undo_and_redo_messages_name_the_player(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = GameSession.start(journal, Setup("lowdown", PLAYERS, {}, 1))
+    session.do(ROLL)
+    session.do(ANA_RED_3)
+    assert session.describe_last() == "Ana writes 3 (red) in Red/orange row 1, column 1"
+    undone = session.undo()
+    assert undone is not None and session.describe(undone).startswith("Ana writes 3 (red)")
+    redone = session.redo()
+    assert redone is not None and "Player 1" not in session.describe(redone)
+    journal.close()
+
+
+def test_crossing_and_secret_descriptions_with_the_state() -> None:
+    state = lowdown.ENGINE.setup(Setup("lowdown", PLAYERS, {"secret_dice": "virtual"}, 1))
+    for cell in range(3):
+        state["boards"][1]["grids"][0][0][cell] = {"n": 3, "wild": False, "turn": 1}
+    cross = {"type": "cross", "player": 1, "squares": [[0, 0, 0], [0, 0, 1], [0, 0, 2]]}
+    assert lowdown.ENGINE.describe(cross, state) == "Bo crosses out 3 3 3 (Red/orange row 1)"
+    assert lowdown.ENGINE.describe(cross) == "Player 2 crosses out a line"
+    state["secret"] = {"colour": "green", "number": 6}
+    assert lowdown.ENGINE.describe({"type": "secret"}, state) == "Secret pair: green 6"
+
+
+class OldEngine:
+    """An engine written against the original contract: ``describe(action)`` only."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def describe(self, action: dict[str, Any]) -> str:
+        return f"old:{action['type']}"
+
+
+def test_engines_with_the_old_describe_still_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.journal.session as session_module
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    game_id = GameSession.start(journal, Setup("lowdown", PLAYERS, {}, 1)).game_id
+    monkeypatch.setattr(session_module, "find_engine", lambda name: OldEngine(lowdown.ENGINE))
+    session = GameSession(journal, game_id)
+    session.do(ROLL)
+    assert session.describe_last() == "old:roll"
+    session.undo()
     journal.close()

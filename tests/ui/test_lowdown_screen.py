@@ -107,6 +107,7 @@ def test_first_turn_by_touch(ui: UI) -> None:
     # Undo takes Bo's number back and shows whose part it is again.
     ui.tap_text("Undo")
     assert state(ui)["phase"] == "others"
+    assert ui.screen().header_text == "Undone: Bo writes 6 (green) in Green/yellow row 1, column 1"
     assert ui.screen().mode() in ("choose", "pass")
 
 

@@ -252,38 +252,9 @@ class LowdownScreen(GameScreen):
         self.line_ready = False  # the picked squares are a whole legal line waiting for a confirming tap
 
     def _do(self, action: dict[str, Any]) -> bool:
-        """Perform ``action`` through the journal and say what happened with the players' and grids' names."""
-        if not self.act(action, quiet=True):
-            return False
-        self.show_message(self.describe(action))
-        return True
-
-    def describe(self, action: dict[str, Any]) -> str:
-        """The log line for ``action`` with names instead of numbers."""
-        state = self.state
-        kind = action["type"]
-        who = self.name_of(action["player"]) if isinstance(action.get("player"), int) else ""
-        where = ""
-        if isinstance(action.get("square"), list):
-            g, r, c = action["square"]
-            where = f"{state['layout']['grids'][g]['name']} row {r + 1}, column {c + 1}"
-        if kind == "roll":
-            return f"Open roll: {' and '.join(action['colours'])}, {' and '.join(map(str, action['numbers']))}"
-        if kind == "secret":
-            secret = state["secret"] or {}
-            return f"Secret pair: {secret.get('colour')} {secret.get('number')}"
-        if kind == "place":
-            if action.get("wild"):
-                out = f", the {action['colour']} die is out of play" if action.get("colour") else ""
-                return f"{who} wrote {action['number']} with a wild colour in {where}{out}"
-            return f"{who} wrote {action['number']} ({action['colour']}) in {where}"
-        if kind == "shade":
-            return f"{who} shaded {where} (+6)"
-        if kind == "cross":
-            line = action["squares"]
-            values = [state["boards"][action["player"]]["grids"][g][r][c]["n"] for g, r, c in line]
-            return f"{who} crossed out {' '.join(map(str, values))}"
-        return self.session.describe(action) if self.session else kind
+        """Perform ``action`` through the journal; the message names the player and grid (the engine's
+        ``describe`` with the state: the same words Undo and Redo use)."""
+        return self.act(action)
 
     def name_of(self, player: int) -> str:
         return str(self.state["players"][player]["name"])
