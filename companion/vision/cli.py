@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -125,52 +124,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str, Any]:
-    """Median ms per 640x480 image on one core (wall and CPU time), and the peak memory (MB) of a
-    ``dice read`` run in a fresh process. Uses the shipped sample photos unless ``images`` are given."""
-    import os
-    import subprocess
-    import time
+    """See :func:`companion.vision.bench.bench_vision` (kept here too for callers of the first version)."""
+    from companion.vision.bench import bench_vision as run
 
-    import cv2
-    import numpy as np
-
-    from companion.vision.dataset import SAMPLES, image_paths, load_image
-    from companion.vision.pipeline import read_dice
-
-    paths = (
-        [Path(p) for p in images]
-        if images
-        else [p for d in sorted(SAMPLES.iterdir()) if d.is_dir() for p in image_paths(d / "images")]
-    )
-    frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        read_dice(frames[0])  # warm-up
-        wall, cpu = [], []
-        for _ in range(repeats):
-            for f in frames:
-                w0, c0 = time.perf_counter(), time.process_time()
-                read_dice(f)
-                cpu.append((time.process_time() - c0) * 1000)
-                wall.append((time.perf_counter() - w0) * 1000)
-    finally:
-        cv2.setNumThreads(threads)
-    code = "import sys; from companion.vision.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, "read", "--json", *map(str, paths)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    return {
-        "images": len(frames),
-        "median_ms": round(float(np.median(wall)), 2),
-        "median_cpu_ms": round(float(np.median(cpu)), 2),
-        "p90_ms": round(float(np.percentile(wall, 90)), 2),
-        "read_peak_mb": round(usage.ru_maxrss / 1024, 1),
-        "read_exit": os.waitstatus_to_exitcode(status),
-    }
+    return run(images, repeats)
 
 
 def main(argv: list[str] | None = None) -> int:

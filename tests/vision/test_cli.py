@@ -104,3 +104,14 @@ def test_importing_companion_does_not_import_cv2() -> None:
     code = "import sys, companion, companion.vision.cli; print('cv2' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_bench_reports_speed_and_memory() -> None:
+    from companion.vision.bench import bench_vision
+
+    paths = sorted(str(p) for p in (SAMPLES / "angled-webcam" / "images").iterdir())[:2]
+    figures = bench_vision(paths, repeats=1)
+    assert figures["images"] == 2 and figures["read_exit"] == 0
+    assert 0 < figures["median_ms"] < 5000 and 0 < figures["median_cpu_ms"] < 5000
+    assert 20 < figures["read_peak_mb"] < 2000
+    assert set(figures["median_ms_by_set"]) == {"angled-webcam"}
