@@ -257,3 +257,54 @@ def test_five_players_fit_and_resume_keeps_the_statue(ui: UI) -> None:
     ui.advance(2)
     assert not screen.ids.board.animating and screen.ids.board.shown == 17
     assert "Dee" in ui.texts() and "Take the Green 7" in ui.texts()
+
+
+def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
+    """A whole game by touches only: dice faces tapped, cards from the pile, the final round (rat with the
+    blind give-back, a pass, a swap) ending after Cid, who was last to 4 cards; then the reveal."""
+    screen = start(ui)
+    deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
+    for turn, step in enumerate([1, 2, 2, 1, 2, 2, 2, 1, 3]):  # card spaces 1, 3, 5, 6, 8, 10, 12, 13, 16
+        me = turn % 3
+        assert state(ui)["current"] == me and screen.tiles[me].active
+        assert sum(t.active for t in screen.tiles) == 1
+        ui.tap_text("1 die")
+        tap_face(ui, 0, step)
+        ui.tap_text("Use these dice")
+        ui.tap_text("Move the statue")
+        assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+        ui.tap(next(b for b in buttons(ui) if b.text == "Top of pile"))
+    st = state(ui)
+    assert [len(r) for r in st["rows"]] == [4, 4, 4] and st["final_round"] and st["last_to_threshold"] == 2
+    assert "Ana has 4 cards (final round)" in screen.prompt and screen.tiles[0].active
+    ui.tap_text("Rat (highest)")
+    ui.tap_text("Take Blue 8")
+    assert "give one of your old cards back" in screen.prompt
+    assert [b.text for b in buttons(ui) if b.text.startswith("Card")] == ["Card 1", "Card 2", "Card 3", "Card 4"]
+    ui.screenshot("ratatat-give-back")
+    ui.tap_text("Card 2")
+    assert state(ui)["pile"] == 45 - 3 - 5 - 9 + 1 and [len(r) for r in state(ui)["rows"]] == [4, 4, 4]
+    deal(ui, [(9, False)])  # refill of the Blue region
+    assert state(ui)["current"] == 1 and "Bob has 4 cards (final round)" in screen.prompt
+    ui.tap_text("Pass")
+    assert state(ui)["current"] == 2 and state(ui)["phase"] == "endgame"  # not over before Cid's turn
+    ui.tap_text("Swap")
+    ui.tap_text("My card 1")
+    ui.tap_text("Ana")
+    ui.tap_text("Ana 1")
+    assert state(ui)["phase"] == "final_reveal" and not any(t.active for t in screen.tiles)
+    hands = {"Ana": [0, 1, 2, 8], "Bob": [2, 2, 0, 0], "Cid": [1, 1, 3, 3]}
+    for name, values in hands.items():
+        assert f"Reveal: {name} turns over 4 cards" in screen.prompt
+        for value in values:
+            ui.tap(next(b for b in buttons(ui) if b.text == str(value)))
+        ui.tap_text(f"{name}: total {sum(values)}")
+    assert screen.session.over and "Bob wins with 4!" in screen.prompt
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    table = [w.text for w in screen.ids.controls.walk(restrict=True) if type(w) is Label]
+    assert table[:3] == ["WIN", "Bob", "4  [size=15](2 + 2 + 0 + 0)[/size]"]  # ranked, lowest first
+    assert table[4:] == ["Cid", "8  [size=15](1 + 1 + 3 + 3)[/size]", "", "Ana", "11  [size=15](0 + 1 + 2 + 8)[/size]"]
+    assert not any(isinstance(w, Button) and w.height < 48 for w in screen.ids.controls.walk(restrict=True))
+    ui.screenshot("ratatat-over-3p")

@@ -765,7 +765,24 @@ class RatatatScreen(GameScreen):
         winners = scores["winners"]
         self.prompt = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {scores[winners[0]]}!"
         ranked = sorted(self.state["players"], key=lambda p: scores[p])
-        self.info = "   ".join(f"{p}: {scores[p]}" for p in ranked)
+        self.info = "Lowest total wins: everyone's cards added up"
+        colours = {p.name: p.colour for p in self.players}
+        table = GridLayout(cols=3, size_hint_y=None, height=dp(40) * len(ranked), spacing=dp(2))
+        for name in ranked:
+            won = name in winners
+            colour = get_color_from_hex(colours.get(name, "#ffffff"))
+            table.add_widget(Label(text="WIN" if won else "", font_size=dp(22), bold=True, color=(1, 0.85, 0.3, 1)))
+            table.add_widget(Label(text=name, font_size=dp(26), bold=won, color=colour))
+            values = " + ".join(str(v) for v in self.state["hands"][name])
+            table.add_widget(
+                Label(
+                    text=f"{scores[name]}  [size={int(dp(15))}]({values})[/size]",
+                    markup=True,
+                    font_size=dp(26),
+                    bold=won,
+                )
+            )
+        box.add_widget(table)
         box.add_widget(self._row([self._button("Home", self.go_home, kind="AccentButton")], dp(60)))
 
     # -- hardware ----------------------------------------------------------------------------------------
