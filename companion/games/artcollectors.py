@@ -477,14 +477,26 @@ class ArtCollectors:
             raise IllegalAction("the pile tracker is off in this game: enter the final count instead")
 
     def _do_end_tracking(self, state: State, action: Action) -> None:
+        """Switch to the hand count, prefilled from the piles; allowed mid-turn (the table may disagree at any time).
+
+        Mid-turn, the tokens in front of the current player are counted as theirs (as if they stopped); the
+        count is corrected by hand at the end anyway.
+        """
         self._need_play(state)
-        require(not state["turn"]["drawn"], "finish this turn first (stop, or undo its draws)")
         where, seat = _black_cat_where(state)
-        state["counts"] = pile_counts(state)
-        state["black_cat"] = seat if where == "pile" else None
-        state["black_cat_set"] = where == "pile"
+        counts = pile_counts(state)
+        turn_tokens: list[str] = list(state["turn"]["tokens"])
+        current = int(state["current"])
+        for code in turn_tokens:
+            counts[current][str(painting_of(code))] += 1
+        state["counts"] = counts
+        state["black_cat"] = seat if where in ("pile", "turn") else None
+        state["black_cat_set"] = where in ("pile", "turn")
         state["phase"] = "count"
         state["event"] = "Tracker off: the counts come from the piles; correct them and finish"
+        if turn_tokens:
+            name = state["players"][current]
+            state["event"] += f" (this turn's {len(turn_tokens)} tokens are counted as {name}'s)"
 
     def _token(self, state: State, value: Any) -> str:
         code = str(value).strip().upper()

@@ -335,3 +335,18 @@ def test_setup_screen_offers_the_settings(ui: UI) -> None:
     ui.tap_text("Start game")
     screen = ui.screen()
     assert screen.name == "artcollectors" and screen.session.state["phase"] == "play"
+
+
+def test_count_by_hand_in_the_middle_of_a_turn(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["7"])  # Bo is mid-turn when the table notices the tracker is wrong
+    ui.tap(ui.find("Count by hand"))
+    state = screen.session.state
+    assert state["phase"] == "count" and not screen.message_is_error
+    assert "counted as Bo's" in screen.header_text
+    assert state["counts"][0]["5"] == 1 and state["counts"][1]["7"] == 1
+    ui.tap(ui.find("Undo"))  # and back to the tracker, the turn intact
+    assert screen.session.state["phase"] == "play" and screen.session.state["turn"]["tokens"] == ["7"]
