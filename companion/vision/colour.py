@@ -30,8 +30,12 @@ REJECT_DISTANCE = 6.0
 """A die farther than this (in floored standard deviations) from every learned face is unknown."""
 AMBIGUOUS_SHARE = 0.9
 """Below this posterior share of the best face the reading is flagged for the player to check."""
-TEXTURE_MARGIN = 0.08
-TEXTURE_FLOOR = 0.10
+CLIPPED = 250.0
+"""A channel at or above this (0-255) is saturated: the die is at least that bright in it."""
+CLIP_HEADROOM = 0.5
+"""How far (log units) a saturated channel may lie above what was seen: an exposure overshoots, not by ten times."""
+TEXTURE_MARGIN = 0.05
+TEXTURE_FLOOR = 0.06
 
 
 @dataclass(frozen=True)
@@ -60,16 +64,21 @@ def central_pixels(frame: np.ndarray, box: Box, shrink: float = 0.5) -> np.ndarr
 
 def face_colour(frame: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
     """The top face's colour (median BGR, glare excluded) and its texture: the share of pixels whose brightness is
-    far from the median (0 for a plain face; pips, icons and edges raise it)."""
+    far from the median (0 for a plain face; pips, icons and edges raise it), the larger of the central half and
+    the central third of the box (a lone centre pip fills much of the latter)."""
     pixels = central_pixels(frame, box)
     if len(pixels) == 0:
         return np.full(3, np.nan, np.float32), 1.0
     glare = pixels.min(axis=1) > 245
-    usable = pixels[~glare] if (~glare).sum() >= max(4, len(pixels) // 4) else pixels
+    # a glint is a small saturated spot; a face that is mostly saturated is simply bright: keep it then
+    usable = pixels[~glare] if glare.mean() < 0.3 and (~glare).sum() >= 4 else pixels
     median = np.median(usable, axis=0)
-    luma = usable.mean(axis=1)
-    centre = max(float(np.median(luma)), 1.0)
-    texture = float(np.mean(np.abs(luma - centre) > 0.3 * centre + 12.0))
+    centre = max(float(np.median(usable.mean(axis=1))), 1.0)
+    texture = 0.0
+    for part in (pixels, central_pixels(frame, box, 0.3)):
+        if len(part):
+            luma = part.mean(axis=1)
+            texture = max(texture, float(np.mean(np.abs(luma - centre) > 0.3 * centre + 12.0)))
     return median.astype(np.float32), texture
 
 
@@ -95,6 +104,11 @@ def tray_colour(
     if len(pixels) < 200:
         return np.asarray(frame.reshape(-1, 3).mean(axis=0), np.float32)
     return np.asarray(np.median(pixels, axis=0), np.float32)
+
+
+# feature = _TO_FEATURE @ (log B, log G, log R) relative to the tray; _FROM_FEATURE undoes it
+_TO_FEATURE = np.array([[0.0, -1.0, 1.0], [1.0, -1.0, 0.0], [1 / 3, 1 / 3, 1 / 3]])
+_FROM_FEATURE = np.linalg.inv(_TO_FEATURE)
 
 
 def colour_feature(die_bgr: np.ndarray, tray_bgr: np.ndarray) -> np.ndarray:
@@ -125,15 +139,36 @@ class ColourClassifier:
         )
         self.texture_limit = max(TEXTURE_FLOOR, texture + TEXTURE_MARGIN)
 
-    def distances(self, feature: np.ndarray) -> np.ndarray:
-        """Normalised distance of a feature to every learned face."""
-        return np.asarray(np.sqrt((((feature[None, :] - self.means) / self.spreads) ** 2).sum(axis=1)), np.float64)
+    def distances(self, feature: np.ndarray, clipped: Sequence[bool] = (False, False, False)) -> np.ndarray:
+        """Normalised distance of a feature to every learned face.
 
-    def classify_feature(self, feature: np.ndarray, texture: float = 0.0) -> ColourMatch:
+        ``clipped`` (B, G, R) marks channels the camera saturated: their true value is at least what was seen, so
+        for each face they are taken as whatever value between the observed one and ``CLIP_HEADROOM`` above it
+        fits that face best (a censored observation), instead of counting the clipping against the right face."""
+        if not any(clipped):
+            return np.asarray(np.sqrt((((feature[None, :] - self.means) / self.spreads) ** 2).sum(axis=1)), np.float64)
+        observed = _FROM_FEATURE @ feature
+        out = np.empty(len(self.means))
+        for k, (mean, spread) in enumerate(zip(self.means, self.spreads, strict=True)):
+            logs = observed.copy()
+            for _ in range(3):  # coordinate descent over the clipped channels (one pass is exact for one)
+                for c in range(3):
+                    if not clipped[c]:
+                        continue
+                    a = _TO_FEATURE[:, c] / spread
+                    rest = (_TO_FEATURE @ logs - mean) / spread - a * logs[c]
+                    best = float(-(a @ rest) / (a @ a))
+                    logs[c] = min(max(best, float(observed[c])), float(observed[c]) + CLIP_HEADROOM)
+            out[k] = float(np.sqrt((((_TO_FEATURE @ logs - mean) / spread) ** 2).sum()))
+        return out
+
+    def classify_feature(
+        self, feature: np.ndarray, texture: float = 0.0, clipped: Sequence[bool] = (False, False, False)
+    ) -> ColourMatch:
         """The face a feature belongs to, or ``face=None`` when it matches none (or the face is patterned)."""
-        if not np.all(np.isfinite(feature)):
-            return ColourMatch(None, 0.0, float("inf"))
-        d = self.distances(feature)
+        if not np.all(np.isfinite(feature)) or all(clipped):
+            return ColourMatch(None, 0.0, float("inf"))  # nothing measured, or saturated white: no colour to read
+        d = self.distances(feature, clipped)
         order = np.argsort(d)
         best, second = int(order[0]), int(order[1])
         if texture > self.texture_limit or d[best] > REJECT_DISTANCE:
@@ -147,5 +182,6 @@ class ColourClassifier:
 
     def classify(self, frame: np.ndarray, box: Box, tray_bgr: np.ndarray) -> ColourMatch:
         """Read the die in ``box`` given the tray's colour now (see :func:`tray_colour`)."""
-        feature, texture = die_feature(frame, box, tray_bgr)
-        return self.classify_feature(feature, texture)
+        colour, texture = face_colour(frame, box)
+        clipped = [bool(v >= CLIPPED) for v in colour]
+        return self.classify_feature(colour_feature(colour, tray_bgr), texture, clipped)

@@ -2,10 +2,13 @@
 active calibration profile (see ``calibration``). Pip dice stay with the pip reader.
 
 Order of decisions for one die (a die is never guessed):
-1. its face matches a learned picture-die face well enough -> ``picture`` with that face;
-2. else its top face is plain and matches a learned colour -> ``colour`` with that colour name;
-3. else, if the pip reader found pips on it -> ``pips`` (left as the pip reader said);
-4. else ``unknown``.
+1. its face matches a learned picture-die face well enough -> ``picture`` with that face (the bar is higher when
+   the pip reader found pips on it, or when its ink looks like round spots);
+2. else, if the pip reader found 2-6 pips on it -> ``pips`` (left as the pip reader said: a red number die stays
+   a number die even though red is a calibrated colour);
+3. else its top face is plain (a plain face is sometimes taken for one big pip, a "1"; a real 1 has a spot in
+   the centre, so the face is not plain) and matches a learned colour -> ``colour`` with that colour name;
+4. else ``pips`` if the pip reader read it, ``unknown`` if not.
 Without a profile (or with one that learned neither kind) nothing changes: the pip reader's result stands and dice
 it could not read are unknown, so games fall back to touch entry.
 
@@ -26,7 +29,7 @@ from calibration.profile import Profile
 from calibration.tray import Blob, find_dice
 from companion.vision.colour import ColourClassifier, tray_colour
 from companion.vision.detections import Detections
-from companion.vision.picture import PictureClassifier
+from companion.vision.picture import ACCEPT, ACCEPT_NO_PIPS, PictureClassifier
 from companion.vision.pipeline import VisionProfile
 from companion.vision.roll import COLOUR, PICTURE, PIPS, UNKNOWN
 
@@ -78,17 +81,21 @@ class DieKinds:
         """The tray's colour in this frame, away from the dice (the colour reference for this frame)."""
         return tray_colour(frame, boxes, self.tray)
 
-    def classify(self, frame: np.ndarray, box: Box, tray_bgr: np.ndarray, has_pips: bool = False) -> KindRead:
-        """Decide one die's kind and face (see the module docstring for the order)."""
+    def classify(self, frame: np.ndarray, box: Box, tray_bgr: np.ndarray, pips: int = 0) -> KindRead:
+        """Decide one die's kind and face (see the module docstring for the order); ``pips`` is what the pip
+        reader read on it (0: nothing)."""
+        has_pips = pips > 0
         if self.picture is not None:
-            match = self.picture.classify(frame, box)
+            match = self.picture.classify(frame, box, ACCEPT if has_pips else ACCEPT_NO_PIPS)
             if match.face is not None:
                 return KindRead(PICTURE, match.face, match.confidence, match.flagged)
+        if has_pips and not (pips == 1 and self.colour is not None):
+            return KindRead(PIPS, None, 1.0)  # pips on it: a number die, whatever its body colour
         if self.colour is not None:
             cmatch = self.colour.classify(frame, box, tray_bgr)
             if cmatch.face is not None:
                 return KindRead(COLOUR, cmatch.face, cmatch.confidence, cmatch.flagged)
-        if has_pips:
+        if has_pips:  # a "1" whose centre is not plain: a real spot, so a number die
             return KindRead(PIPS, None, 1.0)
         return KindRead(UNKNOWN, None, 0.0, True)
 
@@ -143,7 +150,7 @@ class KindStage:
                 continue  # an earlier stage already named this die
             j = outline[i] if i < n_old else None
             face_box = blobs[j].box if j is not None else box
-            read = self.kinds.classify(frame_bgr, face_box, tray_bgr, has_pips=values[i] > 0)
+            read = self.kinds.classify(frame_bgr, face_box, tray_bgr, pips=values[i])
             if read.kind == PIPS:
                 continue
             if j is not None and j in named:

@@ -26,9 +26,13 @@ PATCH = 48
 """Side of the stored face patch (pixels): the disc the icon lives in, scaled to a fixed size."""
 ANGLES = 72
 RADII = 16
+SMOOTH = 1.0
+"""Blur (pixels of the 48 px patch) before unwrapping: makes line thickness, focus and JPEG matter less."""
 ACCEPT = 0.8
-"""Best correlation needed to read a face: on synthetic renders pip faces of a white die reach about 0.75, true
-faces score above 0.9."""
+"""Best correlation needed to read a face on a die where pips were seen. On synthetic renders pip faces of a white
+die reach about 0.77 against icons; true faces mostly score above 0.85."""
+ACCEPT_NO_PIPS = 0.68
+"""The bar for a die on which the pip reader found no pips (blurred, small or thin-lined icons score lower)."""
 MARGIN = 0.06
 """Lead over the runner-up face needed to read it without a flag."""
 RADIUS_SHARE = 0.42
@@ -71,7 +75,7 @@ def face_patch(
 
 def polar_descriptor(patch: np.ndarray) -> np.ndarray:
     """Angle×radius unwrapping of a patch, normalised (zero mean, unit norm) with outer rings weighted by area."""
-    smooth = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), 1.0)
+    smooth = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), SMOOTH)
     polar = cv2.warpPolar(
         smooth, (RADII, ANGLES), (PATCH / 2, PATCH / 2), PATCH / 2, cv2.WARP_POLAR_LINEAR | cv2.INTER_LINEAR
     )
@@ -106,6 +110,35 @@ def decode_patch(text: str) -> np.ndarray:
     if patch is None or patch.shape != (PATCH, PATCH):
         raise ValueError(f"template is not a {PATCH}x{PATCH} grey PNG")
     return patch
+
+
+_DISC = (np.hypot(*np.mgrid[0:PATCH, 0:PATCH] - (PATCH - 1) / 2) <= PATCH / 2 - 2).astype(np.uint8)
+
+
+def looks_like_pips(patch: np.ndarray) -> bool:
+    """True when the face's ink is a few round spots of one size (a pip face), not an icon.
+
+    Guards the lower bar used for dice the pip reader found nothing on: a white "1" face (one centred spot)
+    correlates with a centred icon more than true icon faces do after heavy blur."""
+    grey = cv2.GaussianBlur(patch, (0, 0), 0.8)
+    inside = grey[_DISC > 0]
+    if inside.size == 0 or float(inside.max()) - float(inside.min()) < 30:
+        return False
+    threshold, _ = cv2.threshold(inside.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = ((grey < threshold) & (_DISC > 0)).astype(np.uint8)
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    spots = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < 6:
+            continue  # noise
+        if x == 0 or y == 0 or x + w >= PATCH or y + h >= PATCH:
+            continue  # the die's edge or the tray at the disc's rim
+        roundness = area / (np.pi * (max(w, h) / 2) ** 2)
+        if roundness < 0.7 or min(w, h) < 0.75 * max(w, h):
+            return False  # an elongated or irregular shape: not a pip
+        spots.append(area)
+    return 1 <= len(spots) <= 9 and max(spots) <= 2.2 * min(spots)
 
 
 class PictureClassifier:
@@ -145,24 +178,27 @@ class PictureClassifier:
         np.maximum.at(best, self.owners, corr)
         return best
 
-    def classify_patch(self, patch: np.ndarray) -> PictureMatch:
+    def classify_patch(self, patch: np.ndarray, accept: float = ACCEPT) -> PictureMatch:
         """Read one face patch."""
-        return self._decide(self.scores(patch))
+        return self._decide(self.scores(patch), accept)
 
-    def classify(self, frame: np.ndarray, box: Box) -> PictureMatch:
-        """Read the die in ``box``, trying a few centre offsets to absorb box jitter."""
+    def classify(self, frame: np.ndarray, box: Box, accept: float = ACCEPT) -> PictureMatch:
+        """Read the die in ``box``, trying a few centre offsets to absorb box jitter; ``accept`` is the bar (a face
+        that looks like pips always needs :data:`ACCEPT`)."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         best = np.full(len(self.names), -1.0)
         for offset in self.OFFSETS:
             best = np.maximum(best, self.scores(face_patch(grey, box, self.die_size_px, offset)))
-        return self._decide(best)
+        if accept < ACCEPT and float(best.max()) < ACCEPT and looks_like_pips(face_patch(grey, box, self.die_size_px)):
+            accept = ACCEPT
+        return self._decide(best, accept)
 
-    def _decide(self, scores: np.ndarray) -> PictureMatch:
+    def _decide(self, scores: np.ndarray, accept: float) -> PictureMatch:
         order = np.argsort(-scores)
         first, second = int(order[0]), int(order[1])
         top, runner = float(scores[first]), float(scores[second])
-        if top < ACCEPT:
+        if top < accept:
             return PictureMatch(None, 0.0, top, self.names[first])
         lead = top - runner
-        confidence = min(1.0, (top - ACCEPT) / (1 - ACCEPT) * 0.5 + 0.5) * min(1.0, lead / (2 * MARGIN))
+        confidence = min(1.0, (top - accept) / (1 - accept) * 0.5 + 0.5) * min(1.0, lead / (2 * MARGIN))
         return PictureMatch(self.names[first], confidence, top, self.names[second], flagged=lead < MARGIN)

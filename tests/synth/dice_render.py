@@ -148,7 +148,7 @@ def make_table(
     else:  # no markers: the tray is the frame less a margin
         mx, my = w * 0.08, h * 0.08
         corners = [(mx, my), (w - mx, my), (w - mx, h - my), (mx, h - my)]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     jitter = rng.uniform(-perspective, perspective, (4, 2)) * np.array([w, h])
     # keep the whole tray in view: pull corners inwards only
     inward = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float64)
@@ -258,7 +258,7 @@ def _square(die: DieSpec, scale: float = 1.0) -> np.ndarray:
     a = math.radians(die.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     pts = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
-    return pts + np.array(die.centre)
+    return np.asarray(pts + np.array(die.centre), np.float64)
 
 
 def _box(corners: np.ndarray, view: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
@@ -272,8 +272,8 @@ def _draw_shadow(scene: np.ndarray, die: DieSpec) -> None:
     pts = (_square(die, 1.1) + np.array([die.size * 0.12, die.size * 0.15])) * SS
     mask = np.zeros(scene.shape[:2], np.float32)
     cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1.0, lineType=cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), die.size * SS * 0.08)
-    scene *= (1.0 - 0.55 * mask)[:, :, None]
+    soft = cv2.GaussianBlur(mask, (0, 0), die.size * SS * 0.08)
+    scene *= (1.0 - 0.55 * soft)[:, :, None]
 
 
 def _face_reflectance(die: DieSpec) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
@@ -312,7 +312,7 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
         _draw_icon(ink_mask, str(die.face))
     elif die.kind == "pips":
         _draw_pips(ink_mask, int(die.face))
-    canvas = canvas * (1 - ink_mask[:, :, None]) + ink[None, None, :] * ink_mask[:, :, None]
+    canvas[:] = canvas * (1 - ink_mask[:, :, None]) + ink[None, None, :] * ink_mask[:, :, None]
     # a soft highlight towards one corner so faces are not perfectly flat
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
     canvas *= (0.92 + 0.12 * (1 - (xx + yy) / 2))[:, :, None]

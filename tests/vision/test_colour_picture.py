@@ -146,3 +146,31 @@ def test_stage_relabels_pip_groups_found_on_picture_dice(calibrated: tuple[Any, 
     assert sorted(named, key=str) == sorted([("picture", "cat"), ("pips", 3)], key=str), named
     box = out.boxes[out.kinds.index("picture")]
     assert box[0] <= cat.box[0] + 4 and box[2] >= cat.box[2] - 4  # reported with the die's own box
+
+
+def test_red_number_die_stays_a_number_die(calibrated: tuple[Any, Wizard]) -> None:
+    """Red is a calibrated colour, but a red die with pips found on it is a number die."""
+    from companion.vision.detections import Detections
+    from companion.vision.dice_kinds import KindStage
+
+    table, wizard = calibrated
+    red_body = R.COLOUR_REFLECTANCE["red"]
+    dice = [R.DieSpec("pips", 4, (250.0, 220.0), 42.0, 10.0, body=red_body), R.DieSpec("colour", "red", (420.0, 260.0))]
+    shot = R.render(table, dice, R.Light(4500), blur=0.6, noise=2.0, seed=5)
+    number = shot.dice[0]
+    out = KindStage(wizard.reader())(shot.image, Detections.from_lists([list(number.box)], [4], [0.9]))
+    assert sorted(zip(out.kinds, out.faces, strict=True), key=str) == sorted([("pips", 4), ("colour", "red")], key=str)
+
+
+def test_plain_face_taken_for_a_big_one_is_a_colour_die(calibrated: tuple[Any, Wizard]) -> None:
+    """A pip reader may see a whole plain face as one big pip; a real 1 on a red die keeps its pip."""
+    from companion.vision.detections import Detections
+    from companion.vision.dice_kinds import KindStage
+
+    table, wizard = calibrated
+    red_body = R.COLOUR_REFLECTANCE["red"]
+    dice = [R.DieSpec("pips", 1, (250.0, 220.0), 42.0, 10.0, body=red_body), R.DieSpec("colour", "red", (420.0, 260.0))]
+    shot = R.render(table, dice, R.Light(4500), blur=0.6, noise=2.0, seed=6)
+    boxes = [list(d.box) for d in shot.dice]
+    out = KindStage(wizard.reader())(shot.image, Detections.from_lists(boxes, [1, 1], [0.8, 0.5]))
+    assert list(zip(out.kinds, out.faces, strict=True)) == [("pips", 1), ("colour", "red")]
