@@ -329,8 +329,10 @@ class ArtCollectors:
         "angel_guards_banker": "Angel on top also guards against your own banker",
         "black_cat_painting": "Black-cat token's painting (0: mark it when drawn)",
         "steal_hints": "Point out possible steals (the rulebook: nobody may help)",
+        "first_player": "First to play (0 = top row)",
     }
     setting_choices: ClassVar[dict[str, list[int]]] = {"black_cat_painting": list(range(12))}
+    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"first_player": (0, 4)}
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue or load_catalogue()
@@ -347,6 +349,9 @@ class ArtCollectors:
             # Screen only: "els altres jugadors no poden facilitar la feina d'identificació de fitxes iguals",
             # so by default the tracker offers a steal from every pile and lets the rules judge the claim.
             "steal_hints": False,
+            # "Comença a jugar qui hagi anat més recentment a una exposició d'art": index in seat order; play
+            # then goes clockwise (seat order).
+            "first_player": 0,
         }
 
     # ---------------------------------------------------------------------------------------------- setup
@@ -357,6 +362,9 @@ class ArtCollectors:
         count = len(setup.players)
         removed = self.catalogue.removed.get(count, ())
         in_play = [p for p in self.catalogue.paintings if p.number not in removed]
+        first = int(settings["first_player"])
+        if not 0 <= first < count:
+            raise BadSetup(f"first_player must be 0-{count - 1} (a seat among {count} players), not {first}")
         cat = int(settings["black_cat_painting"])
         if cat and cat not in {p.number for p in in_play}:
             raise BadSetup(f"black_cat_painting {cat} is not a painting in play with {count} players")
@@ -391,7 +399,7 @@ class ArtCollectors:
             "bag": {code: kind["count"] for code, kind in kinds.items()},
             "black_cat_in_bag": True,
             "piles": [[] for _ in setup.players],
-            "current": 0,
+            "current": first,
             "turn": _new_turn(),
             "turns": 0,
             "event": "",

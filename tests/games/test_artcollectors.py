@@ -58,6 +58,7 @@ def test_settings_defaults_and_types() -> None:
         "angel_guards_banker": True,
         "black_cat_painting": 0,
         "steal_hints": False,
+        "first_player": 0,
     }
     with pytest.raises(BadSetup, match="must be bool"):
         start("Ana", "Bo", tracker="yes")
