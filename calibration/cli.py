@@ -47,8 +47,8 @@ def register(subparsers: Any) -> None:
         help="calibrate the camera, tray, colour dice and picture die (or manage calibration profiles)",
         description="Walk through calibration in the terminal, or list/choose/delete profiles.",
     )
-    p.add_argument("--camera", default="webcam:0", help="pi, webcam:N or replay:PATH (default webcam:0)")
-    p.add_argument("--size", default="640x480", help="camera resolution WxH (default 640x480)")
+    p.add_argument("--camera", help="pi, webcam:N or replay:PATH (default: the camera in the app's config)")
+    p.add_argument("--size", help="camera resolution WxH (default: the size in the app's config, else 640x480)")
     p.add_argument("--profile", metavar="NAME", help="profile name to save (or to recalibrate part of)")
     p.add_argument(
         "--kinds",
@@ -65,6 +65,20 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_calibrate)
 
 
+def configured_camera() -> tuple[str, tuple[int, int]]:
+    """The camera spec and size the app is configured with (so the CLI calibrates the camera the app uses)."""
+    try:
+        from companion import paths
+        from companion.config import load
+        from companion.runtime import resolve_camera
+
+        config = load(paths.config_file())
+        camera = config["camera"]
+        return resolve_camera(str(camera["source"]), simulation=False), (int(camera["width"]), int(camera["height"]))
+    except (ImportError, KeyError, TypeError, ValueError):
+        return "webcam:0", (640, 480)
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``"640x480"`` -> (640, 480); ValueError otherwise."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
@@ -77,8 +91,10 @@ def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None
     """Run ``companion calibrate``; ``ask``, ``out`` and ``source`` are replaced in tests."""
     out = out or sys.stdout
     store = ProfileStore(args.base_dir)
+    spec, configured_size = configured_camera()
+    args.camera = args.camera or spec
     try:
-        size = parse_size(args.size)
+        size = parse_size(args.size) if args.size else configured_size
     except ValueError as exc:
         print(f"companion calibrate: {exc}", file=sys.stderr)
         return 2

@@ -163,3 +163,14 @@ def test_camera_ids_agree_between_specs_and_source_names() -> None:
     assert camera_id("replay:/tmp/x") == camera_id("replay of /tmp/x") == "replay"
     assert camera_id("sim") == camera_id("simulated camera (sample dice photos)") == "sim"
     assert parse_size("800x600") == (800, 600)
+
+
+def test_default_camera_comes_from_the_app_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "config.toml").write_text('[camera]\nsource = "webcam:2"\nwidth = 800\nheight = 600\n')
+    monkeypatch.setenv("COMPANION_HOME", str(home))
+    code, _ = run(["--use", "Club", "--base-dir", str(tmp_path)])
+    assert code == 2 and "webcam-2@800x600" in capsys.readouterr().err
