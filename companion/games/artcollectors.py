@@ -459,12 +459,28 @@ class ArtCollectors:
 
     def _do_set_black_cat(self, state: State, action: Action) -> None:
         self._need_count(state)
-        state["black_cat"] = None if action.get("player") is None else _player(state, action, "player")
+        require(
+            "player" in action, "say who holds the black-cat token: 'player' is a player number, or null for nobody"
+        )
+        state["black_cat"] = None if action["player"] is None else _player(state, action, "player")
         state["black_cat_set"] = True
 
     def _do_finish(self, state: State, action: Action) -> None:
         self._need_count(state)
         require(state["black_cat_set"], "say who holds the black-cat token first (or nobody)")
+        cat = str(state["settings"]["black_cat_painting"])
+        if cat in state["paintings"]:  # the black cat's painting is known: the count must agree with the holder
+            holder = state["black_cat"]
+            held = [int(row[cat]) for row in state["counts"]]
+            if holder is not None and held[holder] == 0:
+                raise IllegalAction(
+                    f"{state['players'][holder]} holds the black cat but has no token of painting {cat}: "
+                    "correct the count or the holder"
+                )
+            if holder is None and sum(held) == int(state["paintings"][cat]["tokens"]):
+                raise IllegalAction(
+                    f"every token of painting {cat} is counted, so someone holds the black cat: say who"
+                )
         state["result"] = tally(state, state["counts"], state["black_cat"])
         state["phase"] = "over"
 
