@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
-from companion.vision.faces import FaceSettings, group_pips
+from companion.vision.faces import FaceSettings, group_pips, quantiles
 from companion.vision.pips import Pips, PipSettings, find_pips
 from companion.vision.roll import PIPS, DieRead, Roll
 
@@ -80,8 +80,9 @@ def read_lone_pips(
         core = win[rr <= 0.6 * r]
         if ring.size < 10 or core.size == 0:
             continue
-        contrast = abs(float(np.median(ring)) - float(core.mean()))
-        spread = float(np.percentile(ring, 90) - np.percentile(ring, 10))
+        lo, mid, hi = quantiles(ring, (0.1, 0.5, 0.9))
+        contrast = abs(mid - float(core.mean()))
+        spread = hi - lo
         if contrast < 25 or spread > 0.6 * contrast:
             continue
         conf = float(np.clip(1.0 - spread / (0.6 * contrast), 0, 1)) * float(np.clip(contrast / 60, 0, 1))
