@@ -32,7 +32,7 @@ class PipSettings:
     inner_at: tuple[float, ...] = (0.3, 0.55)  # the inside of blobs at least inner_min_r px across is sampled on
     inner_min_r: float = 6.0  # rings at these multiples of the radius ...
     inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
-    cut_contrast: float = 1.6  # odd blobs are cut again only if their mean contrast is this x min_contrast
+    cut_contrast: float = 2.0  # odd blobs are cut again only if their mean contrast is this x min_contrast
     cut_levels: tuple[float, ...] = (0.5, 0.65, 0.8)  # odd blobs are cut again at these shares of their peak
     max_holes: float = 0.01  # a pip has no spots inside it: enclosed holes at most this share of its area
 
