@@ -11,6 +11,8 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 - ``{"type": "call", "presses": [{"seat": 2, "tick": 812.031}], "late": [...], "verdict": {...}}`` one
   contest; ticks are button edge ticks. The verdict is derived here from the presses and the settings; an
   optional ``verdict`` claim (kind, seats, names) must match it.
+- ``{"type": "separate"}`` the last call's tie was on different central stacks (the rules' tie is only on the
+  same stack, but one button cannot say which): each tied player took their own stack.
 - ``{"type": "stop", "tick": t, "reason": "out", "seat": 3}`` ends play; score entry follows.
 - ``{"type": "score", "seat": 2, "score_pile": 31, "left": 6, "hand": 3}`` one player's counts for the round;
   the round closes when every player has been scored.
@@ -34,6 +36,8 @@ from companion.games.base import (
 from companion.games.ratuki_referee import TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
 
 HAND_SIZE = 3
+# A tie the players corrected: the tied presses were on different central stacks, each took their own.
+SEPARATE = "separate"
 STOP_REASONS = ("out", "blocked", "stall", "other")
 RESULTS = ("draw", "play_on")
 
@@ -196,6 +200,16 @@ class RatukiEngine:
             }
         )
 
+    def _separate(self, state: State, action: Action) -> None:
+        require(state["phase"] == "playing", _phase_reason(state, "correct a tie"))
+        require(bool(state["calls"]), "no call to correct yet in this round")
+        verdict = state["calls"][-1]["verdict"]
+        require(
+            verdict["kind"] == TIE,
+            "only a tie can be split into separate stacks: the last call was not a tie",
+        )
+        verdict["kind"] = SEPARATE
+
     def _stop(self, state: State, action: Action) -> None:
         require(state["phase"] == "playing", _phase_reason(state, "stop the round"))
         tick = _tick(action, "tick")
@@ -288,6 +302,7 @@ class RatukiEngine:
             "pause": "Clock paused",
             "resume": "Clock resumed",
             "stop": f"Round stopped ({action.get('reason', 'other')})",
+            "separate": "The tie was on different stacks: each took their own",
         }.get(str(kind), f"{kind}")
 
 
@@ -298,6 +313,8 @@ def verdict_line(kind: str, names: list[str], margin_ms: float | None = None, ru
     """The sentence shown for a verdict, e.g. "ANA takes the stack — 120 ms ahead of Bo"."""
     if kind == TIE:
         return f"TIE: {', '.join(names)} — cards back to your discard piles"
+    if kind == SEPARATE:
+        return f"Different stacks: {', '.join(names)} each take their own"
     if not names:
         return ""
     line = f"{names[0].upper()} takes the stack"
@@ -340,7 +357,7 @@ def round_stats(state: State) -> dict[str, dict[str, int]]:
     for call in state["calls"]:
         verdict = call["verdict"]
         for seat in verdict["seats"]:
-            stats[_name(state, seat)]["stacks" if verdict["kind"] == TAKE else "ties"] += 1
+            stats[_name(state, seat)]["stacks" if verdict["kind"] in (TAKE, SEPARATE) else "ties"] += 1
     return stats
 
 
@@ -483,6 +500,7 @@ _HANDLERS: dict[str, Any] = {
     "pause": RatukiEngine._pause,
     "resume": RatukiEngine._resume,
     "call": RatukiEngine._call,
+    "separate": RatukiEngine._separate,
     "stop": RatukiEngine._stop,
     "score": RatukiEngine._score,
 }

@@ -422,3 +422,26 @@ def test_a_press_that_ends_a_stale_contest_opens_a_full_new_window(ui: UI) -> No
     assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
     assert screen.state["calls"][1]["verdict"]["kind"] == "tie"
     assert screen.state["calls"][1]["verdict"]["seats"] == [2, 3]
+
+
+def test_a_tie_on_different_stacks_is_corrected_by_touch(ui: UI) -> None:
+    """The rules' tie is only on one central stack; one button cannot say which, so the players correct it."""
+    screen = playing(ui)
+    assert screen.ids.separate.opacity == 0 and screen.ids.separate.disabled
+    t = time.monotonic()
+    press(ui, 1, t)
+    press(ui, 3, t + 0.02)
+    assert ui.wait_until(lambda: screen.verdict_headline == "TIE: Ana, Cy")
+    assert screen.ids.separate.opacity == 1 and screen.ids.separate.height >= 48 and screen.ids.separate.width >= 48
+    ui.screenshot("ratuki-tie-offers-separate")
+    ui.tap(screen.ids.separate)  # still in the lockout: the call is journaled first, then corrected
+    assert [a["type"] for a in screen.session.actions][-2:] == ["call", "separate"]
+    assert screen.state["calls"][0]["verdict"]["kind"] == "separate"
+    assert screen.verdict_headline == "Different stacks: Ana, Cy"
+    assert screen.verdict_detail == "each takes their own stack"
+    assert screen._stat_labels["Ana"][0].text == "1" and screen._stat_labels["Cy"][1].text == "0"
+    assert screen.ids.separate.opacity == 0
+    ui.screenshot("ratuki-separate")
+    ui.tap_text("Undo")
+    assert screen.verdict_headline == "TIE: Ana, Cy" and screen.ids.separate.opacity == 1
+    assert screen._stat_labels["Ana"][1].text == "1"

@@ -23,6 +23,7 @@ from kivy.utils import get_color_from_hex
 
 from companion.games.base import Action
 from companion.games.ratuki import (
+    SEPARATE,
     claim_for,
     clock_seconds,
     player_for_seat,
@@ -42,6 +43,7 @@ load_kv("ratuki")
 GRACE_S = 0.008
 IDLE_COLOUR = (0.16, 0.16, 0.20, 1)
 TIE_COLOUR = (1.0, 0.70, 0.0, 1)
+SEPARATE_COLOUR = (0.20, 0.30, 0.42, 1)
 TONES = {
     "take": [(784.0, 0.07), (1175.0, 0.12)],
     "tie": [(392.0, 0.09), (0.0, 0.04), (392.0, 0.09)],
@@ -52,6 +54,8 @@ def verdict_parts(kind: str, names: list[str], margin_ms: float | None, runner_u
     """Headline and detail shown for a verdict (together they read like ``ratuki.verdict_line``)."""
     if kind == TIE:
         return f"TIE: {', '.join(names)}", "cards back to your discard piles"
+    if kind == SEPARATE:
+        return f"Different stacks: {', '.join(names)}", "each takes their own stack"
     detail = f"{margin_ms:.0f} ms ahead of {runner_up}" if margin_ms is not None and runner_up else ""
     return f"{names[0].upper()} takes the stack", detail
 
@@ -172,6 +176,7 @@ class RatukiScreen(GameScreen):
     verdict_text_colour = ListProperty([1, 1, 1, 1])
     clock_text = StringProperty("00:00")
     paused = BooleanProperty(False)
+    tie_shown = BooleanProperty(False)  # the banner shows a tie: offer "Different stacks"
     stall_text = StringProperty("")
     result_text = StringProperty("")
     result_colour = ListProperty(IDLE_COLOUR)
@@ -398,8 +403,11 @@ class RatukiScreen(GameScreen):
 
     def _paint(self, kind: str, seats: Any, names: list[str], margin: float | None, runner: str | None) -> None:
         self.verdict_headline, self.verdict_detail = verdict_parts(kind, names, margin, runner)
+        self.tie_shown = kind == TIE
         if kind == TIE:
             self.verdict_colour, self.verdict_text_colour = TIE_COLOUR, (0, 0, 0, 1)
+        elif kind == SEPARATE:
+            self.verdict_colour, self.verdict_text_colour = SEPARATE_COLOUR, (1, 1, 1, 1)
         else:
             colour = self._colour(seats[0])
             self.verdict_colour, self.verdict_text_colour = get_color_from_hex(colour), readable_text(colour)
@@ -407,6 +415,7 @@ class RatukiScreen(GameScreen):
     def _show_last_call(self) -> None:
         calls = self.state["calls"]
         if not calls:
+            self.tie_shown = False
             self.verdict_headline = "Ratuki!"
             self.verdict_detail = "first button on a stack takes it"
             self.verdict_colour, self.verdict_text_colour = IDLE_COLOUR, (1, 1, 1, 1)
@@ -437,6 +446,16 @@ class RatukiScreen(GameScreen):
         self.flush()
         self.stall_text = ""
         self.act({"type": "stop", "tick": self.now(), "reason": reason})
+
+    def separate_stacks(self) -> None:
+        """The tie on the banner was on different central stacks (the rules' tie is only on one stack, and a
+        button cannot say which): journal the call now if it is still in its lockout, then correct it."""
+        self.flush()
+        calls = self.state["calls"]
+        if calls and calls[-1]["verdict"]["kind"] == TIE:
+            self.act({"type": "separate"})
+        else:
+            self.show_message("Only a tie can be split into different stacks", error=True)
 
     def dismiss_stall(self) -> None:
         self.stall_text = ""
