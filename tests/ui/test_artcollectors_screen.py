@@ -350,3 +350,25 @@ def test_count_by_hand_in_the_middle_of_a_turn(ui: UI) -> None:
     assert state["counts"][0]["5"] == 1 and state["counts"][1]["7"] == 1
     ui.tap(ui.find("Undo"))  # and back to the tracker, the turn intact
     assert screen.session.state["phase"] == "play" and screen.session.state["turn"]["tokens"] == ["7"]
+
+
+def test_piles_show_only_their_top_token_without_hints(ui: UI) -> None:
+    screen = start(ui, tracker=True)  # piles are blind stacks: the screen must not show what lies below the top
+    ui.tap_text("Start tracking")
+    for code in ("11", "5", "7"):
+        ui.tap(screen.picks[code])
+    ui.tap(screen.tracker.ids.stop)  # Ana piles 11, 5, 7 (7 on top)
+    view = screen.pile_views[0]
+    assert [tile.text for tile in view["tiles"]] == ["7"] and view["below"].text == "+2 below"
+    assert "11" not in ui.texts(screen.tracker.ids.piles)
+    ui.screenshot("artcollectors-12-top-only")
+
+
+def test_piles_show_deeper_with_hints(ui: UI) -> None:
+    screen = start(ui, tracker=True, steal_hints=True)
+    ui.tap_text("Start tracking")
+    for code in ("11", "5", "7"):
+        ui.tap(screen.picks[code])
+    ui.tap(screen.tracker.ids.stop)
+    shown = [tile.text for tile in screen.pile_views[0]["tiles"] if tile.opacity > 0]
+    assert shown == ["7", "5", "11"]

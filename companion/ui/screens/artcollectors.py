@@ -37,6 +37,12 @@ def painting_colour(number: int) -> list[float]:
     return [r, g, b, 1.0]
 
 
+def pile_depth_shown(state: dict[str, Any]) -> int:
+    """Tokens shown per pile: piles are blind stacks ("sense mirar les fitxes anteriors") and nobody may help
+    spot equal tokens, so only the top one shows unless the table turned steal hints on."""
+    return PILE_TOKENS_SHOWN if state["settings"]["steal_hints"] else 1
+
+
 def hex_rgba(colour: str) -> list[float]:
     return list(get_color_from_hex(colour))
 
@@ -388,7 +394,7 @@ class ArtCollectorsScreen(GameScreen):
             chip.bind(on_release=lambda _b, i=index: self.put_on_top(i))
             turn.add_widget(chip)
         if not kept:
-            turn.add_widget(Label(text="draw a token from the bag →", font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
+            turn.add_widget(Label(text="no tokens drawn yet", font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
         options = ENGINE.options(state)
         ids.stop.disabled = not options["stop"]
         self._fill_piles(state)
@@ -420,7 +426,7 @@ class ArtCollectorsScreen(GameScreen):
                     height=dp(30) if depth == 0 else dp(24),
                     font_size=dp(18) if depth == 0 else dp(14),
                 )
-                for depth in range(PILE_TOKENS_SHOWN)
+                for depth in range(pile_depth_shown(state))
             ]
             below = Label(size_hint_y=None, height=dp(18), font_size=dp(12))
             for widget in (name, size, *tiles, below, Label()):
@@ -430,6 +436,7 @@ class ArtCollectorsScreen(GameScreen):
 
     def _fill_piles(self, state: dict[str, Any]) -> None:
         few = len(state["piles"]) <= 3
+        depth_shown = pile_depth_shown(state)
         for view in self.pile_views:
             seat = view["seat"]
             pile = state["piles"][seat]
@@ -437,7 +444,7 @@ class ArtCollectorsScreen(GameScreen):
             shield = " · angel" if protected(state, seat) else ""
             size = f"{len(pile)} token{'' if len(pile) == 1 else 's'}" if few else str(len(pile))
             view["size"].text = size + shield
-            shown = list(reversed(pile[-PILE_TOKENS_SHOWN:]))
+            shown = list(reversed(pile[-depth_shown:]))
             for depth, tile in enumerate(view["tiles"]):
                 if depth < len(shown):
                     code = shown[depth]
@@ -447,7 +454,7 @@ class ArtCollectorsScreen(GameScreen):
                 else:
                     tile.text = ""
                     tile.opacity = 0
-            hidden = len(pile) - PILE_TOKENS_SHOWN
+            hidden = len(pile) - len(shown)
             view["below"].text = f"+{hidden} below" if hidden > 0 else ""
 
     def _fill_moves(self, state: dict[str, Any], options: dict[str, Any]) -> None:
