@@ -35,6 +35,7 @@ class FaceSettings:
     radius_ratio: float = 1.9  # neighbours' radii differ by at most this factor
     pair_min: float = 5.0  # two lone pips this far apart (in radii) ...
     pair_max: float = 10.0  # ... and not farther may be the two pips of a 2
+    stray_factor: float = 0.7  # confidence factor per unexplained pip linked to a face
     face_cost: float = 1.0  # a split into more faces must explain this much more (in well-fitted pips) per face
     max_group: int = 24  # groups larger than this are first cut at their longest links
     cuts_tried: int = 99  # a group is split at one of its this many longest links (boundaries between dice)
@@ -307,7 +308,7 @@ def group_pips(
         got = _read_group(comp, pips, s)
         used = {i for f in got for i in f.pips}
         leftovers = [i for i in comp if i not in used]
-        _penalise_strays(got, leftovers, pips, adj)
+        _penalise_strays(got, leftovers, pips, adj, s)
         faces += got
         # a leftover may be the lone pip of a 1 touching another die, unless it sits among other unexplained pips
         lone += [i for i in leftovers if not any(adj[i, j] for j in leftovers)]
@@ -322,7 +323,7 @@ def group_pips(
     return _to_detections(faces, pips), lone, crowded
 
 
-def _penalise_strays(faces: list[_Face], leftovers: list[int], pips: Pips, adj: np.ndarray) -> None:
+def _penalise_strays(faces: list[_Face], leftovers: list[int], pips: Pips, adj: np.ndarray, s: FaceSettings) -> None:
     """A face linked to pips of its group that no face explains (a glint, a hidden pip, a wrong split) is
     unsure: its confidence halves for each such pip."""
     if not leftovers:
@@ -330,7 +331,7 @@ def _penalise_strays(faces: list[_Face], leftovers: list[int], pips: Pips, adj: 
     left = np.asarray(leftovers)
     for f in faces:
         strays = int(adj[np.ix_(np.asarray(f.pips), left)].any(axis=0).sum())
-        f.confidence *= 0.5**strays
+        f.confidence *= s.stray_factor**strays
 
 
 def _pair_lone(
