@@ -125,19 +125,20 @@ def test_camera_roll_virtual_look_and_active_wild(ui: UI) -> None:
     secret = lowdown.virtual_secret(7, 1, state(ui)["layout"])
     assert state(ui)["looked"] and state(ui)["secret"] == secret
     ui.screenshot("lowdown-looked")
-    # Wild colour with the secret number; the open blue die leaves play; any free square lights up.
+    # Wild colour with the secret pair: the secret number anywhere, the secret colour die leaves play (the pair is
+    # used as a whole, so the open dice stay disabled and the pair is picked); any free square lights up.
     ui.tap_text("Wild colour")
-    ui.tap(tile(ui, secret["number"]))
-    blue = tile(ui, "blue")
-    ui.tap(blue)
+    faces = (secret["number"], secret["colour"])
+    assert all(t.disabled for t in tiles(ui) if t.face not in faces)  # open dice showing other faces
+    assert (ui.screen().number, ui.screen().colour) == (secret["number"], secret["colour"])
     assert sum(b.mode == "lit" for b in ui.screen().board.squares.values()) == 27
     ui.screenshot("lowdown-wild")
     ui.tap(square(ui, 1, 1, 1))
     st = state(ui)
-    assert st["boards"][0]["wilds"] == 1 and st["wild_out"] == "blue"
-    assert lowdown.pool(st) == {"colours": ["red", secret["colour"]], "numbers": [3, 5]}
+    assert st["boards"][0]["wilds"] == 1 and st["wild_out"] == secret["colour"]
+    assert lowdown.pool(st) == {"colours": ["red", "blue"], "numbers": [3, 5]}
     ui.tap_text("Pass to Bo")
-    assert "used a wild colour and took the blue die out of play" in ui.screen().info
+    assert f"used a wild colour and took the {secret['colour']} die out of play" in ui.screen().info
 
 
 def test_camera_numbers_only_then_colours_by_touch(ui: UI) -> None:
