@@ -244,14 +244,19 @@ def test_forced_shade_and_end_of_game(ui: UI) -> None:
     setup, actions = load_log("lowdown-4p-spanish-virtual.jsonl")
     ui.app.start_game(setup)
     ui.advance(3)
-    screen = play(ui, actions[:142])
-    assert screen.viewing == 0 and screen.mode() == "shade"
+    # The example game's last shaded square, made by touch this time.
+    k = max(i for i, a in enumerate(actions) if a["type"] == "shade")
+    who, (g, r, c) = actions[k]["player"], actions[k]["square"]
+    screen = play(ui, actions[:k])
+    screen.view(who)  # the others may write in any order
+    ui.advance(2)
+    assert screen.mode() == "shade"
     assert "nothing fits" in screen.prompt
     ui.screenshot("lowdown-shade")
-    ui.tap(square(ui, 1, 0, 1))
-    assert state(ui)["boards"][0]["grids"][1][0][1] == {"shaded": True, "turn": state(ui)["turn"]}
-    assert square(ui, 1, 0, 1).text == "+6"
-    screen = play(ui, actions[143:-1])
+    ui.tap(square(ui, g, r, c))
+    assert state(ui)["boards"][who]["grids"][g][r][c] == {"shaded": True, "turn": state(ui)["turn"]}
+    assert square(ui, g, r, c).text == "+6"
+    screen = play(ui, actions[k + 1 : -1])
     assert screen.mode() == "final"
     ui.screenshot("lowdown-final")
     ui.tap_text("Count the scores")
@@ -290,15 +295,19 @@ def test_physical_look_must_then_be_used_and_buttons_switch_boards(ui: UI) -> No
     ui.tap(square(ui, 2, 0, 1))
     assert state(ui)["boards"][0]["grids"][2][0][1]["n"] == 6
     assert state(ui)["taken"] == ["sc", "sn"]
-    # Cy's arcade button brings up Cy's board, which is not Cy's part yet.
+    # Cy's arcade button brings up Cy's board: the others may choose in any order, so Cy can write first.
     from hardware.buttons import ButtonEvent
 
     screen.on_button(ButtonEvent(3, "press", 1.0))
     ui.advance(2)
-    assert screen.viewing == 2 and screen.mode() == "pass"
+    assert screen.viewing == 2 and screen.mode() == "choose"
+    # Ana's button: she has written, her board offers the pass to the next one who has not.
+    screen.on_button(ButtonEvent(1, "press", 1.0))
+    ui.advance(2)
+    assert screen.viewing == 0 and screen.mode() == "pass"
     assert "Pass to Bo" in ui.find("Pass to").text
     ui.tap(square(ui, 1, 0, 0))
-    assert "Bo's turn to write" in screen.header_text
+    assert "Ana has already written this turn; next: Bo" in screen.header_text
     ui.tap_text("Pass to Bo")
     assert screen.viewing == 1 and screen.mode() == "choose"
     ui.screenshot("lowdown-bo-after-look")

@@ -267,7 +267,11 @@ class LowdownScreen(GameScreen):
             return "over"
         if state["phase"] == "final":
             return "final"
-        if who != self.viewing:
+        if state["phase"] == "others":
+            # The other players may write in any order (the engine allows it): any board still to write is live.
+            if self.viewing == state["active"] or self.viewing in state["done"]:
+                return "pass"
+        elif who != self.viewing:
             return "pass"
         if state["phase"] == "roll":
             return "roll"
@@ -409,6 +413,9 @@ class LowdownScreen(GameScreen):
         if mode != "choose":
             if who is None:
                 self.show_message("The game has ended: nobody writes any more", error=True)
+            elif state["phase"] == "others" and (self.viewing in state["done"] or self.viewing == state["active"]):
+                me = self.name_of(self.viewing)
+                self.show_message(f"{me} has already written this turn; next: {self.name_of(who)}", error=True)
             elif who != self.viewing:
                 self.show_message(f"It is {self.name_of(who)}'s turn to write", error=True)
             return
