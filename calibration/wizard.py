@@ -223,14 +223,21 @@ class Wizard:
         boxes = [b.box for b in blobs]
         if kind == "colour":
             tray_bgr = tray_colour(frame, boxes, self.profile.tray.corners if self.profile.tray else None)
-            for box in boxes:
-                feature, texture = die_feature(frame, box, tray_bgr)
+            measured = [die_feature(frame, box, tray_bgr) for box in boxes]
+            problem = _colour_problem(face, [f for f, _ in measured], task.samples)
+            if problem:
+                return FaceCapture(False, problem, tuple(boxes))
+            for feature, texture in measured:
                 task.samples.setdefault(face, []).append([round(float(v), 4) for v in feature])
                 task.texture = max(task.texture, texture)
         else:
             side = blobs[0].side
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-            task.patches.setdefault(face, []).append(face_patch(grey, boxes[0], side))
+            patch = face_patch(grey, boxes[0], side)
+            problem = _picture_problem(face, patch, task.patches)
+            if problem:
+                return FaceCapture(False, problem, tuple(boxes))
+            task.patches.setdefault(face, []).append(patch)
         task.sides.extend(b.side for b in blobs)
         task.done[face] = task.done.get(face, 0) + 1
         left = task.per_face - task.done[face]
@@ -312,3 +319,47 @@ class Wizard:
             raise WizardError(
                 f"the camera gives {frame.shape[1]}x{frame.shape[0]} frames but this calibration is for {w}x{h}"
             )
+
+
+SAME_COLOUR = 3.5
+"""Captured colours closer than this (in units of the classifier's smallest spread) count as the same face."""
+SAME_PICTURE = 0.9
+"""Picture patches correlating at least this much (any rotation) count as the same face."""
+
+
+def _colour_problem(face: str, features: list[npt.NDArray[np.float64]], samples: dict[str, list[list[float]]]) -> str:
+    """Why a colour capture should not be learned ("" if it is fine): dice showing different colours in one
+    capture, or a colour already captured as another face (the wrong face on top)."""
+    from companion.vision.colour import FEATURE_FLOOR
+
+    stack = np.array(features)
+    centre = np.median(stack, axis=0)
+    spread = np.sqrt((((stack - centre) / FEATURE_FLOOR) ** 2).sum(axis=1))
+    if len(features) > 1 and float(spread.max()) > SAME_COLOUR:
+        return f"The dice do not all show the same colour: put every colour die with {face.upper()} on top"
+    for other, known in samples.items():
+        if other == face or not known:
+            continue
+        distance = float(np.sqrt((((centre - np.mean(known, axis=0)) / FEATURE_FLOOR) ** 2).sum()))
+        if distance < SAME_COLOUR:
+            return f"That looks like {other.upper()}, captured before: is {face.upper()} on top?"
+    return ""
+
+
+def _picture_problem(face: str, patch: Image, patches: dict[str, list[Image]]) -> str:
+    """Why a picture capture should not be learned ("" if fine): it matches another face better than its own."""
+    from companion.vision.picture import polar_descriptor, rotation_correlation
+
+    query = polar_descriptor(patch)
+    best: dict[str, float] = {}
+    for name, known in patches.items():
+        for other in known:
+            score = rotation_correlation(query, polar_descriptor(other))
+            best[name] = max(best.get(name, -1.0), score)
+    rivals = {name: score for name, score in best.items() if name != face}
+    if not rivals:
+        return ""
+    rival, score = max(rivals.items(), key=lambda item: item[1])
+    if score >= SAME_PICTURE and score > best.get(face, -1.0):
+        return f"That looks like {rival.upper()}, captured before: is {face.upper()} on top?"
+    return ""

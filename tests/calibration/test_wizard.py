@@ -196,3 +196,28 @@ def test_dice_read_reports_kinds_with_calibration(
 
     assert dice_main(["read", str(image), "--json", "--calibration", "Garage"]) == 0
     assert "no profile 'Garage'" in capsys.readouterr().err
+
+
+def test_captures_of_the_wrong_face_are_refused(table: Any) -> None:
+    rng = np.random.default_rng(30)
+    light = R.Light(5000)
+    wiz = Wizard("synthetic", table.size, captures_per_face=1)
+    empty = R.render(table, [], light, noise=2.0).image
+    wiz.find_markers(empty)
+    wiz.capture_empty(empty)
+
+    def shot(faces: list[tuple[str, str]]) -> Any:
+        return R.render(table, R.place_dice(rng, table, faces), light, noise=2.0).image
+
+    assert wiz.capture_face("colour", shot([("colour", "red")] * 3)).ok  # red
+    mixed = wiz.capture_face("colour", shot([("colour", "orange"), ("colour", "blue")]))
+    assert not mixed.ok and "do not all show the same colour" in mixed.message
+    again = wiz.capture_face("colour", shot([("colour", "red")] * 2))  # orange wanted, red shown
+    assert not again.ok and "looks like RED" in again.message and "ORANGE" in again.message
+    assert wiz.capture_face("colour", shot([("colour", "orange")] * 2)).ok
+    assert wiz.colour.done == {"red": 1, "orange": 1}
+
+    assert wiz.capture_face("picture", shot([("picture", "cat")])).ok
+    wrong = wiz.capture_face("picture", shot([("picture", "cat")]))  # rat wanted, cat shown
+    assert not wrong.ok and "looks like CAT" in wrong.message
+    assert wiz.capture_face("picture", shot([("picture", "rat")])).ok
