@@ -259,10 +259,30 @@ def test_five_players_fit_and_resume_keeps_the_statue(ui: UI) -> None:
     assert "Dee" in ui.texts() and "Take the Green 7" in ui.texts()
 
 
+def small_targets(ui: UI) -> list[str]:
+    """Visible buttons on the current screen smaller than 48 px either way (touch targets)."""
+    from kivy.uix.button import Button
+
+    return [
+        f"{w.text!r} {w.width:.0f}x{w.height:.0f}"
+        for w in ui.screen().walk(restrict=True)
+        if isinstance(w, Button) and w.opacity > 0 and w.get_root_window() and (w.width < 48 or w.height < 48)
+    ]
+
+
 def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     """A whole game by touches only: dice faces tapped, cards from the pile, the final round (rat with the
     blind give-back, a pass, a swap) ending after Cid, who was last to 4 cards; then the reveal."""
     screen = start(ui)
+    seen: list[str] = []
+    tap = ui.tap
+
+    def tap_and_check(widget: Any, **kwargs: Any) -> None:  # every screen reached is checked once laid out
+        tap(widget, **kwargs)
+        ui.advance(1)
+        seen.extend(small_targets(ui))
+
+    ui.tap = tap_and_check  # type: ignore[method-assign]
     deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
     for turn, step in enumerate([1, 2, 2, 1, 2, 2, 2, 1, 3]):  # card spaces 1, 3, 5, 6, 8, 10, 12, 13, 16
         me = turn % 3
@@ -308,3 +328,5 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     assert table[4:] == ["Cid", "8  [size=15](1 + 1 + 3 + 3)[/size]", "", "Ana", "11  [size=15](0 + 1 + 2 + 8)[/size]"]
     assert not any(isinstance(w, Button) and w.height < 48 for w in screen.ids.controls.walk(restrict=True))
     ui.screenshot("ratatat-over-3p")
+    ui.advance(2)
+    assert not seen and not small_targets(ui), seen
