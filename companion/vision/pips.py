@@ -21,7 +21,8 @@ class PipSettings:
     """Knobs of the pip finder; defaults work on any photo (none fitted to one data set)."""
 
     kernel: int = 15  # top-hat kernel at each pyramid level: blobs up to about 0.9x this are kept
-    levels: int = 3  # pyramid levels: kernel 15, 30, 60 px at full resolution
+    scales: tuple[float, ...] = (1.0, 2.0, 4.0)  # the image is searched shrunk by these factors (a pyramid):
+    # with kernel 15, blobs up to about 13, 27 and 54 px across
     min_contrast: float = 20.0  # grey levels between pip and face
     min_area: int = 5  # pixels at the level the blob was found
     min_fill: float = 0.5  # blob area / bounding-box area
@@ -164,15 +165,15 @@ def find_pips(gray: np.ndarray, settings: PipSettings | None = None) -> Pips:
     s = settings or PipSettings()
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (s.kernel, s.kernel))
     rows: list[tuple[float, ...]] = []
-    img = gray
-    for level in range(s.levels):
-        if min(img.shape[:2]) < 2 * s.kernel:
+    h, w = gray.shape[:2]
+    for scale in s.scales:
+        size = (round(w / scale), round(h / scale))
+        if min(size) < 2 * s.kernel:
             break
-        scale = 2.0**level
+        img = gray if scale == 1 else cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
         for op, polarity in ((cv2.MORPH_BLACKHAT, DARK), (cv2.MORPH_TOPHAT, LIGHT)):
             hat = cv2.morphologyEx(img, op, kernel)
-            rows += _blobs(hat, s, scale, polarity)
-        img = cv2.pyrDown(img)
+            rows += _blobs(hat, s, w / size[0], polarity)
     if not rows:
         z = np.zeros(0, dtype=np.float32)
         return Pips(z, z, z, z.astype(np.int32), z, z)
