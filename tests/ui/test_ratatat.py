@@ -299,12 +299,14 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     assert "Ana has 4 cards (final round)" in screen.prompt and screen.tiles[0].active
     ui.tap_text("Rat (highest)")
     ui.tap_text("Take Blue 8")
+    assert screen.header_text == "take the card of the Blue region"  # named as on the board, not "region 4"
     assert "give one of your old cards back" in screen.prompt
     assert [b.text for b in buttons(ui) if b.text.startswith("Card")] == ["Card 1", "Card 2", "Card 3", "Card 4"]
     ui.screenshot("ratatat-give-back")
     ui.tap_text("Card 2")
     assert state(ui)["pile"] == 45 - 3 - 5 - 9 + 1 and [len(r) for r in state(ui)["rows"]] == [4, 4, 4]
     deal(ui, [(9, False)])  # refill of the Blue region
+    assert screen.header_text == "the Blue region shows 9"
     assert state(ui)["current"] == 1 and "Bob has 4 cards (final round)" in screen.prompt
     ui.tap_text("Pass")
     assert state(ui)["current"] == 2 and state(ui)["phase"] == "endgame"  # not over before Cid's turn

@@ -4,6 +4,7 @@ the five face-up cards, card-back rows, touch entry of dice and cards, re-rolls,
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from kivy.clock import Clock
@@ -306,6 +307,18 @@ class RatatatScreen(GameScreen):
         if done and not quiet and self.session is not None and self.state["events"]:
             self.show_message(f"{self.session.describe(action)}: {'; '.join(self.state['events'])}")
         return done
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        """As :meth:`GameScreen.show_message`, with the log's "region 4" said as on the board ("the Blue region")."""
+        if self.session is not None:
+            regions = self.state["board"]["regions"]
+
+            def name(match: re.Match[str]) -> str:
+                number = int(match.group(1))
+                return f"the {regions[number - 1]['name']} region" if 1 <= number <= len(regions) else match.group(0)
+
+            text = re.sub(r"\bregion (\d)\b", name, text)
+        super().show_message(text, error)
 
     # -- the assistant -------------------------------------------------------------------------------------
     def _odds(self) -> dict[int, float]:
