@@ -203,7 +203,7 @@ def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
 def _roundness(aspect: np.ndarray, s: FaceSettings, r: float | np.ndarray = np.inf) -> float:
     """1 for round pips, falling to 0 for the flattened pips of a side face. The shape of a blob a few pixels
     across is a rough measure (pixel grid, JPEG blocks), so small pips (radius ``r``) get some slack."""
-    e = median(aspect) - s.small_pip_slack / median(np.asarray(r))
+    e = median(aspect) - s.small_pip_slack / median(np.asarray(r)) ** 2
     return float(np.clip((s.flat_pips - e) / (s.flat_pips - s.round_pips), 0.0, 1.0))
 
 
@@ -294,7 +294,7 @@ def group_pips(
     ratio = np.maximum(pips.r[:, None], pips.r[None]) / np.maximum(np.minimum(pips.r[:, None], pips.r[None]), 1e-3)
     same = pips.polarity[:, None] == pips.polarity[None]
     flat = (
-        pips.aspect - s.small_pip_slack / pips.r > s.edge_on_pips
+        pips.aspect - s.small_pip_slack / pips.r**2 > s.edge_on_pips
     )  # pips of side faces seen edge-on link to nothing (they are no top face)
     adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same & ~flat[:, None] & ~flat[None, :]
     np.fill_diagonal(adj, False)

@@ -13,8 +13,8 @@ from companion.vision.pipeline import FLAG_BELOW, read_dice
 from companion.vision.scoring import score_image
 
 FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die)
-    "angled-webcam": (0.80, 0.05),
-    "felt-trays": (0.17, 0.30),
+    "angled-webcam": (0.85, 0.05),
+    "felt-trays": (0.13, 0.20),
 }
 
 
