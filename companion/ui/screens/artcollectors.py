@@ -349,7 +349,7 @@ class ArtCollectorsScreen(GameScreen):
                 ACTile(
                     text=(
                         f"{place} {player['name']}  [size=26]{player['total']}[/size]\n"
-                        f"[size=13]{player['token_points']} tokens + {player['painting_points']} paintings[/size]"
+                        f"[size=13]{player['token_points']} token pts + {player['painting_points']} paintings[/size]"
                     ),
                     tile=hex_rgba(colour),
                     color=readable_text(colour),
@@ -448,7 +448,7 @@ class ArtCollectorsScreen(GameScreen):
             for depth, tile in enumerate(view["tiles"]):
                 if depth < len(shown):
                     code = shown[depth]
-                    tile.text = plain(code) + (" cat" if code != plain(code) else "")
+                    tile.text = plain(code) + ("*" if code != plain(code) else "")  # * = black cat, as in the turn
                     tile.tile = painting_colour(painting_of(code))
                     tile.opacity = 1 if depth == 0 else 0.8
                 else:
@@ -464,6 +464,17 @@ class ArtCollectorsScreen(GameScreen):
         piles = state["piles"]
         turn = state["turn"]
         offers: list[tuple[str, Action]] = []
+        if self.robin_plan is not None:  # one thing at a time: finish or cancel the deal first
+            moves.add_widget(
+                Label(
+                    text="Robin Tell's deal: Deal or Cancel first",
+                    size_hint=(1, None),
+                    height=dp(52),
+                    font_size=dp(15),
+                    color=(0.75, 0.75, 0.8, 1),
+                )
+            )
+            return
         if state["settings"]["steal_hints"]:
             for seat in options["steal"]:
                 number = painting_of(piles[seat][-1])
@@ -534,7 +545,7 @@ class ArtCollectorsScreen(GameScreen):
         cat.disabled = not state["black_cat_in_bag"]
         if cat.disabled:
             cat.state = "normal"
-        cat.text = "Next draw is the black cat" if state["black_cat_in_bag"] else "Black cat is out of the bag"
+        cat.text = "Next draw is the black cat (*)" if state["black_cat_in_bag"] else "Black cat (*) is out of the bag"
 
     # -- tracker actions ------------------------------------------------------------------------------------
 
