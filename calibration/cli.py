@@ -244,6 +244,7 @@ class Walkthrough:
             if kind not in self.kinds:
                 continue
             wizard.go(kind)
+            wizard.restart_kind(kind)  # asked for: capture every face of this kind again
             task = wizard.task(kind)
             what = "the colour dice" if kind == "colour" else "the picture die (alone)"
             while (face := task.current) is not None:

@@ -109,6 +109,7 @@ class Wizard:
         self.empty_image = empty_image
         self.colour = FaceTask("colour", list(colour_faces), captures_per_face)
         self.picture = FaceTask("picture", list(picture_faces), captures_per_face)
+        self._preload()
         self.step = STEPS[0]
         self.exposure: Exposure | None = None
         self.verification: Verification | None = None
@@ -244,6 +245,38 @@ class Wizard:
         dice = f"{len(blobs)} dice" if len(blobs) > 1 else "1 die"
         follow = f"roll it again and capture {left} more" if left else "done"
         return FaceCapture(True, f"{face}: captured {dice}; {follow}", tuple(boxes))
+
+    def _preload(self) -> None:
+        """Start each kind from what the base profile learned, so one confused face can be captured again alone."""
+        colour, picture = self.profile.colour, self.profile.picture
+        if colour is not None:
+            for name, samples in colour.faces.items():
+                if name not in self.colour.faces:
+                    self.colour.faces.append(name)
+                self.colour.samples[name] = [list(s) for s in samples]
+                self.colour.done[name] = self.colour.per_face
+            self.colour.texture = colour.texture
+        if picture is not None:
+            from companion.vision.picture import decode_patch
+
+            try:
+                patches = {name: [decode_patch(t) for t in items] for name, items in picture.faces.items()}
+            except ValueError:
+                return  # broken templates: the picture die must be captured again
+            for name, items in patches.items():
+                if name not in self.picture.faces:
+                    self.picture.faces.append(name)
+                self.picture.patches[name] = items
+                self.picture.done[name] = self.picture.per_face
+
+    def restart_kind(self, kind: str) -> None:
+        """Capture every face of a kind again (its saved data is replaced once all are captured)."""
+        task = self.task(kind)
+        task.done.clear()
+        task.samples.clear()
+        task.patches.clear()
+        task.texture = 0.0
+        task.sides.clear()
 
     def redo_face(self, kind: str, face: str) -> None:
         """Forget a face's captures (after a verify showed it is confused) so it is captured again."""

@@ -119,6 +119,8 @@ def test_recalibrating_one_kind_keeps_the_rest(tmp_path: Path, table: Any, wizar
     colours_before = dict(saved.colour.faces)  # type: ignore[union-attr]
     again = Wizard.resume(store, "Club", "synthetic", (640, 480), captures_per_face=1)
     assert again.empty_image is not None and again.profile.tray is not None
+    assert again.colour.current is None  # starts from what was learned
+    again.restart_kind("colour")
     rng = np.random.default_rng(4)
     task = again.task("colour")
     while (face := task.current) is not None:
@@ -221,3 +223,22 @@ def test_captures_of_the_wrong_face_are_refused(table: Any) -> None:
     wrong = wiz.capture_face("picture", shot([("picture", "cat")]))  # rat wanted, cat shown
     assert not wrong.ok and "looks like CAT" in wrong.message
     assert wiz.capture_face("picture", shot([("picture", "rat")])).ok
+
+
+def test_recapture_one_confused_face(tmp_path: Path, table: Any, wizard: Wizard) -> None:
+    store = ProfileStore(tmp_path)
+    saved = wizard.save(store, "Den")
+    again = Wizard.resume(store, "Den", "synthetic", (640, 480))
+    again.redo_face("colour", "orange")
+    assert again.colour.current == "orange"
+    rng = np.random.default_rng(40)
+    while again.colour.current is not None:
+        dice = R.place_dice(rng, table, [("colour", "orange")] * 3)
+        assert again.capture_face("colour", R.render(table, dice, R.Light(4600), noise=2.0).image).ok
+    again.fit("colour")
+    assert again.profile.colour is not None and saved.colour is not None
+    assert again.profile.colour.faces["red"] == saved.colour.faces["red"]
+    assert again.profile.colour.faces["orange"] != saved.colour.faces["orange"]
+    again.fit("picture")  # untouched kinds refit to the same templates
+    assert again.profile.picture is not None and saved.picture is not None
+    assert again.profile.picture.faces == saved.picture.faces

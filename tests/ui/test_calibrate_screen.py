@@ -186,3 +186,49 @@ def test_camera_lost_mid_wizard_keeps_going(ui: UI, tmp_path: Path) -> None:
     assert ui.wait_until(lambda: screen.frames > seen + 1)
     ui.tap_text("Find markers")
     assert screen.wizard.profile.tray is not None
+
+
+def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> None:
+    from calibration.bench import calibrate_synthetic
+
+    table = R.make_table(34, tray="black felt", perspective=0.03)
+    learned = calibrate_synthetic(table, np.random.default_rng(2), per_face=1)
+    learned.profile.camera = "webcam:0"
+    store = ProfileStore(tmp_path / "profiles")
+    learned.save(store, "Club")
+
+    from companion.ui.camera_feed import CameraFeed
+
+    camera = TableCamera(R.render(table, [], R.Light(5000), noise=2.0).image)
+    ui.app.camera = camera
+    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+    screen = ui.screen("calibrate")
+    screen.store = store
+    ui.go("calibrate")
+    assert ui.wait_until(lambda: screen.wizard is not None)
+    assert screen.wizard.profile.name == "Club" and screen.ids.name_input.text == "Club"
+    # everything learned is there: the colour step offers Next or a full recapture
+    screen.wizard.go("colour")
+    screen.enter_step()
+    assert "Every colour face is captured" in screen.instruction and ui.find("Capture all again")
+
+    screen.wizard.go("verify")
+    screen.enter_step()
+    rng = np.random.default_rng(9)
+    dice = R.place_dice(rng, table, [("colour", "green")], size=42)
+    show(ui, screen, camera, R.render(table, dice, R.Light(4800), noise=2.0, seed=3).image)
+    ui.tap_text("Read")
+    assert [f for _, _, f in screen.reads] == ["green"]
+    ui.tap_text("1: green")
+    ui.tap_text("yellow")  # the player insists it is yellow: a confusion to fix
+    ui.tap_text("Confirm")
+    assert "yellow read as green" in screen.status
+    ui.screenshot("calibrate-verify-confused")
+    ui.tap_text("Recapture yellow")
+    assert screen.step == "colour" and screen.wizard.colour.current == "yellow"
+    for seed in range(screen.wizard.colour.per_face):
+        dice = R.place_dice(rng, table, [("colour", "yellow")] * 3, size=42)
+        show(ui, screen, camera, R.render(table, dice, R.Light(5000), noise=2.0, seed=seed).image)
+        ui.tap_text("Capture yellow")
+    assert screen.wizard.colour.current is None and "Every colour face captured" in screen.status
+    assert screen.wizard.profile.colour is not None and len(screen.wizard.profile.colour.faces["yellow"]) == 9

@@ -225,6 +225,9 @@ class CalibrateScreen(Screen):
             self.tapping = not self.tapping
             self.taps = []
             self.show("Touch the tray's 4 corners on the picture" if self.tapping else "Tapping cancelled")
+        elif self.step in ("colour", "picture") and wizard.task(self.step).current is None:
+            wizard.restart_kind(self.step)
+            self.show(f"Capture every {self.step} face again (the saved ones are kept until all are done)")
         elif self.step in ("colour", "picture"):
             kept = getattr(wizard.profile, self.step) is not None
             self.show(f"{self.step.capitalize()} skipped" + (": the saved calibration is kept" if kept else ""))
@@ -314,7 +317,16 @@ class CalibrateScreen(Screen):
             self.wizard.verification_for(truth_kind).record(face, truth)
         self.reads, self.answers = [], []
         lines = [f"{k}: {t.summary()}" for k, t in self.wizard.verifications.items() if t.rolls]
-        self.show("  ".join(lines) or "Nothing to count")
+        confused = any(t.confusions() for t in self.wizard.verifications.values())
+        self.show("  ".join(lines) or "Nothing to count", error=confused)
+
+    def recapture(self, kind: str, face: str) -> None:
+        """Capture a confused face again: forget its captures and go to its step."""
+        assert self.wizard is not None
+        self.wizard.redo_face(kind, face)
+        self.wizard.go(kind)
+        self.enter_step()
+        self.show(f"Capture {face} again, then come back to Verify")
 
     # -- save ------------------------------------------------------------------------------------------------------
     def save(self) -> None:
@@ -356,11 +368,11 @@ class CalibrateScreen(Screen):
             self.instruction = (
                 f"Put {what} on the tray with [b]{face.upper()}[/b] on top, tap Capture. Roll between captures."
                 if face
-                else f"Every {step} face is captured."
+                else f"Every {step} face is captured. Tap Next, or capture them all again."
             )
             self.primary_text = f"Capture {face}" if face else ""
             self.primary_enabled = self.primary_enabled and face is not None
-            self.secondary_text = "Skip" if face else ""
+            self.secondary_text = "Skip" if face else "Capture all again"
         elif wizard is None:
             self.instruction = "" if self.has_camera else "Calibration learns your dice from the camera's pictures."
             self.primary_text = ""
@@ -406,6 +418,17 @@ class CalibrateScreen(Screen):
             faces = wizard.colour.faces + wizard.picture.faces if kind == "unknown" else wizard.task(kind).faces
             for face in [*faces, NOT_A_DIE]:
                 box.add_widget(Factory.ChoiceButton(text=face, on_release=lambda b: self.correct(b.text)))
+        elif self.step == "verify" and not self.reads:
+            confused: list[tuple[str, str]] = []
+            for kind, tally in wizard.verifications.items():
+                for truth, _read, _n in tally.confusions():
+                    if (kind, truth) not in confused:
+                        confused.append((kind, truth))
+            for kind, face in confused[:4]:
+                button = Factory.ChoiceButton(
+                    text=f"Recapture {face}", on_release=lambda _b, k=kind, f=face: self.recapture(k, f)
+                )
+                box.add_widget(button)
         elif self.step == "verify":
             for i, answer in enumerate(self.answers):
                 read = self.reads[i][2]
