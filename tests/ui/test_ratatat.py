@@ -91,7 +91,10 @@ def test_deal_and_first_turn_by_touch(ui: UI) -> None:
     assert "Green" in ui.texts() and "68%" in ui.texts()  # the table: 3 dice reach Yellow 68% of the time
     assert "3 dice" in ui.find("best").text
     ui.screenshot("ratatat-roll-assistant")
-    # touch entry: 2 dice, faces 1 and 1 -> space 2 (balloon, Red)
+    # touch entry: 2 dice, faces 1 and 1 -> space 2 (balloon, Red); a wrong count goes Back to the table
+    ui.tap_text("3 dice")
+    ui.tap_text("Back")
+    assert screen.dice_count == 0 and "Green" in ui.texts()
     ui.tap_text("2 dice")
     tap_face(ui, 0, 1)
     tap_face(ui, 1, 1)

@@ -411,7 +411,8 @@ class RatatatScreen(GameScreen):
             self._face_rows(box, self.dice_count)
             ready = all(f is not None for f in self.faces)
             go = self._button("Use these dice", self._submit_roll, kind="AccentButton", disabled=not ready)
-            box.add_widget(self._row([go]))
+            back = self._button("Back", lambda: self._choose_count(0))  # to the chances and the camera
+            box.add_widget(self._row([go, back]))
         else:
             box.add_widget(self._odds_table(help_))
             if self.app is not None and self.app.manager.has_screen("dice"):
@@ -441,6 +442,7 @@ class RatatatScreen(GameScreen):
         return grid
 
     def _choose_count(self, n: int) -> None:
+        """Enter ``n`` dice by touch (0: back to the assistant's table)."""
         self.dice_count = n
         self.faces = [None] * n
         self.refresh()
