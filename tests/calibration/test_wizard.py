@@ -242,3 +242,22 @@ def test_recapture_one_confused_face(tmp_path: Path, table: Any, wizard: Wizard)
     again.fit("picture")  # untouched kinds refit to the same templates
     assert again.profile.picture is not None and saved.picture is not None
     assert again.profile.picture.faces == saved.picture.faces
+
+
+def test_find_dice_ignores_a_finger_and_shadows(table: Any) -> None:
+    import cv2
+
+    from calibration.tray import find_dice
+
+    light = R.Light(5000)
+    empty = R.render(table, [], light, noise=2.0, seed=1).image
+    dice = [R.DieSpec("colour", "blue", (300.0, 250.0), 42.0, 15.0), R.DieSpec("pips", 5, (450.0, 300.0), 42.0, 40.0)]
+    frame = R.render(table, dice, light, noise=2.0, seed=2).image
+    finger = np.array([[100, 479], [130, 479], [215, 300], [200, 290]], np.int32)  # a finger from the front edge
+    cv2.fillConvexPoly(frame, finger, (120, 150, 210))
+    quad = table.tray_corners
+    for size in (None, 45.0):
+        blobs = find_dice(frame, empty, quad, size)
+        centres = sorted(((b.box[0] + b.box[2]) // 2, (b.box[1] + b.box[3]) // 2) for b in blobs)
+        assert len(centres) == 2, (size, centres)
+        assert abs(centres[0][0] - 300) < 8 and abs(centres[1][0] - 450) < 8
