@@ -28,6 +28,7 @@ class PipSettings:
     min_fill: float = 0.5  # blob area / bounding-box area
     max_aspect: float = 2.6  # bounding-box long side / short side
     ring_at: tuple[float, ...] = (1.7, 2.2)  # the surround is sampled on rings at these multiples of the radius
+    ring_pip_share: float = 0.4  # share of ring samples that may fall on neighbouring pips
     ring_contrast: float = 0.7  # pip centre vs ring median, as a share of min_contrast
     ring_spread: float = 1.0  # the ring's spread (less its extremes) at most this share of the pip's contrast
     inner_at: tuple[float, ...] = (0.3, 0.55)  # the inside of blobs at least inner_min_r px across is sampled on
@@ -203,9 +204,16 @@ def ring_check(gray: np.ndarray, pips: Pips, s: PipSettings) -> np.ndarray:
     cx = np.clip(np.round(pips.x), 0, w - 1).astype(np.int32)
     cy = np.clip(np.round(pips.y), 0, h - 1).astype(np.int32)
     centre = gray[cy, cx].astype(np.float32)
-    k = ring.shape[1] // 8  # ignore the most extreme eighth on each side (a neighbouring pip, a speck)
-    spread = ring[:, -1 - k] - ring[:, k]
-    contrast = np.where(pips.polarity == DARK, 1.0, -1.0) * (np.median(ring, axis=1) - centre)
+    # neighbouring pips of a tight layout can cover much of the ring: judge the face side of it (for a dark pip
+    # the lighter samples), leaving out the pip-side share ``ring_pip_share`` and the extreme eighth beyond
+    n = ring.shape[1]
+    k, m = n // 8, int(n * s.ring_pip_share)
+    dark = pips.polarity == DARK
+    face_lo = np.where(dark, ring[:, m], ring[:, k])
+    face_hi = np.where(dark, ring[:, n - 1 - k], ring[:, n - 1 - m])
+    spread = face_hi - face_lo
+    face_mid = np.where(dark, ring[:, (m + n - 1 - k) // 2], ring[:, (k + n - 1 - m) // 2])
+    contrast = np.where(dark, 1.0, -1.0) * (face_mid - centre)
     # inside, a pip is even too; a whole die seen as one blob at a coarse level has its own pips inside
     # (only big blobs: small pips are too blurred inside to judge, and a whole die is never small)
     inner_r = np.concatenate([pips.r[:, None] * f * np.ones(8) for f in s.inner_at], axis=1)
