@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -67,16 +68,32 @@ def measure_exposure(frame: Image) -> Exposure:
     return Exposure(sharpness, float(grey.mean()), float(np.mean(grey >= 250)))
 
 
-def aruco_detector() -> cv2.aruco.ArucoDetector:
-    """The marker detector, with ``minDistanceToBorder = 0`` (OpenCV >= 4.12 missed clean markers otherwise)."""
-    params = cv2.aruco.DetectorParameters()
-    params.minDistanceToBorder = 0
-    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
+def detect_markers(frame: Image) -> tuple[Any, Any]:
+    """ArUco corners and ids, with ``minDistanceToBorder = 0`` (OpenCV >= 4.12 missed clean markers otherwise).
+    Uses ``ArucoDetector`` (OpenCV >= 4.7) or the older module functions (Debian's packaged 4.6)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+    if hasattr(cv2.aruco, "ArucoDetector"):
+        params = cv2.aruco.DetectorParameters()
+        params.minDistanceToBorder = 0
+        corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(frame)
+    else:  # pragma: no cover - OpenCV < 4.7
+        legacy = cv2.aruco
+        params = getattr(legacy, "DetectorParameters_create")()  # noqa: B009 - absent from newer stubs
+        params.minDistanceToBorder = 0
+        corners, ids, _ = getattr(legacy, "detectMarkers")(frame, dictionary, parameters=params)  # noqa: B009
+    return corners, ids
+
+
+def _marker_image(dictionary: Any, marker_id: int, side: int) -> Image:
+    if hasattr(cv2.aruco, "generateImageMarker"):
+        return np.asarray(cv2.aruco.generateImageMarker(dictionary, marker_id, side), np.uint8)
+    draw = getattr(cv2.aruco, "drawMarker")  # noqa: B009 - OpenCV < 4.7, absent from newer stubs
+    return np.asarray(draw(dictionary, marker_id, side), np.uint8)  # pragma: no cover
 
 
 def find_tray_markers(frame: Image) -> tuple[list[Point] | None, list[int]]:
     """The tray corners from the four markers (TL, TR, BR, BL), or None, plus the ids that were seen."""
-    corners, ids, _ = aruco_detector().detectMarkers(frame)
+    corners, ids = detect_markers(frame)
     seen: dict[int, Point] = {}
     if ids is not None:
         for quad, marker_id in zip(corners, ids.flatten(), strict=True):
@@ -101,7 +118,7 @@ def marker_sheet(size: int = 1200) -> Image:
         (m // 3, size - m - m // 3),
     ]
     for marker_id, (x, y) in zip(MARKER_IDS, spots, strict=True):
-        sheet[y : y + m, x : x + m] = cv2.aruco.generateImageMarker(dictionary, marker_id, m)
+        sheet[y : y + m, x : x + m] = _marker_image(dictionary, marker_id, m)
         label = ["top-left", "top-right", "bottom-right", "bottom-left"][marker_id]
         cv2.putText(sheet, f"{marker_id} {label}", (x, y + m + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 0, 2)
     return sheet
