@@ -178,6 +178,7 @@ def test_player_button_stops_the_turn(ui: UI) -> None:
     ui.tap(screen.picks["4"])
     screen.on_button(ButtonEvent(seat=2, kind="press", tick=1.0))  # Bo's button: not his turn
     assert screen.session.state["current"] == 0
+    assert "It is Ana's turn" in screen.header_text
     screen.on_button(ButtonEvent(seat=1, kind="press", tick=1.1))
     assert screen.session.state["piles"][0] == ["4"] and screen.session.state["current"] == 1
     ui.tap(ui.find("Count by hand"))

@@ -590,8 +590,13 @@ class ArtCollectorsScreen(GameScreen):
             return
         index = seats.index(event.seat)
         phase = self.state["phase"]
-        if phase == "play" and index == int(self.state["current"]) and not self.show_summary:
-            self.stop_turn()
+        if phase == "play" and not self.show_summary:
+            current = int(self.state["current"])
+            if index == current:
+                self.stop_turn()
+            else:
+                names = self.state["players"]
+                self.show_message(f"It is {names[current]}'s turn: only {names[current]}'s button stops it")
         elif phase == "count":
             self.show_seat(index)
 
