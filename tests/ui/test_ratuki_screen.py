@@ -445,3 +445,29 @@ def test_a_tie_on_different_stacks_is_corrected_by_touch(ui: UI) -> None:
     ui.tap_text("Undo")
     assert screen.verdict_headline == "TIE: Ana, Cy" and screen.ids.separate.opacity == 1
     assert screen._stat_labels["Ana"][1].text == "1"
+
+
+def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:
+    screen = playing(ui, count_hand=True)
+    ui.tap_text("Out! End round")
+    rows = screen.score_rows
+    for seat, (pile, left, hand) in {1: (3, 1, 2), 2: (2, 0, 1), 3: (1, 2, 0)}.items():
+        for _ in range(pile):
+            ui.tap(button(rows[seat].ids.pile, "+5"))
+        for _ in range(left):
+            ui.tap(button(rows[seat].ids.left, "+5"))
+        for _ in range(hand):
+            ui.tap(ui.find("hand", rows[seat]))
+    ui.tap(ui.find("Save", rows[1]))
+    ui.tap_text("Undo")  # Ana saw a wrong count: her numbers stay in the counters to fix
+    assert not rows[1].saved and rows[1].ids.pile.value == 15 and rows[1].ids.left.value == 5 and rows[1].hand == 2
+    ui.tap(button(rows[1].ids.left, "−"))
+    ui.tap(ui.find("Save", rows[1]))
+    assert screen.state["entries"]["Ana"] == {"score_pile": 15, "left": 4, "hand": 2, "points": 9}
+    ui.tap(ui.find("Save", rows[2]))
+    ui.tap(ui.find("Save", rows[3]))
+    assert screen.state["phase"] == "ready"
+    ui.tap_text("Undo")  # the last Save closed the round: undoing it brings Cy's counts back too
+    assert screen.state["phase"] == "scoring" and screen.ids.panes.current == "score"
+    assert rows[3].ids.pile.value == 5 and rows[3].ids.left.value == 10 and not rows[3].saved
+    assert rows[1].saved and rows[1].ids.left.value == 4

@@ -464,7 +464,17 @@ class RatukiScreen(GameScreen):
     def undo(self) -> None:
         self.flush()  # a verdict on screen but not yet journaled is what Undo should take back
         self.live = None
+        actions = self.session.actions if self.session is not None else []
+        last = dict(actions[-1]) if actions else None
         super().undo()
+        if last is not None and last.get("type") == "score" and self.state["phase"] == "scoring":
+            # Undoing a Save is how a count is corrected: put the saved counts back in the counters to adjust.
+            row = self.score_rows.get(last.get("seat"))
+            if row is not None and not row.saved:
+                row.ids.pile.value = int(last.get("score_pile", 0))
+                row.ids.left.value = int(last.get("left", 0))
+                row.hand = int(last.get("hand", 0))
+                row.changed()
 
     def save_score(self, seat: int, counts: dict[str, int]) -> None:
         self.act({"type": "score", "seat": seat, "name": self._name(seat), **counts})
