@@ -35,6 +35,7 @@ class PipSettings:
     inner_min_r: float = 6.0  # rings at these multiples of the radius ...
     inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
     cut_contrast: float = 2.0  # odd blobs are cut again only if their mean contrast is this x min_contrast
+    cut_share: float = 0.5  # a cut level counts when at least this share of the pieces are pip-shaped
     cut_levels: tuple[float, ...] = (0.5, 0.65, 0.8)  # odd blobs are cut again at these shares of their peak
     max_holes: float = 0.01  # a pip has no spots inside it: enclosed holes at most this share of its area
 
@@ -161,7 +162,7 @@ def _cut_deeper(
         sub = (blob & (win > level * peak)).astype(np.uint8)
         m, sub_lab, stats, _ = cv2.connectedComponentsWithStats(sub, connectivity=8)
         found, _ = _label_rows(sub_lab, stats, win, s, level_scale, polarity, x, y, check_holes=False)
-        if found and len(found) >= (m - 1) / 2:
+        if found and len(found) >= s.cut_share * (m - 1):
             return found
     return []
 
