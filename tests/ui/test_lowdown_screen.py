@@ -252,6 +252,9 @@ def test_forced_shade_and_end_of_game(ui: UI) -> None:
     ui.advance(2)
     assert screen.mode() == "shade"
     assert "nothing fits" in screen.prompt
+    assert screen.info.startswith("Dice left: " if who != state(ui)["active"] else "The secret pair: ")
+    name = state(ui)["players"][who]["name"]  # the strip marks everyone who still has to write, the shader too
+    assert any(t.startswith(f"{name}  ") and t.endswith("[b]>[/b]") for t in ui.texts().splitlines())
     ui.screenshot("lowdown-shade")
     ui.tap(square(ui, g, r, c))
     assert state(ui)["boards"][who]["grids"][g][r][c] == {"shaded": True, "turn": state(ui)["turn"]}

@@ -332,7 +332,8 @@ class LowdownScreen(GameScreen):
         for index, button in enumerate(reversed(self.ids.players.children)):
             player = state["players"][index]
             colour = get_color_from_hex(player["colour"])
-            mark = "  [b]>[/b]" if index == who else ""
+            pending = state["phase"] == "others" and index != state["active"] and index not in state["done"]
+            mark = "  [b]>[/b]" if index == who or pending else ""
             button.text = f"{player['name']}  {lowdown.board_score(state, index)}{mark}"
             button.background_color = colour if index == self.viewing else [v * 0.45 for v in colour[:3]] + [1]
             button.color = readable_text(player["colour"]) if index == self.viewing else (1, 1, 1, 1)
@@ -544,10 +545,11 @@ class LowdownScreen(GameScreen):
             taken = set(state["taken"] or [])
             shown = [i for i in ("c0", "c1", "sc", "n0", "n1", "sn") if i not in taken]
         row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
+        looked_away = active and bool(state["looked"])  # after looking only the secret pair may be used
         for die in shown:
             kind, face = known[die]
-            usable = face in (numbers if kind == "number" else colours)
-            picked = face == (self.number if kind == "number" else self.colour)
+            usable = not looked_away and face in (numbers if kind == "number" else colours)
+            picked = not looked_away and face == (self.number if kind == "number" else self.colour)
             row.add_widget(self._tile(kind, face, enabled=usable, picked=picked))
         box.add_widget(row)
         if active:
@@ -595,6 +597,8 @@ class LowdownScreen(GameScreen):
         if p == state["active"]:
             roller = self.name_of(lowdown.secret_roller(state))
             self.prompt = f"{me}: take a number and a colour, then tap a lit square"
+            if state["looked"]:
+                self.prompt = f"{me}: use the secret pair, then tap a lit square"
             self.info = f"Turn {state['turn']}. The secret pair was rolled by {roller}."
         else:
             took = self._took_text()
@@ -624,7 +628,16 @@ class LowdownScreen(GameScreen):
         box.clear_widgets()
         me = self.name_of(self.viewing)
         self.prompt = f"{me}: nothing fits and no wild colour is left"
-        self.info = "Tap a free square to shade it: it counts +6."
+        self.info = f"{self._usable_dice_text()}\nTap a free square to shade it: it counts +6."
+
+    def _usable_dice_text(self) -> str:
+        """The colours the viewed player could use this turn (why nothing fits), e.g. 'Dice: blue, purple.'"""
+        state = self.state
+        if self.viewing == state["active"]:
+            secret = state["secret"] or {}
+            return f"The secret pair: {secret.get('colour')} {secret.get('number')}."
+        left = lowdown.pool(state)
+        return f"Dice left: {', '.join(map(str, left['colours']))}, {', '.join(map(str, left['numbers']))}."
 
     def _controls_pass(self, box: BoxLayout) -> None:
         box.clear_widgets()
@@ -676,7 +689,8 @@ class LowdownScreen(GameScreen):
         box.clear_widgets()
         state = self.state
         enders = ", ".join(self.name_of(p) for p in state["enders"])
-        self.prompt = f"Game over: {enders} filled {state['settings']['end_grids']} grids"
+        count = int(state["settings"]["end_grids"])
+        self.prompt = f"Game over: {enders} filled {count} grid{'' if count == 1 else 's'}"
         self.info = "Cross out any last lines (tap a name below to see each board), then count."
         button = Factory.AccentButton(text="Count the scores", font_size=dp(20), height=dp(64))
         button.bind(on_release=lambda _b: self._do({"type": "finish"}))
@@ -688,10 +702,18 @@ class LowdownScreen(GameScreen):
         winners = scores.get("winners", [])
         best = scores[winners[0]] if winners else 0
         self.prompt = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best}"
-        self.info = "\n".join(
-            f"{name}: {points}"
-            for name, points in sorted(((k, v) for k, v in scores.items() if k != "winners"), key=lambda kv: kv[1])
-        )
+        self.info = "Lowest score wins. Tap a name below to see each board."
+        for name, points in sorted(((k, v) for k, v in scores.items() if k != "winners"), key=lambda kv: kv[1]):
+            box.add_widget(
+                Label(
+                    text=f"{name}   {points}",
+                    font_size=dp(24),
+                    bold=name in winners,
+                    size_hint_y=None,
+                    height=dp(36),
+                    text_size=(None, None),
+                )
+            )
 
     # -- dice entry (open roll and physical secret pair) ---------------------------------------------------
 
