@@ -373,3 +373,21 @@ def test_piles_show_deeper_with_hints(ui: UI) -> None:
     ui.tap(screen.tracker.ids.stop)
     shown = [tile.text for tile in screen.pile_views[0]["tiles"] if tile.opacity > 0]
     assert shown == ["7", "5", "11"]
+
+
+def test_a_long_turn_scrolls_instead_of_running_under_stop(ui: UI) -> None:
+    screen = start(ui, FIVE, tracker=True)
+    ui.tap_text("Start tracking")
+    for code in ("4", "5", "6", "7", "9", "8", "10", "11", "2C", "3"):
+        assert screen.act({"type": "draw", "token": code}), screen.header_text
+    ui.advance(3)
+    ids = screen.tracker.ids
+    chips = list(reversed(ids.turn.children))  # left to right
+    assert len(chips) == 10 and all(chip.width >= 48 for chip in chips)
+    top = chips[-1]
+    right_edge = top.to_window(top.right, top.y)[0]
+    stop_left = ids.stop.to_window(ids.stop.x, ids.stop.y)[0]
+    assert right_edge <= stop_left + 1, "the top token runs under Stop"
+    ui.screenshot("artcollectors-13-long-turn")
+    ui.tap(chips[-2])  # the 2C, visible beside the top: tapping puts it on top through the scroll view
+    assert screen.order[-1] == "2C"

@@ -309,7 +309,15 @@ class ArtCollectorsScreen(GameScreen):
         for seat, name in enumerate(names):
             head.add_widget(
                 Label(
-                    text=name, size_hint_x=None, width=width, font_size=dp(14), color=hex_rgba(state["colours"][seat])
+                    text=name,
+                    size_hint_x=None,
+                    width=width,
+                    font_size=dp(14),
+                    color=hex_rgba(state["colours"][seat]),
+                    text_size=(width, None),
+                    halign="center",
+                    shorten=True,
+                    shorten_from="right",
                 )
             )
         why_head = Label(text="won by · why", font_size=dp(15), halign="left", valign="middle")
@@ -318,7 +326,9 @@ class ArtCollectorsScreen(GameScreen):
         rows = ids.rows
         rows.clear_widgets()
         for row in result["paintings"]:
-            line = BoxLayout(size_hint_y=None, height=dp(28), spacing=dp(1))
+            line = BoxLayout(
+                size_hint_y=None, height=dp(28) if len(result["paintings"]) <= 10 else dp(26), spacing=dp(1)
+            )
             line.add_widget(
                 ACTile(text=str(row["painting"]), tile=painting_colour(row["painting"]), size_hint_x=None, width=dp(44))
             )
@@ -381,7 +391,9 @@ class ArtCollectorsScreen(GameScreen):
         self.order = kept
         turn = ids.turn
         turn.clear_widgets()
-        size = max(dp(48), min(dp(60), (turn.width or dp(500)) / max(1, len(kept))))
+        room = ids.turn_scroll.width or dp(500)
+        gaps = dp(3) * max(0, len(kept) - 1)
+        size = max(dp(48), min(dp(60), (room - gaps) / max(1, len(kept))))
         for index, code in enumerate(self.order):
             top = index == len(self.order) - 1
             label = plain(code) + ("*" if code != plain(code) else "")
@@ -395,6 +407,7 @@ class ArtCollectorsScreen(GameScreen):
             turn.add_widget(chip)
         if not kept:
             turn.add_widget(Label(text="no tokens drawn yet", font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
+        ids.turn_scroll.scroll_x = 1  # the top token (rightmost) in view
         options = ENGINE.options(state)
         ids.stop.disabled = not options["stop"]
         self._fill_piles(state)
@@ -418,7 +431,10 @@ class ArtCollectorsScreen(GameScreen):
                 height=dp(26),
                 font_size=dp(15),
                 shorten=True,
+                halign="center",
+                valign="middle",
             )
+            name.bind(size=lambda lab, size: setattr(lab, "text_size", size))
             size = Label(size_hint_y=None, height=dp(20), font_size=dp(13))
             tiles = [
                 ACTile(
