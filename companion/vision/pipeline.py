@@ -31,8 +31,9 @@ class DieClassifier(Protocol):
 
 @dataclass(frozen=True)
 class VisionProfile:
-    """What the reader may know about the table: the tray outline (4 corners in frame pixels, any order around),
-    an empty-tray reference frame, stage settings, and extra per-die classifiers (other die kinds)."""
+    """What the reader may know about the table: the tray outline (4 corners in frame pixels, any order around;
+    the reader then works on a straight-on view of the tray), an empty-tray reference frame, stage settings, and
+    extra per-die classifiers (other die kinds)."""
 
     tray_quad: Sequence[Sequence[float]] | None = None
     reference_bgr: np.ndarray | None = None
@@ -42,6 +43,7 @@ class VisionProfile:
     max_side: int = 1280  # larger frames are shrunk first (boxes are reported in the original pixels)
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
     min_confidence: float = 0.2  # weaker readings are not reported at all
+    rectify: bool = True  # with a tray outline, read a straight-on view of the tray
 
 
 DEFAULT_PROFILE = VisionProfile()
@@ -170,10 +172,43 @@ def changed_from_reference(
     return det[np.asarray(keep, dtype=bool)]
 
 
+def tray_view(quad: Sequence[Sequence[float]]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The homography from the frame to a straight-on view of the tray (a rectangle as big as the tray's longer
+    sides), and that view's size. Corners may come in any order around the tray."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0]))]  # clockwise in image coordinates
+    start = int(np.argmin(q.sum(axis=1)))  # top-left first
+    tl, tr, br, bl = np.roll(q, -start, axis=0)
+    w = int(round(max(np.hypot(*(tr - tl)), np.hypot(*(br - bl)))))
+    h = int(round(max(np.hypot(*(bl - tl)), np.hypot(*(br - tr)))))
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    return cv2.getPerspectiveTransform(np.float32([tl, tr, br, bl]), dst), (w, h)
+
+
+def boxes_back(det: Detections, homography: np.ndarray) -> Detections:
+    """Boxes from the tray view back into the frame (the frame box around each view box's corners)."""
+    if not len(det):
+        return det
+    b = det.boxes.astype(np.float32)
+    corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1).reshape(-1, 1, 2)
+    back = cv2.perspectiveTransform(corners, np.linalg.inv(homography)).reshape(-1, 4, 2)
+    boxes = np.concatenate([back.min(axis=1), back.max(axis=1)], axis=1)
+    return det.replace(boxes=np.round(boxes).astype(np.int32))
+
+
 def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> Detections:
-    """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels."""
+    """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels.
+    With a tray outline in the profile (and ``rectify``), the tray is first warped to a straight-on view, so
+    pips seen at an angle are round again."""
     p = profile or DEFAULT_PROFILE
-    gray, back = to_gray(frame_bgr, p.max_side)
+    homography = None
+    if p.tray_quad is not None and p.rectify:
+        homography, size = tray_view(p.tray_quad)
+        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
+        gray, back = to_gray(view, p.max_side)
+    else:
+        gray, back = to_gray(frame_bgr, p.max_side)
     pips = find_pips(gray, p.pips)
     faces, lone, crowded = group_pips(pips, p.faces, gray)
     singles = read_lone_pips(gray, pips, lone, p.faces, crowded)
@@ -181,6 +216,8 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     det = suppress_overlaps(det[det.confidences >= p.min_confidence])
     if back != 1.0 and len(det):
         det = det.replace(boxes=np.round(det.boxes * back).astype(np.int32))
+    if homography is not None:
+        det = boxes_back(det, homography)
     if len(det):
         h, w = frame_bgr.shape[:2]
         det = det.replace(boxes=np.clip(det.boxes, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.int32))

@@ -128,3 +128,29 @@ def test_classifier_stages_run_after_pip_reading() -> None:
     roll = to_roll(det)
     assert [(d.kind, d.face) for d in roll.dice] == [("colour", "red")]
     assert roll.faces() == []
+
+
+def test_calibrated_tray_outline_straightens_a_tilted_view() -> None:
+    from synth.dice_render import DieSpec, Light, make_table, render
+
+    from companion.vision.scoring import Label, Prediction, score_image, total
+
+    scores = []
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        table = make_table(seed, markers=False, tray="green felt", perspective=0.22)
+        specs = [
+            DieSpec(
+                "pips",
+                int(rng.integers(1, 7)),
+                (110 + 105 * (i % 5), 150 + 170 * (i // 5)),
+                size=34,
+                angle=float(rng.uniform(0, 90)),
+            )
+            for i in range(10)
+        ]
+        shot = render(table, specs, Light(), blur=0.7, noise=2, seed=seed, jpeg=90)
+        det = read_dice(shot.image, VisionProfile(tray_quad=shot.tray_corners))
+        labels = [Label(int(d.face), tuple(float(v) for v in d.box)) for d in shot.dice]  # type: ignore[arg-type]
+        scores.append(score_image(labels, [Prediction(int(v), tuple(float(q) for q in b)) for b, v, _, _ in det]))  # type: ignore[arg-type]
+    assert total(scores).perfect_share == 1.0, total(scores)
