@@ -180,10 +180,11 @@ def tray_view(quad: Sequence[Sequence[float]]) -> tuple[np.ndarray, tuple[int, i
     q = q[np.argsort(np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0]))]  # clockwise in image coordinates
     start = int(np.argmin(q.sum(axis=1)))  # top-left first
     tl, tr, br, bl = np.roll(q, -start, axis=0)
-    w = int(round(max(np.hypot(*(tr - tl)), np.hypot(*(br - bl)))))
-    h = int(round(max(np.hypot(*(bl - tl)), np.hypot(*(br - tr)))))
-    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    return cv2.getPerspectiveTransform(np.float32([tl, tr, br, bl]), dst), (w, h)
+    w = round(float(max(np.hypot(*(tr - tl)), np.hypot(*(br - bl)))))
+    h = round(float(max(np.hypot(*(bl - tl)), np.hypot(*(br - tr)))))
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    src = np.stack([tl, tr, br, bl]).astype(np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, dst)), (w, h)
 
 
 def boxes_back(det: Detections, homography: np.ndarray) -> Detections:
