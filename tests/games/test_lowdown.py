@@ -92,6 +92,12 @@ def layout_with(**changes: Any) -> dict[str, Any]:
             "grid 1 (G), row 1, column 2: 'blue' is not one of this grid's colours (red, orange)",
         ),
         (
+            layout_with(
+                grids=[{"name": "G", "colours": ["red", "orange"], "rows": [["red", "red/red", "orange"]] * 3}]
+            ),
+            "row 1, column 2: colour repeated in 'red/red'",
+        ),
+        (
             layout_with(grids=[{"name": "G", "colours": ["red"], "rows": [["red", 5, "red"]] * 3}]),
             "row 1, column 2: a square is written as a colour name",
         ),
