@@ -116,6 +116,7 @@ class ArtCollectorsScreen(GameScreen):
         self.count_seat = 0
         self.order: list[str] = []
         self.robin_plan: dict[str, Any] | None = None
+        self.score_warned: list[tuple[str, int]] | None = None  # the uncounted tokens Score last warned about
         self.summary = ACSummary(screen=self)
         self.count = ACCount(screen=self)
         self.results = ACResults(screen=self)
@@ -285,6 +286,20 @@ class ArtCollectorsScreen(GameScreen):
             self.refresh()
 
     def score(self) -> None:
+        """Score the count; at the end the bag is empty, so uncounted tokens are a slip: say which, score on a
+        second tap of Score with the same counts."""
+        state = self.state
+        missing = [
+            (key, int(info["tokens"]) - sum(int(row[key]) for row in state["counts"]))
+            for key, info in state["paintings"].items()
+        ]
+        missing = [(key, n) for key, n in missing if n > 0]
+        if missing and state["black_cat_set"] and self.score_warned != missing:
+            self.score_warned = missing
+            listed = ", ".join(f"{n} of painting {key}" for key, n in missing[:4])
+            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+            self.show_message(f"Not counted yet: {listed}{more}. Tap Score again to score anyway", error=True)
+            return
         if self.act({"type": "finish"}, quiet=True):
             self.show_message(self.winner_line())
 
