@@ -32,9 +32,10 @@ def synthetic_renderer() -> Any:
 
 
 def calibrate_synthetic(
-    table: Any, rng: np.random.Generator, light: Any = None, per_face: int = 3, size: float = 42.0
+    table: Any, rng: np.random.Generator, light: Any = None, per_face: int = 3, size: float = 42.0, mark: bool = False
 ) -> Wizard:
-    """Run the wizard's capture steps on renders of ``table`` under ``light`` (one lamp, small noise)."""
+    """Run the wizard's capture steps on renders of ``table`` under ``light`` (one lamp, small noise); ``mark``:
+    colour dice are white with a coloured disc on each face."""
     r = synthetic_renderer()
     light = light or r.Light(4500.0)
     wizard = Wizard("synthetic", table.size, captures_per_face=per_face)
@@ -47,7 +48,7 @@ def calibrate_synthetic(
     for kind, faces, count in (("colour", r.COLOUR_REFLECTANCE, 3), ("picture", r.PICTURE_FACES, 1)):
         task = wizard.task(kind)
         while (face := task.current) is not None:
-            dice = r.place_dice(rng, table, [(kind, face)] * count, size=size)
+            dice = r.place_dice(rng, table, [(kind, face)] * count, size=size, mark=mark)
             frame = r.render(table, dice, light, blur=0.6, noise=2.0, seed=int(rng.integers(1 << 30))).image
             result = wizard.capture_face(kind, frame)
             if not result.ok:

@@ -76,10 +76,12 @@ class ColourCalibration:
 
 @dataclass
 class PictureCalibration:
-    """Picture-die templates: per face, normalised grey face patches as base64 PNG (``companion.vision.picture``)."""
+    """Picture-die templates: per face, normalised grey face patches as base64 PNG (``companion.vision.picture``),
+    and the die's own colour features (as for colour dice), so a colour die is never taken for the picture die."""
 
     faces: dict[str, list[str]] = field(default_factory=dict)
     updated: str = ""
+    colours: list[list[float]] = field(default_factory=list)
 
 
 @dataclass
@@ -148,7 +150,9 @@ class Profile:
             "colour": None
             if self.colour is None
             else {"faces": self.colour.faces, "texture": self.colour.texture, "updated": self.colour.updated},
-            "picture": None if self.picture is None else {"faces": self.picture.faces, "updated": self.picture.updated},
+            "picture": None
+            if self.picture is None
+            else {"faces": self.picture.faces, "colours": self.picture.colours, "updated": self.picture.updated},
             "verify": {
                 kind: {
                     "rolls": v.rolls,
@@ -235,7 +239,11 @@ class Profile:
                             raise ProfileError(f"{source}: 'picture.faces.{name}[{i}]' must be a string (base64 PNG)")
                     templates[name] = list(items)
                 faces_obj.done()
-            profile.picture = PictureCalibration(templates, picture.take("updated", str, required=False) or "")
+            colours = [
+                _floats(c, 3, source, f"picture.colours[{i}]")
+                for i, c in enumerate(picture.take("colours", list, required=False) or [])
+            ]
+            profile.picture = PictureCalibration(templates, picture.take("updated", str, required=False) or "", colours)
             picture.done()
         verify = obj.take_obj("verify")
         if verify is not None:

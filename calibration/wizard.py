@@ -74,6 +74,7 @@ class FaceTask:
     patches: dict[str, list[Image]] = field(default_factory=dict)
     texture: float = 0.0
     sides: list[float] = field(default_factory=list)
+    bodies: list[list[float]] = field(default_factory=list)
 
     @property
     def current(self) -> str | None:
@@ -239,6 +240,9 @@ class Wizard:
             if problem:
                 return FaceCapture(False, problem, tuple(boxes))
             task.patches.setdefault(face, []).append(patch)
+            tray_bgr = tray_colour(frame, boxes, self.profile.tray.corners if self.profile.tray else None)
+            body, _texture = die_feature(frame, boxes[0], tray_bgr)
+            task.bodies.append([round(float(v), 4) for v in body])
         task.sides.extend(b.side for b in blobs)
         task.done[face] = task.done.get(face, 0) + 1
         left = task.per_face - task.done[face]
@@ -268,6 +272,7 @@ class Wizard:
                     self.picture.faces.append(name)
                 self.picture.patches[name] = items
                 self.picture.done[name] = self.picture.per_face
+            self.picture.bodies = [list(c) for c in picture.colours]
 
     def restart_kind(self, kind: str) -> None:
         """Capture every face of a kind again (its saved data is replaced once all are captured)."""
@@ -277,6 +282,7 @@ class Wizard:
         task.patches.clear()
         task.texture = 0.0
         task.sides.clear()
+        task.bodies.clear()
 
     def redo_face(self, kind: str, face: str) -> None:
         """Forget a face's captures (after a verify showed it is confused) so it is captured again."""
@@ -294,7 +300,7 @@ class Wizard:
             self.profile.colour = ColourCalibration(dict(task.samples), round(task.texture, 4), now_iso())
         else:
             faces = {name: [encode_patch(p) for p in patches] for name, patches in task.patches.items()}
-            self.profile.picture = PictureCalibration(faces, now_iso())
+            self.profile.picture = PictureCalibration(faces, now_iso(), list(task.bodies))
         sides = self.colour.sides + self.picture.sides
         if sides:
             self.profile.die_size_px = round(float(np.median(sides)), 2)

@@ -72,7 +72,10 @@ def face_colour(frame: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
     glare = pixels.min(axis=1) > 245
     # a glint is a small saturated spot; a face that is mostly saturated is simply bright: keep it then
     usable = pixels[~glare] if glare.mean() < 0.3 and (~glare).sum() >= 4 else pixels
-    median = np.median(usable, axis=0)
+    # the more colourful half: the same as all of it on a plain face, the colour mark on a white face with one
+    saturation = usable.max(axis=1) - usable.min(axis=1)
+    colourful = usable[saturation >= np.median(saturation)]
+    median = np.median(colourful if len(colourful) else usable, axis=0)
     centre = max(float(np.median(usable.mean(axis=1))), 1.0)
     texture = 0.0
     for part in (pixels, central_pixels(frame, box, 0.3)):

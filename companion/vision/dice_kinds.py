@@ -27,7 +27,7 @@ import numpy as np
 
 from calibration.profile import Profile
 from calibration.tray import Blob, find_dice
-from companion.vision.colour import ColourClassifier, tray_colour
+from companion.vision.colour import FEATURE_FLOOR, ColourClassifier, die_feature, tray_colour
 from companion.vision.detections import Detections
 from companion.vision.picture import ACCEPT, ACCEPT_NO_PIPS, PictureClassifier
 from companion.vision.pipeline import VisionProfile
@@ -58,8 +58,11 @@ class DieKinds:
         self.picture: PictureClassifier | None = None
         if profile.colour is not None and len(profile.colour.faces) >= 2:
             self.colour = ColourClassifier(profile.colour.faces, profile.colour.texture)
+        self.picture_bodies = np.zeros((0, 3))
         if profile.picture is not None and len(profile.picture.faces) >= 2:
             self.picture = PictureClassifier.from_encoded(profile.picture.faces, profile.die_size_px)
+            if profile.picture.colours:
+                self.picture_bodies = np.array(profile.picture.colours, np.float64)
 
     @classmethod
     def load(cls, profile: Profile, folder: Path | None) -> DieKinds:
@@ -87,7 +90,7 @@ class DieKinds:
         has_pips = pips > 0
         if self.picture is not None:
             match = self.picture.classify(frame, box, ACCEPT if has_pips else ACCEPT_NO_PIPS)
-            if match.face is not None:
+            if match.face is not None and not self._colour_die_after_all(frame, box, tray_bgr):
                 return KindRead(PICTURE, match.face, match.confidence, match.flagged)
         if has_pips and not (pips == 1 and self.colour is not None):
             return KindRead(PIPS, None, 1.0)  # pips on it: a number die, whatever its body colour
@@ -98,6 +101,18 @@ class DieKinds:
         if has_pips:  # a "1" whose centre is not plain: a real spot, so a number die
             return KindRead(PIPS, None, 1.0)
         return KindRead(UNKNOWN, None, 0.0, True)
+
+    def _colour_die_after_all(self, frame: np.ndarray, box: Box, tray_bgr: np.ndarray) -> bool:
+        """A face that matched an icon, but whose colours match a colour face better than the picture die's own
+        colours (learned while calibrating it): a colour die with a round mark, not the picture die."""
+        if self.colour is None or not len(self.picture_bodies):
+            return False
+        cmatch = self.colour.classify(frame, box, tray_bgr)
+        if cmatch.face is None:
+            return False
+        feature, _texture = die_feature(frame, box, tray_bgr)
+        body = float(np.sqrt((((self.picture_bodies - feature) / (FEATURE_FLOOR * 1.5)) ** 2).sum(axis=1)).min())
+        return cmatch.distance < body
 
     def blobs(self, frame: np.ndarray) -> list[Blob]:
         """Die-sized changes from the empty tray (nothing without an empty-tray reference of this size)."""

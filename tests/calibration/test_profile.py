@@ -31,7 +31,7 @@ def full_profile(name: str = "Kitchen table") -> Profile:
         empty_tray=EmptyTray("kitchen-table.empty.png", (40.0, 90.0, 30.0), "2026-01-01T00:00:00+00:00"),
         die_size_px=42.0,
         colour=ColourCalibration({"red": [[1.0, -0.5, 0.2]], "blue": [[-0.7, 0.9, -0.1]]}, 0.12),
-        picture=PictureCalibration({"cat": ["aGVsbG8="], "rat": ["d29ybGQ="]}),
+        picture=PictureCalibration({"cat": ["aGVsbG8="], "rat": ["d29ybGQ="]}, colours=[[0.1, 0.2, 0.9]]),
         verify={"colour": VerifyResult(20, 19, [("orange", "red", 1)])},
     )
 
@@ -70,6 +70,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
         (lambda d: d["tray"].update(source="magic"), "'tray.source'"),
         (lambda d: d["colour"]["faces"].update(red=[[1.0, "x", 0.0]]), "'colour.faces.red[0]' must be a list of 3"),
         (lambda d: d["picture"]["faces"].update(cat=[7]), "'picture.faces.cat[0]' must be a string"),
+        (lambda d: d["picture"].update(colours=[[1.0, 2.0]]), "'picture.colours[0]' must be a list of 3"),
         (lambda d: d["empty_tray"].update(image="../../etc/passwd"), "file name beside the profile"),
         (lambda d: d.update(die_size_px=True), "'die_size_px' must be a number"),
         (lambda d: d.update(colour=[1, 2]), "'colour' must be a JSON object"),

@@ -75,6 +75,7 @@ class DieSpec:
     angle: float = 0.0
     body: tuple[float, float, float] = (0.85, 0.85, 0.82)
     colour_jitter: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    mark: bool = False  # colour dice only: a white face with a coloured disc instead of a plain coloured face
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,7 @@ def place_dice(
     faces: Sequence[tuple[str, str | int]],
     size: float = 40.0,
     size_jitter: float = 0.1,
+    mark: bool = False,
 ) -> list[DieSpec]:
     """Scatter the given (kind, face) dice inside the tray without overlap, random rotations, slightly uneven
     colours (a real die's plastic is not a perfect reference)."""
@@ -193,7 +195,8 @@ def place_dice(
             if all(math.dist(c, d.centre) > (s + d.size) * 0.85 for d in placed):
                 break
         jitter = tuple(float(v) for v in rng.uniform(0.9, 1.1, 3))
-        placed.append(DieSpec(kind, face, c, s, float(rng.uniform(0, 360)), colour_jitter=jitter))  # type: ignore[arg-type]
+        angle = float(rng.uniform(0, 360))
+        placed.append(DieSpec(kind, face, c, s, angle, colour_jitter=jitter, mark=mark))  # type: ignore[arg-type]
     return placed
 
 
@@ -280,7 +283,10 @@ def _face_reflectance(die: DieSpec) -> tuple[np.ndarray, np.ndarray | None, np.n
     """Top-face colour (BGR), an optional ink mask drawer result, and the ink colour (BGR)."""
     if die.kind == "colour":
         rgb = np.array(COLOUR_REFLECTANCE[str(die.face)]) * np.array(die.colour_jitter)
-        return np.clip(rgb[::-1], 0, 1).astype(np.float32), None, np.zeros(3, np.float32)
+        colour = np.clip(rgb[::-1], 0, 1).astype(np.float32)
+        if die.mark:
+            return np.array(die.body[::-1], dtype=np.float32), None, colour
+        return colour, None, np.zeros(3, np.float32)
     body = np.array(die.body[::-1], dtype=np.float32)
     ink = np.array([0.03, 0.03, 0.03], np.float32) if body.mean() > 0.3 else np.array([0.85, 0.85, 0.85], np.float32)
     return body, None, ink
@@ -310,6 +316,8 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
     ink_mask = np.zeros((n, n), np.float32)
     if die.kind == "picture":
         _draw_icon(ink_mask, str(die.face))
+    elif die.kind == "colour" and die.mark:
+        cv2.circle(ink_mask, (n // 2, n // 2), int(0.3 * n), 1.0, -1, lineType=cv2.LINE_AA)
     elif die.kind == "pips":
         _draw_pips(ink_mask, int(die.face))
     canvas[:] = canvas * (1 - ink_mask[:, :, None]) + ink[None, None, :] * ink_mask[:, :, None]
