@@ -273,6 +273,20 @@ def small_targets(ui: UI) -> list[str]:
     ]
 
 
+def overlapping(ui: UI) -> list[str]:
+    """Pairs of visible buttons in the controls panel that cover each other (by more than a pixel)."""
+    from kivy.uix.button import Button
+
+    found = [w for w in ui.screen().ids.controls.walk(restrict=True) if isinstance(w, Button) and w.opacity > 0]
+    boxes = [(w.text, *w.to_window(w.x, w.y), w.width, w.height) for w in found]
+    out = []
+    for i, (a, ax, ay, aw, ah) in enumerate(boxes):
+        for b, bx, by, bw, bh in boxes[i + 1 :]:
+            if min(ax + aw, bx + bw) - max(ax, bx) > 1 and min(ay + ah, by + bh) - max(ay, by) > 1:
+                out.append(f"{a!r} over {b!r}")
+    return out
+
+
 def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     """A whole game by touches only: dice faces tapped, cards from the pile, the final round (rat with the
     blind give-back, a pass, a swap) ending after Cid, who was last to 4 cards; then the reveal."""
@@ -283,7 +297,7 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     def tap_and_check(widget: Any, **kwargs: Any) -> None:  # every screen reached is checked once laid out
         tap(widget, **kwargs)
         ui.advance(1)
-        seen.extend(small_targets(ui))
+        seen.extend(small_targets(ui) + overlapping(ui))
 
     ui.tap = tap_and_check  # type: ignore[method-assign]
     deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
@@ -321,9 +335,17 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     hands = {"Ana": [0, 1, 2, 8], "Bob": [2, 2, 0, 0], "Cid": [1, 1, 3, 3]}
     for name, values in hands.items():
         assert f"Reveal: {name} turns over 4 cards" in screen.prompt
-        for value in values:
+        for value in values if name != "Bob" else [2, 2, 0, 9]:  # Bob's last card entered wrong
             ui.tap(next(b for b in buttons(ui) if b.text == str(value)))
-        ui.tap_text(f"{name}: total {sum(values)}")
+        ui.tap_text(f"{name}: total {sum(values) if name != 'Bob' else 13}")
+        if name == "Bob":  # Undo brings his four values back; the wrong last one is deleted and re-entered
+            ui.tap_text("Undo")
+            assert "Bob" not in state(ui)["hands"] and "Entered: 2 2 0 9" in screen.prompt
+            ui.tap_text("Delete last")
+            assert "Entered: 2 2 0" in screen.prompt
+            ui.screenshot("ratatat-reveal-correct")
+            ui.tap(next(b for b in buttons(ui) if b.text == "0"))
+            ui.tap_text("Bob: total 4")
     assert screen.session.over and "Bob wins with 4!" in screen.prompt
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -334,4 +356,4 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     assert not any(isinstance(w, Button) and w.height < 48 for w in screen.ids.controls.walk(restrict=True))
     ui.screenshot("ratatat-over-3p")
     ui.advance(2)
-    assert not seen and not small_targets(ui), seen
+    assert not seen and not small_targets(ui) and not overlapping(ui), seen

@@ -300,6 +300,17 @@ class RatatatScreen(GameScreen):
         self.ids.board.show(state, odds, steps=steps)
         self._build_controls()
 
+    def undo(self) -> None:
+        """As :meth:`GameScreen.undo`; undoing a revealed hand puts its values back to correct them."""
+        actions = self.session.actions if self.session is not None else []
+        last = dict(actions[-1]) if actions else None
+        super().undo()
+        if last is not None and last.get("type") == "hand" and self.state["phase"] == ratatat.FINAL_REVEAL:
+            waiting = next((p for p in self.state["players"] if p not in self.state["hands"]), None)
+            if waiting == last.get("player") and isinstance(last.get("values"), list):
+                self.hand_values = [int(v) for v in last["values"]]
+                self._build_controls()
+
     def act(self, action: dict[str, Any], *, quiet: bool = False) -> bool:
         """As :meth:`GameScreen.act`, and the rules' side effects (tokens earned, an empty bank, a reshuffle)
         are added to the message line."""
@@ -381,10 +392,15 @@ class RatatatScreen(GameScreen):
         )
         box.add_widget(self._row([balloon]))
         values = [int(v) for v in self.state["deck"]]
-        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(52) * math.ceil(len(values) / 5))
+        box.add_widget(self._value_grid(values, lambda v, r=region: self._reveal(r, v)))
+
+    def _value_grid(self, values: list[int], callback: Any) -> GridLayout:
+        """Card-value buttons, five to a row; the grid is exactly as tall as its rows, so nothing overlaps."""
+        rows = math.ceil(len(values) / 5)
+        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(52) * rows + dp(4) * (rows - 1))
         for value in values:
-            grid.add_widget(self._button(str(value), lambda v=value, r=region: self._reveal(r, v), font_size=dp(26)))
-        box.add_widget(grid)
+            grid.add_widget(self._button(str(value), lambda v=value: callback(v), font_size=dp(26), height=dp(52)))
+        return grid
 
     def _toggle_balloon(self) -> None:
         self.balloon = not self.balloon
@@ -741,15 +757,13 @@ class RatatatScreen(GameScreen):
         done = {p: sum(v) for p, v in state["hands"].items()}
         self.info = "  ".join(f"{p}: {t}" for p, t in done.items())
         values = [int(v) for v in state["deck"]]
-        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=dp(52) * math.ceil(len(values) / 5))
-        for value in values:
-            grid.add_widget(self._button(str(value), lambda v=value: self._hand_value(v), font_size=dp(26)))
-        box.add_widget(grid)
+        box.add_widget(self._value_grid(values, self._hand_value))
         ready = len(self.hand_values) == size
         box.add_widget(
             self._row(
                 [
                     self._button("Clear", self._hand_clear),
+                    self._button("Delete last", self._hand_delete, disabled=not self.hand_values),
                     self._button(
                         f"{name}: total {sum(self.hand_values)}",
                         lambda: self._hand_done(name),
@@ -765,6 +779,11 @@ class RatatatScreen(GameScreen):
         name = next(p for p in state["players"] if p not in state["hands"])
         if len(self.hand_values) < len(state["rows"][state["players"].index(name)]):
             self.hand_values.append(value)
+        self._build_controls()
+
+    def _hand_delete(self) -> None:
+        """Take back the last value entered (a mistyped card)."""
+        self.hand_values = self.hand_values[:-1]
         self._build_controls()
 
     def _hand_clear(self) -> None:
