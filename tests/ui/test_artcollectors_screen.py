@@ -113,6 +113,7 @@ def test_undo_a_count_by_touch(ui: UI) -> None:
 
 def test_tracker_draws_steals_and_stop_order(ui: UI) -> None:
     screen = start(ui, tracker=True, steal_hints=True)
+    assert "Ana draws first." in ui.texts()
     ui.screenshot("artcollectors-4-tracker-summary")
     ui.tap_text("Start tracking")
     ui.tap(screen.picks["7"])
@@ -413,3 +414,13 @@ def test_score_warns_once_about_uncounted_tokens(ui: UI) -> None:
     assert not screen.session.over and "Not counted yet: 1 of painting 2" in screen.header_text
     ui.tap_text("Score")
     assert screen.session.over
+
+
+def test_first_player_setting_starts_the_tracker(ui: UI) -> None:
+    screen = start(ui, tracker=True, first_player=2)
+    assert "Cy draws first." in ui.texts()
+    ui.tap_text("Start tracking")
+    assert "Cy" in screen.tracker.ids.whose.text
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.tracker.ids.stop)
+    assert screen.session.state["piles"][2] == ["5"] and screen.session.state["current"] == 0

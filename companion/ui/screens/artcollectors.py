@@ -203,7 +203,9 @@ class ArtCollectorsScreen(GameScreen):
                 )
             )
         if state["settings"]["tracker"]:
+            first = state["players"][int(state["settings"]["first_player"])]
             ids.rules.text = (
+                f"{first} draws first. "
                 "Enter every token as it comes out of the bag; the screen follows busts, steals and abilities, "
                 "refuses what the rules forbid, and scores the piles when the bag is empty.\n"
                 "Tap this turn's tokens to choose the one on top, then Stop (or press your button)."
