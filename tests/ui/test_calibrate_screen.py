@@ -116,6 +116,8 @@ def test_full_walkthrough_by_touch(ui: UI, tmp_path: Path) -> None:
 
     ui.tap_text("Next")
     assert screen.step == "save"
+    ui.tap_text("kitchen table")  # a preset: no keyboard needed
+    assert screen.ids.name_input.text == "kitchen table"
     screen.ids.name_input.text = "Kitchen table"
     ui.tap_text("Save")
     assert "now the active profile" in screen.status, screen.status

@@ -33,6 +33,7 @@ GREEN = (80, 200, 80)
 YELLOW = (40, 220, 240)
 RED = (60, 60, 230)
 NOT_A_DIE = "not a die"
+NAME_PRESETS = ("kitchen table", "club", "living room")
 
 INSTRUCTIONS = {
     "camera": "Point the camera straight down at the tray. Adjust focus and light until both meters are green.",
@@ -335,6 +336,10 @@ class CalibrateScreen(Screen):
         kinds = ", ".join(profile.calibrated_kinds()) or "tray only"
         self.show(f"Saved '{profile.name}' ({kinds}); it is now the active profile")
 
+    def set_name(self, name: str) -> None:
+        """A preset name tapped: put it in the name field."""
+        self.ids.name_input.text = name
+
     def use_profile(self, name: str) -> None:
         """Make another saved profile of this camera the active one."""
         assert self.store is not None and self.wizard is not None
@@ -438,6 +443,11 @@ class CalibrateScreen(Screen):
                 box.add_widget(button)
         elif self.step == "save" and self.store is not None:
             profile = wizard.profile
+            # names to tap: a kiosk has no keyboard (the text field still works with one)
+            for preset in NAME_PRESETS:
+                button = Factory.ChoiceButton(text=preset, on_release=lambda b: self.set_name(b.text))
+                button.background_color = (0.18, 0.30, 0.42, 1)
+                box.add_widget(button)
             active = self.store.active(profile.camera, profile.resolution).profile
             for entry in self.store.entries():
                 if (entry.camera, tuple(entry.resolution)) != (profile.camera, tuple(profile.resolution)):
