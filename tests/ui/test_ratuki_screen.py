@@ -344,6 +344,27 @@ FIVE = (
 )
 
 
+def layout_faults(ui: UI) -> list[str]:
+    """Visible buttons under 48 px either way, and visible buttons covering each other, on the current pane."""
+    from kivy.uix.button import Button
+
+    screen = ui.screen()
+    pane = screen.ids.panes.current_screen
+    found = [
+        w
+        for root in (pane, screen.ids.seats)
+        for w in root.walk(restrict=True)
+        if isinstance(w, Button) and w.opacity > 0 and w.width > 0
+    ]
+    faults = [f"{w.text!r} {w.width:.0f}x{w.height:.0f}" for w in found if w.width < 48 or w.height < 48]
+    boxes = [(w.text, *w.to_window(w.x, w.y), w.width, w.height) for w in found]
+    for i, (a, ax, ay, aw, ah) in enumerate(boxes):
+        for b, bx, by, bw, bh in boxes[i + 1 :]:
+            if min(ax + aw, bx + bw) - max(ax, bx) > 1 and min(ay + ah, by + bh) - max(ay, by) > 1:
+                faults.append(f"{a!r} over {b!r}")
+    return faults
+
+
 def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
     """Two rounds as at the table: buttons call stacks, counters enter pile/left/hand, the winner at the target."""
     ui.app.start_game(Setup("ratuki", FIVE, {"count_hand": True, "target": 30}))
@@ -356,6 +377,7 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
         {1: (3, 1, 2), 2: (6, 0, 1), 3: (2, 2, 0), 4: (1, 0, 3), 5: (2, 1, 1)},
     ]
     for number, counts in enumerate(rounds, start=1):
+        assert not layout_faults(ui)
         ui.tap_text(f"Start round {number}")
         assert screen.state["phase"] == "playing"
         t = time.monotonic()
@@ -366,6 +388,7 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
         press(ui, 2, t + 1.03)
         assert ui.wait_until(lambda: screen.verdict_headline == "TIE: Eve, Bo")
         assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
+        assert not layout_faults(ui)
         ui.tap_text("Out! End round")
         for seat, (pile, left, hand) in counts.items():
             row = screen.score_rows[seat]
@@ -378,8 +401,7 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
         if number == 1:
             shot = ui.screenshot("ratuki-score-hand-5")
             assert shot.exists()
-            for row in screen.score_rows.values():
-                assert ui.find("hand", row).width >= 48 and ui.find("Save", row).height >= 48
+            assert not layout_faults(ui)
         for seat, (pile, left, hand) in counts.items():
             row = screen.score_rows[seat]
             assert row.points_text == f"{5 * pile - 5 * left - hand:+d}"
@@ -390,6 +412,7 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
     assert expected == {"Ana": 22, "Bo": 39, "Cy": -3, "Dee": 5, "Eve": -1}
     assert screen.state["phase"] == "over" and screen.state["result"]["winners"] == ["Bo"]
     ui.screenshot("ratuki-over-5")
+    assert not layout_faults(ui)
     assert "BO wins with 39 points" in ui.texts()
 
 
