@@ -33,6 +33,7 @@ class FaceSettings:
 
     link: float = 7.2  # pips closer than this many radii may be neighbours on one face (groups are split later)
     radius_ratio: float = 1.9  # neighbours' radii differ by at most this factor
+    contrast_ratio: float = 2.5  # ... and their contrasts (the pips of one face are printed alike)
     pair_min: float = 5.0  # two lone pips this far apart (in radii) ...
     pair_max: float = 10.0  # ... and not farther may be the two pips of a 2
     stray_factor: float = 0.7  # confidence factor per unexplained pip linked to a face
@@ -40,7 +41,7 @@ class FaceSettings:
     max_group: int = 24  # groups larger than this are first cut at their longest links
     cuts_tried: int = 99  # a group is split at one of its this many longest links (boundaries between dice)
     good_fit: float = 0.8  # a group that fits one face this well is not searched for splits
-    offset_min: float = 1.7  # pattern offset (centre to corner pip along one axis) in pip radii
+    offset_min: float = 1.55  # pattern offset (centre to corner pip along one axis) in pip radii
     offset_max: float = 5.0
     max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
     round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
@@ -296,7 +297,9 @@ def group_pips(
     flat = (
         pips.aspect - s.small_pip_slack / pips.r**2 > s.edge_on_pips
     )  # pips of side faces seen edge-on link to nothing (they are no top face)
-    adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & same & ~flat[:, None] & ~flat[None, :]
+    c = np.maximum(pips.contrast, 1e-3)
+    alike = np.maximum(c[:, None], c[None]) <= s.contrast_ratio * np.minimum(c[:, None], c[None])
+    adj = (d <= s.link * rm) & (ratio <= s.radius_ratio) & alike & same & ~flat[:, None] & ~flat[None, :]
     np.fill_diagonal(adj, False)
     faces: list[_Face] = []
     lone: list[int] = []

@@ -14,7 +14,7 @@ from companion.vision.scoring import score_image
 
 FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die)
     "angled-webcam": (0.85, 0.05),
-    "felt-trays": (0.13, 0.20),
+    "felt-trays": (0.15, 0.30),
 }
 
 
