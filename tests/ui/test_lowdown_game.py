@@ -195,3 +195,23 @@ def test_a_whole_game_by_touch(ui: UI) -> None:
     ui.tap(button(ui, "Count the scores"))
     scores = screen.session.scores()
     assert screen.prompt.startswith(" and ".join(scores["winners"]))
+
+
+def test_long_names_are_cut_to_fit(ui: UI) -> None:
+    names = ["Maximiliano Rodríguez de la Vega", "Guadalupe Ana", "Christopher", "Bartholomew"]
+    colours = ["#e53935", "#1e88e5", "#43a047", "#fdd835"]
+    players = tuple(Player(n, c, i + 1) for i, (n, c) in enumerate(zip(names, colours, strict=True)))
+    ui.app.start_game(Setup("lowdown", players, {}, 3))
+    ui.advance(3)
+    screen = ui.screen()
+    screen.session.do({"type": "roll", "colours": ["red", "orange"], "numbers": [3, 3]})
+    screen.view(0)
+    ui.advance(2)
+    ui.screenshot("lowdown-game-long-names")
+    assert screen.board_title.startswith("[b]Maximiliano Rodrí…[/b]")
+    # Both number dice show 3, so 3 is picked; until a colour is picked the board is not dimmed.
+    assert screen.number == 3 and screen.colour is None
+    assert all(b.mode == "normal" for b in screen.board.squares.values())
+    strip = [b.text for b in reversed(screen.ids.players.children)]
+    assert strip[0].startswith("Maximiliano Rodríguez d…") and strip[1].startswith("Guadalupe Ana  0")
+    assert_touch_targets(ui)

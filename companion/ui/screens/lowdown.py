@@ -208,6 +208,11 @@ def line_pieces(line: list[list[int]]) -> list[tuple[tuple[int, int, int], tuple
     return out
 
 
+def _short(name: str, most: int) -> str:
+    """``name`` cut to ``most`` characters with an ellipsis, so a long name cannot push text out of its box."""
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
 def _hex(rgba: list[float]) -> str:
     return "#" + "".join(f"{round(v * 255):02x}" for v in rgba[:3])
 
@@ -315,7 +320,7 @@ class LowdownScreen(GameScreen):
         score = lowdown.board_score(state, self.viewing)
         left = lowdown.wilds_left(state, self.viewing)
         self.board_title = (
-            f"[b]{self.name_of(self.viewing)}[/b]   score {score}   wild colours left {left}"
+            f"[b]{_short(self.name_of(self.viewing), 18)}[/b]   score {score}   wild colours left {left}"
             f"   grids filled {lowdown.filled_grids(state, self.viewing)}/{state['settings']['end_grids']}"
         )
         content = self.ids.content
@@ -334,7 +339,7 @@ class LowdownScreen(GameScreen):
             colour = get_color_from_hex(player["colour"])
             pending = state["phase"] == "others" and index != state["active"] and index not in state["done"]
             mark = "  [b]>[/b]" if index == who or pending else ""
-            button.text = f"{player['name']}  {lowdown.board_score(state, index)}{mark}"
+            button.text = f"{_short(str(player['name']), 24)}  {lowdown.board_score(state, index)}{mark}"
             button.background_color = colour if index == self.viewing else [v * 0.45 for v in colour[:3]] + [1]
             button.color = readable_text(player["colour"]) if index == self.viewing else (1, 1, 1, 1)
 
@@ -361,12 +366,13 @@ class LowdownScreen(GameScreen):
         if self.board.parent is not None:
             self.board.parent.remove_widget(self.board)
         lines = lowdown.legal_crossings(state, self.viewing)
+        lit = self._lit(mode)
         self.board.show(
             state,
             self.viewing,
-            lit=self._lit(mode),
+            lit=lit,
             picked=set(self.picked),
-            dim_free=mode in ("choose", "shade") and self.number is not None,
+            dim_free=bool(lit),  # dim the rest only once there is something to tap (number and colour chosen)
             highlight=lines,
         )
         panel = BoxLayout(orientation="vertical", spacing=dp(4))
