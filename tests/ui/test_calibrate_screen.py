@@ -85,6 +85,9 @@ def test_full_walkthrough_by_touch(ui: UI, tmp_path: Path) -> None:
         ui.tap_text(f"Capture {face}")
         assert "captured 3 dice" in screen.status or "Every colour face" in screen.status, screen.status
         if i == 2:
+            dice = R.place_dice(rng, table, [("colour", "blue")] * 3, size=42)
+            show(ui, screen, camera, R.render(table, dice, R.Light(5000), noise=2.0, seed=77).image)
+            assert ui.wait_until(lambda: len(screen.live_boxes) == 3)  # the dice a capture would take, outlined
             ui.screenshot("calibrate-3-colour")
     assert screen.wizard.profile.colour is not None
     ui.tap_text("Next")

@@ -31,6 +31,7 @@ load_kv("calibrate")
 
 GREEN = (80, 200, 80)
 YELLOW = (40, 220, 240)
+CYAN = (230, 200, 40)
 RED = (60, 60, 230)
 NOT_A_DIE = "not a die"
 NAME_PRESETS = ("kitchen table", "club", "living room")
@@ -113,6 +114,8 @@ class CalibrateScreen(Screen):
         self.frames = 0
         self.taps: list[tuple[float, float]] = []
         self.last_boxes: tuple[tuple[int, int, int, int], ...] = ()
+        self.live_boxes: list[tuple[int, int, int, int]] = []
+        self.captured_at = 0
         self.reads: list[tuple[tuple[int, int, int, int], str, str | None]] = []
         self.answers: list[str | None] = []
         self.choosing: int | None = None
@@ -165,6 +168,15 @@ class CalibrateScreen(Screen):
                 f"Brightness {exposure.brightness:.0f} (need {BRIGHT_RANGE[0]:.0f}-{BRIGHT_RANGE[1]:.0f})"
             )
             self.show(exposure.advice, error=not (exposure.sharp_ok and exposure.bright_ok))
+        if self.step in ("colour", "picture") and wizard.empty_image is not None and self.frames % 3 == 0:
+            try:  # what a capture would take, outlined live so the player sees every die is found
+                self.live_boxes = [b.box for b in wizard.find(frame)]
+            except (WizardError, ValueError):
+                self.live_boxes = []
+            if self.frames - self.captured_at > 10:
+                self.last_boxes = ()  # the last capture's outline stays about a second, then live only
+        elif self.step not in ("colour", "picture"):
+            self.live_boxes = []
         self.draw_preview()
 
     def start(self, frame: Any) -> None:
@@ -204,7 +216,7 @@ class CalibrateScreen(Screen):
                 self.show(wizard.capture_empty(frame))
             elif self.step in ("colour", "picture"):
                 result = wizard.capture_face(self.step, frame)
-                self.last_boxes = result.boxes
+                self.last_boxes, self.captured_at = result.boxes, self.frames
                 self.show(result.message, error=not result.ok)
                 if result.ok:
                     self.update_thumbnail(frame, result.boxes)
@@ -471,6 +483,8 @@ class CalibrateScreen(Screen):
             cv2.polylines(view, [quad], True, GREEN, 2, cv2.LINE_AA)
         for x, y in self.taps:
             cv2.circle(view, (round(x), round(y)), 7, YELLOW, 2, cv2.LINE_AA)
+        for x0, y0, x1, y1 in self.live_boxes:
+            cv2.rectangle(view, (x0 - 3, y0 - 3), (x1 + 3, y1 + 3), CYAN, 1)
         for x0, y0, x1, y1 in self.last_boxes:
             cv2.rectangle(view, (x0, y0), (x1, y1), YELLOW, 2)
         for i, (box, _kind, _face) in enumerate(self.reads):
