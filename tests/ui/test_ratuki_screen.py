@@ -494,3 +494,20 @@ def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:
     assert screen.state["phase"] == "scoring" and screen.ids.panes.current == "score"
     assert rows[3].ids.pile.value == 5 and rows[3].ids.left.value == 10 and not rows[3].saved
     assert rows[1].saved and rows[1].ids.left.value == 4
+
+
+def test_everyone_pressing_to_start_the_round_is_not_a_call(ui: UI) -> None:
+    """All shout "Ratuki!" to start: the first button starts the clock, the others' start presses (within the
+    lockout of that first one) must not become a call or a tie."""
+    screen = start(ui)
+    t = time.monotonic()
+    press(ui, 2, t)
+    press(ui, 1, t + 0.03)
+    press(ui, 3, t + 0.2)
+    ui.advance(5, seconds=0.1)
+    assert screen.state["phase"] == "playing"
+    assert screen.referee.phase == "idle" and not calls(screen)
+    assert screen.verdict_headline == "Ratuki!"
+    press(ui, 3, t + 2.0)  # a real call afterwards still counts
+    assert ui.wait_until(lambda: len(calls(screen)) == 1)
+    assert screen.state["calls"][0]["verdict"]["seats"] == [3]

@@ -30,7 +30,7 @@ from companion.games.ratuki import (
     result_line,
     score_sheet,
 )
-from companion.games.ratuki_referee import TAKE, TIE, Contest, Referee, Verdict, judge
+from companion.games.ratuki_referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
@@ -196,6 +196,7 @@ class RatukiScreen(GameScreen):
         self._prewarm_ev: Any = None
         self._last_activity = 0.0
         self._stall_dismissed_at: float | None = None
+        self._start_tick: float | None = None  # edge tick of the button press that started the round
 
     # -- life cycle ----------------------------------------------------------------------------------------
 
@@ -213,6 +214,7 @@ class RatukiScreen(GameScreen):
         settings = self.settings
         self.referee = Referee(window_ms=settings["tie_window_ms"], lockout_ms=settings["lockout_ms"])
         self.live = None
+        self._start_tick = None
         self.chime.enabled = bool(settings["sound"])
         if self.chime.enabled:
             self.chime.load()
@@ -306,12 +308,17 @@ class RatukiScreen(GameScreen):
             return
         if phase == "ready":
             self.start_round()
+            self._start_tick = event.tick
             self.referee.down.add(event.seat)  # the start press is not a call; its release frees the seat
             return
         if phase != "playing":
             return
         if self.paused:
             self.show_message("The clock is paused: tap Resume to call stacks", error=True)
+            return
+        if self._in_start_lockout(event.tick):
+            # Everyone slaps their button with the starting "Ratuki!": those presses are not calls.
+            self.referee.down.add(event.seat)
             return
         step = self.referee.press(event.seat, event.tick)
         if step.closed is not None:
@@ -327,6 +334,15 @@ class RatukiScreen(GameScreen):
             # The closed contest is now in its lockout. (Finished too: it is journaled already, and a lockout
             # timer here would cut short the window this press may just have opened.)
             self._schedule_lockout()
+
+    def _in_start_lockout(self, tick: float) -> bool:
+        """True for a press within the tie window plus lockout after a player button started the round."""
+        start = self._start_tick
+        if start is None:
+            return False
+        settings = self.settings
+        span = (settings["tie_window_ms"] + settings["lockout_ms"]) * 1000
+        return 0 <= micros(tick - start) <= span
 
     def _window_delay(self, tick: float) -> float:
         """Seconds until the window opened at ``tick`` closes (plus grace), on the button board's own clock,
@@ -429,6 +445,7 @@ class RatukiScreen(GameScreen):
 
     def start_round(self) -> None:
         if self.act({"type": "start", "tick": self.now()}):
+            self._start_tick = None  # set by on_button when a player button started the round
             self.live = None
             self._last_activity = self.now()
             self._stall_dismissed_at = None
