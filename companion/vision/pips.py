@@ -90,7 +90,7 @@ def _label_rows(
     sized = (a_ >= s.min_area) & (long_ >= 0.17 * s.kernel)
     shaped = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
     sized[0] = False
-    ys, xs = np.nonzero(lab)
+    ys, xs = np.nonzero(sized[lab])  # the pixels of blobs big enough to matter (texture specks are most)
     lb = lab[ys, xs]
     area = np.maximum(a_, 1)
     contrast = np.bincount(lb, hat[ys, xs].astype(np.float64), n) / area

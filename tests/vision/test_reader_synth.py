@@ -154,3 +154,48 @@ def test_calibrated_tray_outline_straightens_a_tilted_view() -> None:
         labels = [Label(int(d.face), tuple(float(v) for v in d.box)) for d in shot.dice]  # type: ignore[arg-type]
         scores.append(score_image(labels, [Prediction(int(v), tuple(float(q) for q in b)) for b, v, _, _ in det]))  # type: ignore[arg-type]
     assert total(scores).perfect_share == 1.0, total(scores)
+
+
+def test_random_scenes_of_many_dice_colours_sizes_trays_and_lights() -> None:
+    """A broad check that nothing was tuned to one look: random trays, dice colours, sizes (22-60 px), angles,
+    light colour, blur and noise. Floors sit under the measured 96.8% (60 scenes) on these 20."""
+    from synth.dice_render import TRAY_COLOURS, DieSpec, make_table, random_light, render
+
+    from companion.vision.scoring import Label, Prediction, score_image, total
+
+    bodies = [WHITE, BLACK, RED, BLUE, IVORY, (0.05, 0.36, 0.09), (0.78, 0.66, 0.04), (0.26, 0.05, 0.42)]
+    scores = []
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        table = make_table(seed, markers=False, tray=list(TRAY_COLOURS)[seed % 5], perspective=0.04)
+        size = float(rng.uniform(22, 60))
+        specs: list[DieSpec] = []
+        for _ in range(int(rng.integers(2, 9))):
+            for _ in range(100):
+                c = (float(rng.uniform(60, 580)), float(rng.uniform(60, 420)))
+                if all(np.hypot(c[0] - d.centre[0], c[1] - d.centre[1]) > size * 1.5 for d in specs):
+                    break
+            specs.append(
+                DieSpec(
+                    "pips",
+                    int(rng.integers(1, 7)),
+                    c,
+                    size=size,
+                    angle=float(rng.uniform(0, 90)),
+                    body=bodies[int(rng.integers(len(bodies)))],
+                )
+            )
+        shot = render(
+            table,
+            specs,
+            random_light(rng, 0.7),
+            blur=float(rng.uniform(0.3, 1.2)),
+            noise=float(rng.uniform(1, 4)),
+            seed=seed,
+            jpeg=85,
+        )
+        labels = [Label(int(d.face), tuple(float(v) for v in d.box)) for d in shot.dice]  # type: ignore[arg-type]
+        det = read_dice(shot.image)
+        scores.append(score_image(labels, [Prediction(int(v), tuple(float(q) for q in b)) for b, v, _, _ in det]))  # type: ignore[arg-type]
+    result = total(scores)
+    assert result.accuracy >= 0.9 and result.false_rate <= 0.03, result
