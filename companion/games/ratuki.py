@@ -242,6 +242,12 @@ class RatukiEngine:
             assert isinstance(value, int)
             require(value >= 0, f"{name}'s {label} cannot be negative ({value})")
             counts[key] = value
+        stopped = state.get("stopped") or {}
+        if stopped.get("reason") == "out" and stopped.get("seat") == action.get("seat"):
+            require(
+                counts["left"] == 0,
+                f"{name} called out: their draw and discard piles are empty, so cards left must be 0",
+            )
         hand = action.get("hand", 0)
         require(_int(hand) and hand >= 0, f"{name}'s hand must be a whole number, 0 or more")
         if settings["count_hand"]:

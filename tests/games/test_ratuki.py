@@ -206,7 +206,8 @@ def test_the_round_clock_counts_only_running_time() -> None:
 
 
 def stopped(n: int = 3, **settings: Any) -> dict[str, Any]:
-    return play(started(n, **settings), {"type": "stop", "tick": 400.0, "reason": "out", "seat": 1})
+    # "blocked" (nobody can play): an "out" player must have no cards left, which these tests vary freely.
+    return play(started(n, **settings), {"type": "stop", "tick": 400.0, "reason": "blocked"})
 
 
 def test_a_round_is_scored_and_closes_when_everyone_is_in() -> None:
@@ -239,6 +240,9 @@ def test_bad_score_entries_are_refused() -> None:
     refused(once, score(1, 10, 2), "already entered")
     refused(play(once, score(2, 60, 0)), score(3, 34, 1), "more than the 105")
     refused(started(), score(1, 1, 1), "still being played")
+    out = play(started(), {"type": "stop", "tick": 400.0, "reason": "out", "seat": 2})
+    refused(out, score(2, 30, 1), "Bo called out")
+    assert play(out, score(2, 30, 0))["entries"]["Bo"]["points"] == 30
 
 
 def test_hands_count_when_the_setting_says_so() -> None:
