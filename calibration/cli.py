@@ -302,11 +302,12 @@ class Walkthrough:
                     "- Enter if right, else type what it shows (- for not a calibrated die): "
                 )
                 answer = answer.strip().lower()
+                known = [name for names in faces.values() for name in names]
+                while (answer not in ("-", "") and answer not in known) or (not answer and face is None):
+                    answer = self.ask(f"      say what die {i} shows ({', '.join(known)}) or - : ").strip().lower()
                 if answer == "-":
                     continue
-                truth = answer or (face if face is not None else "")
-                if not truth:
-                    continue
+                truth = answer or str(face)
                 truth_kind = next((k for k, names in faces.items() if truth in names), kind)
                 if truth_kind in KINDS:
                     wizard.verification_for(truth_kind).record(face, truth)

@@ -27,17 +27,22 @@ def parser() -> argparse.ArgumentParser:
 
 
 def run(
-    argv: list[str], answers: list[str] | None = None, frames: list[Any] | None = None, opened: bool = True
+    argv: list[str],
+    answers: list[str] | None = None,
+    frames: list[Any] | None = None,
+    opened: bool = True,
+    prompts: list[str] | None = None,
 ) -> tuple[int, str]:
     args = parser().parse_args(["calibrate", *argv])
     replies = iter(answers or [])
+    asked = prompts if prompts is not None else []
     out = io.StringIO()
     source = None
     if frames is not None:
         source = ReplaySource(frames=frames, loop=False, name="replay")
         if opened:
             source.open()
-    code = cmd_calibrate(args, ask=lambda _prompt: next(replies), out=out, source=source)
+    code = cmd_calibrate(args, ask=lambda prompt: asked.append(prompt) or next(replies), out=out, source=source)
     return code, out.getvalue()
 
 
@@ -174,3 +179,23 @@ def test_default_camera_comes_from_the_app_config(
     monkeypatch.setenv("COMPANION_HOME", str(home))
     code, _ = run(["--use", "Club", "--base-dir", str(tmp_path)])
     assert code == 2 and "webcam-2@800x600" in capsys.readouterr().err
+
+
+def test_verify_asks_again_for_unread_or_unknown_answers(tmp_path: Path) -> None:
+    table = R.make_table(8, tray="black felt", perspective=0.03)
+    frames = session_frames(table, np.random.default_rng(3))
+    # the verify frame: a white pip die (read as unknown) instead of calibrated dice
+    dice = R.place_dice(np.random.default_rng(5), table, [("pips", 3)], size=42)
+    frames[-1] = R.render(table, dice, R.Light(4800), noise=2.0, seed=7).image
+    answers = ["", "", *[""] * 9, "", "", "purpel", "-"]  # Enter on unknown, a typo, then "not a calibrated die"
+    prompts: list[str] = []
+    code, out = run(
+        ["--camera", "replay:x", "--captures", "1", "--verify", "1", "--profile", "P", "--base-dir", str(tmp_path)],
+        answers,
+        frames,
+        prompts=prompts,
+    )
+    assert code == 0, out
+    assert ": unknown - Enter if right" in prompts[-3]
+    assert prompts[-2].startswith("      say what die 1 shows (red, orange") and prompts[-1] == prompts[-2]
+    assert ProfileStore(tmp_path).load("P", "replay", (640, 480)).verify == {}
