@@ -90,13 +90,16 @@ def _label_rows(
     sized = (a_ >= s.min_area) & (long_ >= 0.17 * s.kernel)
     shaped = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
     sized[0] = False
-    ys, xs = np.nonzero(sized[lab])  # the pixels of blobs big enough to matter (texture specks are most)
+    # odd blobs that may be pips blurred together: big enough for two, no bigger than a cluster of six, compact
+    cuttable = sized & ~shaped & (a_ >= 3 * s.min_area) & (long_ <= 3 * s.kernel) & (a_ >= 0.3 * w_ * h_)
+    # only the pixels of blobs that matter (texture specks and big smears are most of them)
+    ys, xs = np.nonzero((sized & (shaped | cuttable))[lab])
     lb = lab[ys, xs]
     area = np.maximum(a_, 1)
     contrast = np.bincount(lb, hat[ys, xs].astype(np.float64), n) / area
     ok = sized & shaped
     # only odd blobs with a strong core are worth cutting again (flat texture is not)
-    odd = sized & ~shaped & (contrast >= s.cut_contrast * s.min_contrast)
+    odd = cuttable & (contrast >= s.cut_contrast * s.min_contrast)
     if check_holes:
         for i in np.nonzero(ok & (a_ >= 4 * s.min_area))[0]:
             ok[i] = not _has_holes(lab, stats, int(i), s)
@@ -152,9 +155,6 @@ def _blobs(hat: np.ndarray, s: PipSettings, level_scale: float, polarity: int) -
     _, mask = cv2.threshold(hat, s.min_contrast, 255, cv2.THRESH_BINARY)
     _, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rows, odd = _label_rows(lab, stats, hat, s, level_scale, polarity)
-    # worth cutting: big enough for two pips, no bigger than a cluster of six, and compact
-    w_, h_, a_ = stats[:, 2], stats[:, 3], stats[:, 4]
-    odd &= (a_ >= 3 * s.min_area) & (np.maximum(w_, h_) <= 3 * s.kernel) & (a_ >= 0.3 * w_ * h_)
     for i in np.nonzero(odd)[0]:
         x, y, w, h = (int(v) for v in stats[i][:4])
         win = hat[y : y + h, x : x + w]
