@@ -97,7 +97,13 @@ class Engine(Protocol):
         ...
 
     def describe(self, action: Action) -> str:
-        """One line for the log and the undo prompt, e.g. "Ana takes the stack (+12 ms)"."""
+        """One line for the log and the undo prompt, e.g. "Ana takes the stack (+12 ms)".
+
+        Optional hooks that :class:`~companion.journal.GameSession` uses when an engine has them:
+        ``describe(action, state=None)`` (names players from the state), ``prepare_setup(setup) -> Setup``
+        (make the recorded setup self-contained, e.g. a board file read inline), ``setting_choices``,
+        ``setting_labels`` and ``setting_ranges`` (how the new-game screen offers the settings).
+        """
         ...
 
 
