@@ -183,6 +183,7 @@ class Walkthrough:
         self.ask, self.out = ask, out
 
     def say(self, text: str) -> None:
+        """Print a line for the player."""
         print(text, file=self.out)
 
     def frame(self) -> Any:
@@ -198,6 +199,7 @@ class Walkthrough:
                     raise EOFError from None
 
     def run(self) -> int:
+        """The whole walk-through; returns the exit code."""
         from calibration.wizard import Wizard, WizardError
 
         first = self.frame()

@@ -95,6 +95,7 @@ class VerifyResult:
 
     @property
     def accuracy(self) -> float:
+        """Share of dice read right (0 when nothing was checked)."""
         return self.correct / self.rolls if self.rolls else 0.0
 
 
@@ -116,6 +117,7 @@ class Profile:
 
     @property
     def key(self) -> str:
+        """The camera/resolution key this profile is filed under."""
         return camera_key(self.camera, self.resolution)
 
     def calibrated_kinds(self) -> list[str]:
@@ -307,6 +309,7 @@ class _Obj:
         self.prefix = prefix
 
     def take(self, key: str, kind: type | tuple[type, ...], required: bool = True) -> Any:
+        """Remove and return a key's value, checking its type (None when optional and absent)."""
         if key not in self.data or self.data[key] is None:
             self.data.pop(key, None)
             if required:
@@ -320,10 +323,12 @@ class _Obj:
         return value
 
     def take_obj(self, key: str) -> _Obj | None:
+        """Remove a nested object (None when absent or null)."""
         value = self.data.pop(key, None)
         return None if value is None else _Obj(value, self.source, f"{self.prefix}{key}.")
 
     def done(self) -> None:
+        """Every key was consumed: anything left is an unknown key."""
         if self.data:
             key = sorted(self.data)[0]
             raise ProfileError(f"{self.source}: unknown key '{self.prefix}{key}'")

@@ -100,6 +100,7 @@ class ProfileStore:
         return self.load_file(self.path(name, camera, resolution))
 
     def exists(self, name: str, camera: str, resolution: tuple[int, int]) -> bool:
+        """Whether a profile of that name is saved for the camera (broken or not)."""
         return self.path(name, camera, resolution).is_file()
 
     def entries(self) -> list[Entry]:

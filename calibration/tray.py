@@ -40,10 +40,12 @@ class Exposure:
 
     @property
     def sharp_ok(self) -> bool:
+        """Sharp enough to read pips and icons."""
         return self.sharpness >= SHARP_ENOUGH
 
     @property
     def bright_ok(self) -> bool:
+        """Neither too dark nor washed out."""
         return BRIGHT_RANGE[0] <= self.brightness <= BRIGHT_RANGE[1] and self.clipped < 0.05
 
     @property

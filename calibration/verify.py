@@ -32,14 +32,17 @@ class Verification:
 
     @property
     def rolls(self) -> int:
+        """Dice checked."""
         return len(self.pairs)
 
     @property
     def correct(self) -> int:
+        """Dice the app read right."""
         return sum(1 for truth, read in self.pairs if truth == read)
 
     @property
     def accuracy(self) -> float:
+        """Share read right (0 when nothing was checked)."""
         return self.correct / self.rolls if self.rolls else 0.0
 
     def confusions(self) -> list[tuple[str, str, int]]:

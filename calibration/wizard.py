@@ -132,6 +132,7 @@ class Wizard:
     # -- navigation ----------------------------------------------------------------------------------------------
     @property
     def step_index(self) -> int:
+        """Position of the current step in :data:`STEPS`."""
         return STEPS.index(self.step)
 
     def go(self, step: str) -> None:
@@ -150,6 +151,7 @@ class Wizard:
         return self.step
 
     def back(self) -> str:
+        """Go to the previous step (stays on the first)."""
         self.step = STEPS[max(0, self.step_index - 1)]
         return self.step
 
@@ -199,6 +201,7 @@ class Wizard:
 
     # -- face captures -------------------------------------------------------------------------------------------
     def task(self, kind: str) -> FaceTask:
+        """The capture task of a die kind ("colour" or "picture")."""
         if kind not in ("colour", "picture"):
             raise WizardError(f"no die kind {kind!r} to calibrate")
         return self.colour if kind == "colour" else self.picture

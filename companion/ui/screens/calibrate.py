@@ -50,6 +50,7 @@ class Preview(Image):
     """The live camera picture; in tap mode a touch on it becomes a point in frame pixels."""
 
     def on_touch_down(self, touch: Any) -> bool:
+        """In tap mode, a touch on the picture is a tray corner."""
         if not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)  # type: ignore[no-any-return]
         screen = self.parent
@@ -125,6 +126,7 @@ class CalibrateScreen(Screen):
 
     # -- entering and leaving ------------------------------------------------------------------------------------
     def on_pre_enter(self, *_args: Any) -> None:
+        """Ask the camera feed for frames (or say there is no camera)."""
         app = App.get_running_app()
         if self.store is None:
             self.store = ProfileStore()
@@ -140,6 +142,7 @@ class CalibrateScreen(Screen):
         self.refresh()
 
     def on_leave(self, *_args: Any) -> None:
+        """Stop the camera feed while the screen is not shown."""
         app = App.get_running_app()
         if app.feed is not None:
             app.feed.want(False)
@@ -251,6 +254,7 @@ class CalibrateScreen(Screen):
         self.refresh()
 
     def go_next(self) -> None:
+        """Next step (refused, with the reason, when the step's requirement is missing)."""
         if self.wizard is None:
             return
         try:
@@ -261,6 +265,7 @@ class CalibrateScreen(Screen):
         self.enter_step()
 
     def go_back(self) -> None:
+        """Previous step; from the first step, back to Home."""
         if self.wizard is None or self.step == STEPS[0]:
             App.get_running_app().go("home")
             return
@@ -268,6 +273,7 @@ class CalibrateScreen(Screen):
         self.enter_step()
 
     def enter_step(self) -> None:
+        """Reset per-step state after moving to another step."""
         self.tapping = False
         self.taps, self.last_boxes, self.reads, self.answers, self.choosing = [], (), [], [], None
         assert self.wizard is not None
@@ -294,6 +300,7 @@ class CalibrateScreen(Screen):
 
     # -- verify ------------------------------------------------------------------------------------------------------
     def read_verify(self) -> None:
+        """Read the dice on the tray now with the profile so far."""
         assert self.wizard is not None and self.frame is not None
         self.reads = self.wizard.verify_read(self.frame)
         self.answers = [face for _, _, face in self.reads]
@@ -318,6 +325,7 @@ class CalibrateScreen(Screen):
         self.refresh()
 
     def confirm_verify(self) -> None:
+        """Count this roll (with the player's corrections) and show the running accuracy."""
         assert self.wizard is not None
         unanswered = [i + 1 for i, a in enumerate(self.answers) if a is None]
         if unanswered:
@@ -343,6 +351,7 @@ class CalibrateScreen(Screen):
 
     # -- save ------------------------------------------------------------------------------------------------------
     def save(self) -> None:
+        """Save under the typed name and make the profile active."""
         assert self.wizard is not None and self.store is not None
         profile = self.wizard.save(self.store, self.ids.name_input.text)
         kinds = ", ".join(profile.calibrated_kinds()) or "tray only"
@@ -365,6 +374,7 @@ class CalibrateScreen(Screen):
 
     # -- display ---------------------------------------------------------------------------------------------------
     def show(self, text: str, error: bool = False) -> None:
+        """Set the status line (red when ``error``)."""
         self.status, self.status_error = text, error
 
     def refresh(self) -> None:
