@@ -152,11 +152,16 @@ def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None
             return 2
         if message:
             print(f"Camera: {message} (will keep trying)", file=out)
+    from calibration.wizard import WizardError  # OpenCV and the classifiers load only when calibrating
+
     try:
         return Walkthrough(store, source, camera, args.profile, kinds, args.captures, args.verify, ask, out).run()
     except (EOFError, KeyboardInterrupt):
         print("\nStopped; nothing was saved.", file=out)
         return 1
+    except (WizardError, ProfileError) as exc:
+        print(f"companion calibrate: {exc}; nothing was saved", file=sys.stderr)
+        return 2
     finally:
         close = getattr(source, "close", None)
         if close is not None:

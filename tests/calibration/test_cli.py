@@ -199,3 +199,10 @@ def test_verify_asks_again_for_unread_or_unknown_answers(tmp_path: Path) -> None
     assert ": unknown - Enter if right" in prompts[-3]
     assert prompts[-2].startswith("      say what die 1 shows (red, orange") and prompts[-1] == prompts[-2]
     assert ProfileStore(tmp_path).load("P", "replay", (640, 480)).verify == {}
+
+
+def test_frames_changing_size_stop_with_a_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = np.zeros((480, 640, 3), np.uint8)
+    small = np.zeros((240, 320, 3), np.uint8)
+    code, _ = run(["--camera", "replay:x", "--base-dir", str(tmp_path)], ["m", ""], [big, small])
+    assert code == 2 and "this calibration is for 640x480" in capsys.readouterr().err
