@@ -35,6 +35,8 @@ class PipSettings:
     inner_min_r: float = 6.0  # rings at these multiples of the radius ...
     inner_spread: float = 0.9  # ... and may vary by at most this share of the pip's contrast
     cut_contrast: float = 2.0  # odd blobs are cut again only if their mean contrast is this x min_contrast
+    cut_size: float = 16.0  # odd blobs up to this many kernels across are cut again ...
+    cut_fill: float = 0.3  # ... if they fill at least this share of their bounding box
     cut_share: float = 0.5  # a cut level counts when at least this share of the pieces are pip-shaped
     cut_levels: tuple[float, ...] = (0.5, 0.65, 0.8)  # odd blobs are cut again at these shares of their peak
     relative_shape: bool = False  # judge pip elongation against the frame's typical pip (see relative_shapes):
@@ -91,7 +93,9 @@ def _label_rows(
     shaped = (long_ <= 0.9 * s.kernel) & (a_ >= s.min_fill * w_ * h_) & (long_ <= s.max_aspect * short_)
     sized[0] = False
     # odd blobs that may be pips blurred together: big enough for two, no bigger than a cluster of six, compact
-    cuttable = sized & ~shaped & (a_ >= 3 * s.min_area) & (long_ <= 3 * s.kernel) & (a_ >= 0.3 * w_ * h_)
+    cuttable = (
+        sized & ~shaped & (a_ >= 3 * s.min_area) & (long_ <= s.cut_size * s.kernel) & (a_ >= s.cut_fill * w_ * h_)
+    )
     # only the pixels of blobs that matter (texture specks and big smears are most of them)
     ys, xs = np.nonzero((sized & (shaped | cuttable))[lab])
     lb = lab[ys, xs]
@@ -166,10 +170,18 @@ def _blobs(hat: np.ndarray, s: PipSettings, level_scale: float, polarity: int) -
 
 
 def _cut_deeper(
-    blob: np.ndarray, win: np.ndarray, x: int, y: int, s: PipSettings, level_scale: float, polarity: int, peak: float
+    blob: np.ndarray,
+    win: np.ndarray,
+    x: int,
+    y: int,
+    s: PipSettings,
+    level_scale: float,
+    polarity: int,
+    peak: float,
 ) -> list[tuple[float, ...]]:
-    """Cut an odd blob at rising levels (a share of its peak contrast); the first level at which it falls apart
-    into pip-shaped pieces gives them (pips blurred together only separate near their tops)."""
+    """Cut an odd blob at rising levels (shares of its peak contrast); the first level at which it falls apart
+    into mostly pip-shaped pieces gives them (pips blurred together, or a die merged with the texture around it,
+    only separate near their tops)."""
     for level in s.cut_levels:
         sub = (blob & (win > level * peak)).astype(np.uint8)
         m, sub_lab, stats, _ = cv2.connectedComponentsWithStats(sub, connectivity=8)
