@@ -132,6 +132,19 @@ def test_camera_rolls_rerolls_and_picture_die(ui: UI) -> None:
     ui.screenshot("ratatat-reroll-pick")
     feed(ui, pips(4))
     assert state(ui)["dice"] == [3, 4] and state(ui)["tokens"][0] == 1 and state(ui)["bank"] == 10
+    # re-roll the 3 but the camera reads both dice, in its own order: the kept 4 is matched, the new face is 2
+    ui.tap(next(b for b in buttons(ui) if b.text == "3"))
+    feed(ui, pips(6, 5))
+    assert screen.message_is_error and "The dice you kept show 4" in screen.header_text
+    assert state(ui)["dice"] == [3, 4] and screen.reroll_pick == [0]  # nothing spent, the pick stays
+    feed(ui, pips(4, 3))
+    assert state(ui)["dice"] == [3, 4] and state(ui)["tokens"][0] == 0  # a 3 again, read after the kept 4
+    ui.tap_text("Undo")
+    ui.tap(next(b for b in buttons(ui) if b.text == "3"))
+    feed(ui, pips(4, 2))
+    assert state(ui)["dice"] == [2, 4] and state(ui)["tokens"][0] == 0
+    ui.tap_text("Undo")
+    assert state(ui)["dice"] == [3, 4] and state(ui)["tokens"][0] == 1
     ui.tap_text("Move the statue")  # 0 + 7 = picture-die space
     assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
     assert state(ui)["phase"] == "picture"

@@ -837,7 +837,20 @@ class RatatatScreen(GameScreen):
             elif len(pips) == len(self.reroll_pick):
                 self._do_reroll(pips)
             elif len(pips) == len(state["dice"]):
-                self._do_reroll([pips[i] for i in self.reroll_pick])
+                # The camera read every die, in its own order: the kept dice must still be there; the others
+                # are the new faces.
+                kept = [v for i, v in enumerate(state["dice"]) if i not in self.reroll_pick]
+                new = list(pips)
+                for value in kept:
+                    if value not in new:
+                        self.show_message(
+                            f"The dice you kept show {', '.join(map(str, kept))}; the camera saw "
+                            f"{', '.join(map(str, pips))}. Roll only the picked dice, or tap the new faces",
+                            error=True,
+                        )
+                        return
+                    new.remove(value)
+                self._do_reroll(new)
             else:
                 self.show_message(f"Saw {len(pips)} dice; re-roll {len(self.reroll_pick)} of them", error=True)
         elif phase in (ratatat.PICTURE, ratatat.ENDGAME, ratatat.PICTURE_ROLLED):
