@@ -87,6 +87,7 @@ class CompanionApp(App):
         self.hub.on("button", self._deliver_button)
         self.hub.on("camera", self._camera_status)
         self.hub.on("frame", self._deliver_frame)
+        self.hub.on("notice", lambda item: self.notice(*item))
         for board in {id(self.buttons): self.buttons, id(self.sim_buttons): self.sim_buttons}.values():
             board.add_listener(lambda event: self.hub.put("button", event))
         Clock.schedule_interval(lambda _dt: self.buttons.poll(), 0.1)
@@ -197,7 +198,9 @@ class CompanionApp(App):
         from companion.vision.dice_kinds import active_vision_profile
 
         camera = camera_id(str(getattr(self.camera, "name", "camera")))
-        profile, _why = active_vision_profile(resolution, camera)
+        profile, why = active_vision_profile(resolution, camera)
+        # A broken or mismatched profile is said on screen (this runs in the camera thread: via the hub).
+        self.hub.put("notice", ("calibration", f"Calibration: {why}" if "using no calibration" in why else None))
         return profile
 
     def open_dice(self, return_to: str) -> None:

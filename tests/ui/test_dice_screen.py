@@ -123,3 +123,19 @@ def test_no_camera_allows_touch_entry(ui: UI) -> None:
     assert screen.roll.faces("pips") == [4, 2]
     assert screen.sum_text == "6"
     ui.screenshot("dice-touch")
+
+
+def test_broken_calibration_profile_is_reported(ui: UI) -> None:
+    from companion.paths import data_dir
+
+    image, _values = labelled_sample()
+    install_camera(ui, image)
+    from calibration.store import ProfileStore
+
+    store = ProfileStore(data_dir() / "calibration")
+    size = (image.shape[1], image.shape[0])
+    store.base_dir.mkdir(parents=True, exist_ok=True)
+    (store.base_dir / "active.json").write_text("{broken")  # the file naming each camera's active profile
+    assert ui.app.vision_profile(size) is None  # the reader goes on uncalibrated...
+    assert ui.wait_until(lambda: "Calibration:" in ui.app.banner)  # ...and the players are told why
+    assert "active.json" in ui.app.banner
