@@ -44,11 +44,11 @@ class FaceSettings:
     offset_min: float = 1.55  # pattern offset (centre to corner pip along one axis) in pip radii
     offset_max: float = 5.0
     max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
-    round_pips: float = 1.35  # pips on a face seen from above are round: elongation up to this is fine ...
+    round_pips: float = 1.45  # pips on a face seen from above are round: elongation up to this is fine ...
     small_pip_slack: float = 0.0  # extra elongation allowed for small pips: this / pip radius (px); 0 = none
     # (1-2 helps tiny blurred pips, but lets the side faces of dice seen at an angle in too)
-    edge_on_pips: float = 1.65  # pips this elongated are not linked at all
-    flat_pips: float = 1.65  # ... and from this on they are on a side face seen edge-on (not the top face)
+    edge_on_pips: float = 1.8  # pips this elongated are not linked at all
+    flat_pips: float = 1.8  # ... and from this on they are on a side face seen edge-on (not the top face)
     die_half: float = 1.9  # half the die side / pattern offset
     face_disc: float = 1.5  # the face checked for plainness: a disc of this many pattern offsets (reaches the
     # empty corner spots, so a pip hidden from the fit, say under glare, makes the reading unsure)

@@ -42,7 +42,7 @@ class VisionProfile:
     classifiers: tuple[DieClassifier, ...] = ()
     max_side: int = 1280  # larger frames are shrunk first (boxes are reported in the original pixels)
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
-    min_confidence: float = 0.2  # weaker readings are not reported at all
+    min_confidence: float = 0.35  # weaker readings are not reported at all
     rectify: bool = True  # with a tray outline, read a straight-on view of the tray
 
 
