@@ -40,6 +40,7 @@ class FaceSettings:
     face_cost: float = 1.0  # a split into more faces must explain this much more (in well-fitted pips) per face
     max_group: int = 24  # groups larger than this are first cut at their longest links
     cuts_tried: int = 99  # a group is split at one of its this many longest links (boundaries between dice)
+    search_budget: int = 400  # group splits looked at in full before the search narrows
     good_fit: float = 0.8  # a group that fits one face this well is not searched for splits
     offset_min: float = 1.55  # pattern offset (centre to corner pip along one axis) in pip radii
     offset_max: float = 5.0
@@ -97,7 +98,7 @@ def fit_pattern(pts: np.ndarray, max_stretch: float = 1.8) -> Fit | None:
         return None
     best: Fit | None = None
     tn = np.hypot(t[:, 0], t[:, 1])
-    for j in np.nonzero(tn > 0.5 * tn.max())[0]:
+    for j in np.nonzero(tn > 0.95 * tn.max())[0]:  # the farthest pip is a corner of the layout
         ang = np.arctan2(p[far, 1], p[far, 0]) - np.arctan2(t[j, 1], t[j, 0])
         scale = pr / tn[j]
         rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
@@ -159,13 +160,22 @@ def _mst_edges(idx: list[int], xy: np.ndarray) -> list[tuple[float, int, int]]:
 
 
 def _cut(idx: list[int], edges: list[tuple[float, int, int]], drop: int) -> list[list[int]]:
-    """The two parts of a spanning tree without edge number ``drop``."""
-    n = len(idx)
-    adj = np.zeros((n, n), dtype=bool)
+    """The two parts of a spanning tree without edge number ``drop`` (plain union-find: trees are small)."""
+    parent = list(range(len(idx)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
     for k, (_, a, b) in enumerate(edges):
         if k != drop:
-            adj[a, b] = adj[b, a] = True
-    return [[idx[i] for i in comp] for comp in _components(adj)]
+            parent[root(a)] = root(b)
+    parts: dict[int, list[int]] = {}
+    for i in range(len(idx)):
+        parts.setdefault(root(i), []).append(idx[i])
+    return sorted((sorted(p) for p in parts.values()), key=lambda p: p[0])
 
 
 @dataclass
@@ -232,10 +242,12 @@ def _read_group(idx: list[int], pips: Pips, s: FaceSettings) -> list[_Face]:
             face = one_face(part)
             if face:
                 result = (face.confidence * len(part) - s.face_cost, [face])
-        if len(part) >= 2 and not (result[1] and result[1][0].confidence >= s.good_fit):
+        if len(part) >= 3 and not (result[1] and result[1][0].confidence >= s.good_fit):
             edges = _mst_edges(part, xy)
             order = sorted(range(len(edges)), key=lambda k: -edges[k][0])
-            order = order[: 1 if len(part) > s.max_group else s.cuts_tried]
+            # big groups, and any group once the search has grown large, are cut at their longest link only
+            wide = len(part) <= s.max_group and len(memo) < s.search_budget
+            order = order[: s.cuts_tried if wide else 1]
             for k in order:
                 parts = _cut(part, edges, k)
                 total, faces = 0.0, []
