@@ -30,6 +30,7 @@ from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
 
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
+BANNER_CHARS = 200  # per notice: two wrapped lines at 800 px
 
 
 class CompanionApp(App):
@@ -145,7 +146,10 @@ class CompanionApp(App):
             self.feed.consumed()
 
     def _camera_status(self, message: str | None) -> None:
-        self.notice("camera", f"Camera lost: {message}. Touch entry still works; reconnecting…" if message else None)
+        if message and not message.lower().startswith("camera"):
+            # A bare reason from a plain source; the reconnecting source's messages already say it all.
+            message = f"Camera lost: {message}. Touch entry still works; reconnecting…"
+        self.notice("camera", message)
 
     def notice(self, topic: str, message: str | None) -> None:
         """Show (or with ``None`` clear) the banner message for one topic."""
@@ -155,9 +159,9 @@ class CompanionApp(App):
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
-        # Newest first, one line each, at most two lines shown (tap to dismiss).
+        # Newest first, at most two notices (each wrapped, cut only when very long; tap to dismiss).
         lines = list(reversed(list(self.notices.values())))[:2]
-        self.banner = "\n".join(line if len(line) <= 96 else line[:95] + "…" for line in lines)
+        self.banner = "\n".join(line if len(line) <= BANNER_CHARS else line[: BANNER_CHARS - 1] + "…" for line in lines)
 
     def dismiss_notices(self) -> None:
         """Tapping the banner hides it until something new happens."""
@@ -238,8 +242,8 @@ BoxLayout:
         opacity: 1 if app.banner else 0
         disabled: not app.banner
         size_hint_y: None
-        height: (dp(12) + dp(21) * (app.banner.count("\\n") + 1)) if app.banner else 0
-        font_size: dp(15)
+        height: (self.texture_size[1] + dp(12)) if app.banner else 0
+        font_size: dp(17)
         text_size: self.width - dp(16), None
         halign: "left"
         background_normal: ""

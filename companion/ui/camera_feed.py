@@ -32,6 +32,7 @@ class CameraFeed:
         self._consumed.set()
         self.latest: tuple[Any, Any] | None = None
         self.error: str | None = None
+        self._seen_frame = False
 
     def want(self, on: bool, processor: Processor | None = None) -> None:
         """Start or pause reading (screens call this on enter/leave)."""
@@ -72,8 +73,10 @@ class CameraFeed:
                     self._post("camera", message)
                 self._stop.wait(self.retry_s)
                 continue
-            if self.error is not None:
+            if self.error is not None or not self._seen_frame:
+                # Frames flow: clear any camera notice, including one from start-up (camera plugged in later).
                 self.error = None
+                self._seen_frame = True
                 self._post("camera", None)
             processor = self.processor
             result = None

@@ -70,3 +70,81 @@ def test_no_camera_says_so(ui: UI, tmp_path: Path) -> None:
     ui.app.feed = None
     screen = ui.go("camera")
     assert "No camera" in screen.info_text
+
+
+class Unpluggable:
+    """A raw frame source (like a USB webcam) that fails to open and read while unplugged."""
+
+    name = "usb test camera"
+
+    def __init__(self) -> None:
+        self.present = True
+        self.opens = 0
+        self.frame = np.full((480, 640, 3), 40, np.uint8)
+
+    def open(self) -> None:
+        if not self.present:
+            raise OSError("no such device")
+        self.opens += 1
+
+    def read(self) -> np.ndarray:
+        if not self.present:
+            raise OSError("device disconnected")
+        return self.frame
+
+    def close(self) -> None:
+        pass
+
+
+def test_camera_lost_mid_game_touch_works_and_it_reconnects(ui: UI) -> None:
+    """The real ReconnectingSource: unplugged during a game → banner; touch entry reaches the game; plugged
+    back in → it reopens by itself and the banner goes."""
+    from companion.games.base import Player, Setup
+    from companion.ui.camera_feed import CameraFeed
+    from companion.vision.roll import Roll
+    from hardware.sources import ReconnectingSource
+
+    raw = Unpluggable()
+    camera = ReconnectingSource(raw, backoff_s=(0.05,))
+    camera.open()
+    ui.app.camera = camera
+    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+    game = "ratatat"
+    ui.app.start_game(Setup(game, (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
+    game_screen = ui.screen()
+    received: list[Roll] = []
+    game_screen.on_roll = received.append  # type: ignore[method-assign]
+    ui.app.open_dice(game)
+    ui.advance(2)
+    dice = ui.screen()
+    assert ui.wait_until(lambda: dice.frame_size == (640, 480))
+
+    raw.present = False
+    assert ui.wait_until(lambda: "Camera lost" in ui.app.banner)
+    assert ui.app.banner.count("Camera") == 1, ui.app.banner  # said once, not wrapped twice
+    assert "usb test camera" in ui.app.banner and "touch" in ui.app.banner
+    ui.screenshot("camera-lost-mid-game")
+    banner = next(w for w in ui.app.root.children if getattr(w, "text", None) == ui.app.banner)
+    assert banner.texture_size[0] <= banner.width  # wrapped inside the window, not cut off at the edge
+
+    # touch keeps working while the camera is gone: add a die by hand and use it in the game
+    ui.tap(ui.find("Add die"))
+    ui.tap(ui.find("5", root=dice.ids.picker))
+    ui.tap(ui.find("Use in"))
+    assert ui.screen() is game_screen
+    assert received and received[-1].faces("pips") == [5]
+
+    opens = raw.opens
+    raw.present = True
+    ui.app.open_dice(game)
+    assert ui.wait_until(lambda: "Camera" not in ui.app.banner and raw.opens > opens)
+    assert ui.wait_until(lambda: dice.frame_size == (640, 480))
+
+
+def test_startup_camera_notice_clears_once_frames_flow(ui: UI) -> None:
+    """A camera that was missing at start-up and is plugged in later: the first frames clear the banner."""
+    ui.app.notice("camera", "Camera not available: no Pi camera found. Trying again; touch input works meanwhile.")
+    assert "Camera not available" in ui.app.banner
+    _with_camera(ui, FlakyCamera())
+    screen = ui.go("camera")
+    assert ui.wait_until(lambda: screen.frames >= 1 and "Camera" not in ui.app.banner)
