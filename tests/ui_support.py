@@ -126,7 +126,14 @@ class UI:
         self.window.unbind(on_flip=count)
         path = SHOTS / f"{name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.app.root.export_to_png(str(path))
+        if any(child is not self.app.root for child in self.window.children):
+            # A popup or modal sits on the window beside the root: take the whole window as drawn.
+            import os
+
+            made = Path(self.window.screenshot(str(path.with_name(path.stem + "-window.png"))))
+            os.replace(made, path)
+        else:
+            self.app.root.export_to_png(str(path))
         self.last_shot = path
         return path
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.utils import get_color_from_hex
 
 from companion.games.base import Player
@@ -56,3 +60,29 @@ def readable_text(colour: str) -> tuple[float, float, float, float]:
     """Black or white, whichever reads better on ``colour`` (``#rrggbb``)."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return (0, 0, 0, 1) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (1, 1, 1, 1)
+
+
+def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
+    """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
+    button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons)."""
+    view = ModalView(
+        size_hint=(None, None),
+        size=(dp(560), dp(220)),
+        auto_dismiss=True,
+        background="",
+        background_color=(0.16, 0.16, 0.20, 1),
+        overlay_color=(0, 0, 0, 0.75),
+    )
+    box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+    box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
+    row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
+    no = Factory.BigButton(text=no_text)
+    yes = Factory.DangerButton(text=yes_text)
+    no.bind(on_release=lambda _b: view.dismiss())
+    yes.bind(on_release=lambda _b: (view.dismiss(), on_yes()))
+    row.add_widget(no)
+    row.add_widget(yes)
+    box.add_widget(row)
+    view.add_widget(box)
+    view.open()
+    return view

@@ -68,3 +68,48 @@ def test_broken_config_is_shown_and_defaults_used(tmp_path: object) -> None:
         assert harness.app.settings["buttons"]["pins"] == [17, 27, 22, 23, 24]
     finally:
         harness.close()
+
+
+def _saved_games(ui: UI) -> list[int]:
+    from companion.games.base import Player, Setup
+
+    players = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2), Player("Cai", "#fdd835", 3))
+    ids = [ui.app.journal.new_game(Setup(game, players, seed=1)) for game in ("ratuki", "ratatat", "lowdown")]
+    ui.app.journal.set_finished(ids[0])
+    return ids
+
+
+def test_saved_games_stop_needs_confirmation(ui: UI) -> None:
+    ids = _saved_games(ui)
+    screen = ui.go("games")
+    ui.screenshot("games")
+    unfinished = lambda: {g.id for g in ui.app.journal.games(unfinished_only=True)}  # noqa: E731
+    before = unfinished()
+    ui.tap(ui.find("Stop", root=screen.ids.list))  # a mis-tap...
+    from kivy.uix.modalview import ModalView
+
+    modal = next(w for w in ui.window.children if isinstance(w, ModalView))
+    assert "stays saved" in ui.texts(modal)
+    ui.screenshot("games-confirm-stop")
+    ui.tap(ui.find("Keep it", root=modal))  # ...taken back: nothing changed
+    assert unfinished() == before
+    assert ui.wait_until(lambda: not any(isinstance(w, ModalView) for w in ui.window.children))
+    ui.tap(ui.find("Stop", root=screen.ids.list))
+    modal = next(w for w in ui.window.children if isinstance(w, ModalView))
+    ui.tap(ui.find("Stop offering", root=modal))
+    assert len(unfinished()) == len(before) - 1
+    assert set(ids) & before - unfinished()
+
+
+def test_saved_games_export_says_where(ui: UI) -> None:
+    from companion.ui.screens.games import export_dir
+
+    _saved_games(ui)
+    screen = ui.go("games")
+    assert str(export_dir()) in screen.status_text  # where exports go is said before the first export
+    ui.tap(ui.find("Export", root=screen.ids.list))
+    written = sorted(export_dir().glob("game-*.jsonl"))
+    assert written and str(written[0]) in screen.status_text
+    label = next(w for w in screen.walk() if getattr(w, "text", None) == screen.status_text)
+    assert label.texture_size[0] <= screen.width  # the whole path is readable, not cut at the edge
+    ui.screenshot("games-exported")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -9,12 +11,16 @@ from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.journal.export import export_game
+from companion.journal.store import GameRecord
 from companion.paths import data_dir
 from companion.ui.screens import load_kv
-from companion.ui.screens.home import _known, describe_record
+from companion.ui.screens.home import _known, ago
+from companion.ui.widgets import confirm
 
 load_kv("games")
 
@@ -25,7 +31,7 @@ class GamesScreen(Screen):
     status_text = StringProperty("")
 
     def on_pre_enter(self, *_args: Any) -> None:
-        self.status_text = "Unfinished games can be resumed exactly where they stopped."
+        self.status_text = f"Unfinished games resume exactly where they stopped. Export writes to {export_dir()}"
         self.fill()
 
     def fill(self) -> None:
@@ -34,32 +40,44 @@ class GamesScreen(Screen):
         grid.clear_widgets()
         records = [r for r in app.journal.games() if _known(r.game)][:30]
         if not records:
-            grid.add_widget(Factory.Caption(text="No games yet."))
+            grid.add_widget(Factory.Caption(text="No games yet.", font_size=dp(20)))
         for record in records:
-            line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
-            text = describe_record(record, app.game_title(record.game))
+            line = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
+            title = app.game_title(record.game) + ("  [color=9aa0b0](finished)[/color]" if record.finished else "")
+            names = ", ".join(p.name for p in record.setup.players)
+            when = ago(time.time() - record.updated)
             label = Factory.Label(
-                text=("" if not record.finished else "[finished]  ") + text,
+                text=f"[b]{title}[/b]\n[size={int(dp(16))}]{escape_markup(names)} · {record.actions} moves · "
+                f"{when}[/size]",
                 markup=True,
-                font_size=dp(16),
-                text_size=(None, None),
+                font_size=dp(19),
                 halign="left",
-                shorten=True,
+                valign="middle",
+                max_lines=2,  # title, then who/when (a very long list of names is cut, not spilled)
             )
             label.bind(size=lambda w, s: setattr(w, "text_size", s))
-            label.valign = "middle"
             line.add_widget(label)
             if not record.finished:
                 resume = Factory.AccentButton(text="Resume", size_hint_x=None, width=dp(110))
                 resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
                 line.add_widget(resume)
                 drop = Factory.DangerButton(text="Stop", size_hint_x=None, width=dp(80))
-                drop.bind(on_release=lambda _b, gid=record.id: self.abandon(gid))
+                drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
             export = Factory.BigButton(text="Export", size_hint_x=None, width=dp(100))
             export.bind(on_release=lambda _b, gid=record.id: self.export(gid))
             line.add_widget(export)
             grid.add_widget(line)
+
+    def ask_abandon(self, record: GameRecord) -> ModalView:
+        """Stop offering a game only after a confirmation: a mis-tap must not hide a game in progress."""
+        app = App.get_running_app()
+        names = ", ".join(p.name for p in record.setup.players)
+        question = (
+            f"Stop offering {app.game_title(record.game)} ({names}, {record.actions} moves) for resume?\n"
+            "It stays saved and can still be exported."
+        )
+        return confirm(question, "Stop offering", lambda: self.abandon(record.id))
 
     def abandon(self, game_id: int) -> None:
         App.get_running_app().journal.abandon(game_id)
@@ -67,6 +85,11 @@ class GamesScreen(Screen):
         self.fill()
 
     def export(self, game_id: int) -> None:
-        path = data_dir() / "exports" / f"game-{game_id}.jsonl"
+        path = export_dir() / f"game-{game_id}.jsonl"
         export_game(App.get_running_app().journal, game_id, path)
-        self.status_text = f"Exported to {path}"
+        self.status_text = f"Game {game_id} saved as [b]{escape_markup(str(path))}[/b]"
+
+
+def export_dir() -> Path:
+    """Where the Export button writes: ``exports/`` in the app's data folder (named on screen after export)."""
+    return data_dir() / "exports"
