@@ -1,10 +1,12 @@
 """Stage 2: group pips into dice and read each group's face by fitting the standard pip patterns.
 
-Pips of one die have similar size and polarity and lie close together: neighbours on a face are about 3 pip
-radii apart, a corner pip and the centre about 4.2, while the nearest pips of two touching dice are about 5 apart.
-Groups are checked against the six standard layouts (a similarity fit: rotation, scale and shift); the fit error
-and the pip spacing give each reading its confidence. Lone pips become a 1 (if the face around them is plain) or
-pair up as a 2 (the two pips of a 2 sit in opposite corners, too far apart to link as neighbours).
+Pips of one die have similar size, contrast and polarity and lie close together (neighbours on a face are 3-6 pip
+radii apart), but so may the nearest pips of two touching dice. So pips are linked generously and each linked group
+is split (cuts of its minimum spanning tree, searched with memoisation) into the faces that explain the most pips
+with good fits to the six standard layouts (rotation and scale, then an affine refinement for 4-6 pips, which
+allows for perspective and for narrow 6s). Fit error, pip spacing relative to pip size, pip roundness and
+unexplained pips give each reading its confidence. Lone pips become a 1 (if the face around them is plain) or pair
+up as a 2 (the two pips of a 2 sit in opposite corners, often too far apart to link as neighbours).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ TEMPLATES: dict[int, np.ndarray] = {
 
 @dataclass(frozen=True)
 class FaceSettings:
-    """Geometry of a standard pip die, in units of the pip radius (not fitted to any data set)."""
+    """Geometry of a standard pip die, mostly in units of the pip radius. Set by hand, not fitted by a program
+    (see docs/dice-reader.md for how they were chosen)."""
 
     link: float = 7.2  # pips closer than this many radii may be neighbours on one face (groups are split later)
     radius_ratio: float = 1.9  # neighbours' radii differ by at most this factor
@@ -46,7 +49,7 @@ class FaceSettings:
     offset_max: float = 5.0
     max_fit_error: float = 0.32  # rms pattern fit error / pattern offset
     round_pips: float = 1.45  # pips on a face seen from above are round: elongation up to this is fine ...
-    small_pip_slack: float = 0.0  # extra elongation allowed for small pips: this / pip radius (px); 0 = none
+    small_pip_slack: float = 0.0  # extra elongation allowed for small pips: this / radius**2 (px); 0 = none
     # (1-2 helps tiny blurred pips, but lets the side faces of dice seen at an angle in too)
     edge_on_pips: float = 1.8  # pips this elongated are not linked at all
     flat_pips: float = 1.8  # ... and from this on they are on a side face seen edge-on (not the top face)

@@ -2,7 +2,9 @@
 
 A pip is a compact blob that differs from its surroundings by a clear contrast: it shows in a morphological
 black-hat (dark pips) or top-hat (light pips) image. Scales come from an image pyramid with one small kernel, so
-the cost stays low and any die size from about 10 px to about 200 px across is covered.
+the cost stays low and any die size from about 10 px to about 200 px across is covered. Blobs that are no pip's
+shape but have a strong core are cut again at rising levels. A candidate must then sit in an even surround, be
+even inside (big blobs) and enclose no holes (a whole die seen at a coarse level has pips inside it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ LIGHT = 1  # light pip on a darker face
 
 @dataclass(frozen=True)
 class PipSettings:
-    """Knobs of the pip finder; defaults work on any photo (none fitted to one data set)."""
+    """Knobs of the pip finder; set by hand for any photo, not fitted by a program to a data set."""
 
     kernel: int = 15  # top-hat kernel at each pyramid level: blobs up to about 0.9x this are kept
     scales: tuple[float, ...] = (1.0, 2.0, 4.0)  # the image is searched shrunk by these factors (a pyramid):
