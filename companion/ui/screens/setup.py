@@ -11,16 +11,17 @@ from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.textinput import TextInput
 from kivy.utils import get_color_from_hex
 
 from companion.games import engine as find_engine
 from companion.games.base import BadSetup, Player, Setup
+from companion.ui.namepad import NamePad
 from companion.ui.screens import load_kv
 from companion.ui.widgets import readable_text
 
 load_kv("setup")
 
+NAME_BG = (0.30, 0.32, 0.42, 1)
 PALETTE = ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047", "#8e24aa", "#00acc1", "#f5f5f5", "#6d4c41"]
 
 
@@ -81,10 +82,10 @@ class SetupScreen(Screen):
             line = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(52))
             seat = Factory.BigButton(text=f"Seat {row['seat']}", size_hint_x=None, width=dp(96), height=dp(52))
             seat.bind(on_release=lambda _b, i=index: self.cycle_seat(i))
-            name = TextInput(
-                text=row["name"], multiline=False, font_size=dp(22), write_tab=False, padding=(dp(8), dp(12))
+            name = Factory.BigButton(
+                text=row["name"], font_size=dp(22), height=dp(52), halign="left", background_color=NAME_BG
             )
-            name.bind(text=lambda _w, value, i=index: self._set_name(i, value))
+            name.bind(on_release=lambda _b, i=index: self.edit_name(i))
             colour = Factory.BigButton(
                 text="colour",
                 size_hint_x=None,
@@ -135,17 +136,28 @@ class SetupScreen(Screen):
 
     # -- edits -------------------------------------------------------------------------------------------
 
+    def edit_name(self, index: int) -> NamePad:
+        """Open the on-screen keyboard for player ``index`` (presets: the configured names not taken)."""
+        names = App.get_running_app().settings.get("players", "names")
+        taken = {r["name"] for i, r in enumerate(self.rows[: self.count]) if i != index}
+        presets = [n for n in names if n not in taken]
+        pad = NamePad(self.rows[index]["name"], presets, lambda name: self._set_name(index, name))
+        pad.open()
+        return pad
+
     def _set_name(self, index: int, value: str) -> None:
         self.rows[index]["name"] = value
+        self._build_players()
 
     def cycle_seat(self, index: int) -> None:
-        used = {r["seat"] for i, r in enumerate(self.rows[: self.count]) if i != index}
-        seat = self.rows[index]["seat"]
-        for _ in range(5):
-            seat = seat % 5 + 1
-            if seat not in used:
-                break
-        self.rows[index]["seat"] = seat
+        """Move player ``index`` to the next button; a player already there swaps onto this one's old button
+        (so seats can be rearranged even with five players)."""
+        old = self.rows[index]["seat"]
+        new = old % 5 + 1
+        for other in self.rows:
+            if other is not self.rows[index] and other["seat"] == new:
+                other["seat"] = old
+        self.rows[index]["seat"] = new
         self._build_players()
 
     def cycle_colour(self, index: int) -> None:

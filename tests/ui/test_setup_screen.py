@@ -1,0 +1,88 @@
+"""Setup by touch: names typed on the on-screen keyboard or picked from presets, seats rearranged with five
+players, and the result is the game's players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ui_support import UI
+
+from companion.games import available
+
+GAME = "ratatat"
+pytestmark = pytest.mark.skipif(not available(GAME), reason="needs the Rat-a-Tat Roll engine")
+
+
+def open_setup(ui: UI, count: int) -> Any:
+    screen = ui.screen("setup")
+    screen.prepare(GAME, seed=1)
+    ui.go("setup")
+    screen.set_count(count)
+    ui.advance(2)
+    return screen
+
+
+def name_buttons(screen: Any) -> list[Any]:
+    rows = [row for row in reversed(screen.ids.players.children) if row.children]
+    return [list(reversed(row.children))[1] for row in rows]
+
+
+def tap_key(ui: UI, pad: Any, label: str) -> None:
+    """Touch the on-screen key labelled ``label``."""
+    ui.tap(next(k for line in pad.keyboard.children for k in line.children if k.text == label))
+
+
+def test_type_a_name_on_the_screen_keyboard(ui: UI) -> None:
+    screen = open_setup(ui, 2)
+    ui.tap(name_buttons(screen)[0])
+    from companion.ui.namepad import NamePad
+
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    ui.advance(3)
+    ui.tap(ui.find("Clear", root=pad))
+    for label in ("Z", "o", "e", "Space", "L", "i", "Delete", "Delete", "Delete"):
+        tap_key(ui, pad, label)  # a capital first, then small letters; a mistake taken back with Delete
+    assert pad.text == "Zoe"
+    ui.screenshot("setup-namepad")
+    ui.tap(ui.find("OK", root=pad))
+    assert screen.rows[0]["name"] == "Zoe"
+    assert name_buttons(screen)[0].text == "Zoe"
+
+
+def test_preset_name_cancel_and_empty_refused(ui: UI) -> None:
+    screen = open_setup(ui, 2)
+    from companion.ui.namepad import NamePad
+
+    ui.tap(name_buttons(screen)[1])
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    with pytest.raises(LookupError):
+        ui.find("Ana", root=pad.children[0].children[1])  # Ana is player 1: not offered to player 2
+    ui.tap(ui.find("Dee", root=pad))
+    ui.tap(ui.find("Cancel", root=pad))  # changed the mind: nothing changes
+    assert screen.rows[1]["name"] == "Bo"
+    ui.wait_until(lambda: not any(isinstance(w, NamePad) for w in ui.window.children))
+    ui.tap(name_buttons(screen)[1])
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    ui.tap(ui.find("Clear", root=pad))
+    ui.tap(ui.find("OK", root=pad))
+    assert pad in ui.window.children and "empty" in pad.shown.text  # an empty name is refused on the pad
+    ui.window.dispatch("on_textinput", "Eve 2")  # a desktop keyboard types too; digits do not press seats
+    ui.window.dispatch("on_key_down", ord("2"), 0, "2", [])
+    ui.window.dispatch("on_key_down", 8, 0, None, [])
+    ui.advance(2)
+    assert pad.text == "Eve "
+    ui.tap(ui.find("OK", root=pad))
+    assert screen.rows[1]["name"] == "Eve"
+    assert not ui.app.sim_buttons.is_down(2)
+
+
+def test_five_players_can_swap_seats(ui: UI) -> None:
+    screen = open_setup(ui, 5)
+    ui.screenshot("setup-5")
+    ui.tap(ui.find("Seat 1", root=screen.ids.players))
+    seats = [row["seat"] for row in screen.rows[:5]]
+    assert seats == [2, 1, 3, 4, 5]  # Ana and Bo swapped buttons
+    ui.tap_text("Start game")
+    players = ui.app.session.setup.players
+    assert [(p.name, p.seat) for p in players][:2] == [("Ana", 2), ("Bo", 1)]
