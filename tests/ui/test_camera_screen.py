@@ -67,9 +67,18 @@ def test_camera_loss_shows_banner_and_recovers(ui: UI) -> None:
 
 
 def test_no_camera_says_so(ui: UI, tmp_path: Path) -> None:
+    _with_camera(ui, FlakyCamera())
+    screen = ui.go("camera")
+    assert ui.wait_until(lambda: screen.frames >= 1)
+    ui.go("home")
     ui.app.feed = None
     screen = ui.go("camera")
     assert "No camera" in screen.info_text
+    assert screen.ids.view.texture is None  # no stale picture from the earlier visit
+    image = cv2.imread(str(ui.screenshot("camera-none")))
+    green = (image[:, :, 1] > 150) & (image[:, :, 2] < 100) & (image[:, :, 0] < 100)
+    assert green.sum() < 50  # the old green square is gone
+    assert "No camera" in ui.texts()
 
 
 class Unpluggable:

@@ -139,3 +139,25 @@ def test_broken_calibration_profile_is_reported(ui: UI) -> None:
     assert ui.app.vision_profile(size) is None  # the reader goes on uncalibrated...
     assert ui.wait_until(lambda: "Calibration:" in ui.app.banner)  # ...and the players are told why
     assert "active.json" in ui.app.banner
+
+
+def test_opened_from_home_it_does_not_touch_a_loaded_game(ui: UI) -> None:
+    """A game left with Home stays loaded; the Dice tool opened from home must not journal into it."""
+    from companion.games.base import Player, Setup
+
+    ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
+    actions = list(ui.app.session.actions)
+    ui.go("home")
+    ui.app.feed = None
+    screen = ui.go("dice")
+    assert screen.use_text == "Use this roll"
+    ui.tap(ui.find("Add die"))
+    ui.tap(ui.find("3", root=screen.ids.picker))
+    assert ui.app.session.actions == actions
+    assert ui.app.journal.actions(ui.app.session.game_id) == actions
+    image = cv2.imread(str(ui.screenshot("dice-no-camera")))
+    view = screen.ids.view
+    x, y = (int(c) for c in view.to_window(*view.center))
+    assert image[image.shape[0] - 1 - y, x].tolist() != [255, 255, 255]  # no blank white box for a camera
+    ui.tap(ui.find("Use this roll"))
+    assert ui.screen().name == "home"

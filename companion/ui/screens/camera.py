@@ -36,6 +36,8 @@ class CameraScreen(Screen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
+        self._texture = None
+        self.ids.view.texture = None  # never show a stale picture from an earlier visit
         if app.feed is None:
             self.info_text = "No camera configured: dice can still be entered by touch."
             return

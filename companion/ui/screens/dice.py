@@ -154,13 +154,20 @@ class DiceScreen(Screen):
         """Open from a game screen: "use this roll" goes back there."""
         self.return_to = return_to
 
+    def game_session(self) -> Any:
+        """The game this screen was opened from, or None (opened from home: nothing is journaled, even when
+        an earlier game is still loaded)."""
+        session = self.app.session
+        return session if session is not None and self.return_to == session.setup.game else None
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = self.app
         self.reset()
-        session = app.session
-        in_game = session is not None and self.return_to == session.setup.game
-        self.use_text = f"Use in {session.engine.title}" if in_game and session else "Use this roll"
+        session = self.game_session()
+        self.use_text = f"Use in {session.engine.title}" if session else "Use this roll"
         if app.feed is None:
+            self._texture = None
+            self.ids.view.texture = None
             self.say("No camera: add dice by touch (Add die).", error=True)
             return
         self._start_reader()
@@ -301,10 +308,10 @@ class DiceScreen(Screen):
         self.selected = None
         self.adding = False
         self.ids.picker.clear_widgets()
-        session = self.app.session
+        session = self.game_session()
         if session is not None:
             session.do(note)
-        self.say(f"Corrected: {self.app.session.describe(note) if session else note['face']}")
+        self.say(f"Die {note['die']}: {note['face']}" + (" (journaled)" if session else ""))
         self._show()
 
     # -- result ------------------------------------------------------------------------------------------
@@ -325,8 +332,6 @@ class DiceScreen(Screen):
             return
         app = self.app
         target = self.return_to
-        if app.session is not None and app.manager.has_screen(app.session.setup.game):
-            target = app.session.setup.game
         screen = app.manager.get_screen(target) if app.manager.has_screen(target) else None
         handler = getattr(screen, "on_roll", None)
         app.go(target)
