@@ -42,10 +42,12 @@ def test_new_game_undo_redo_and_resume(tmp_path: Path) -> None:
         done = len(session.actions)
         before = session.state
         assert screen.can_undo
+        undone = [session.actions[-1], session.actions[-2]]
         ui.tap(ui.find("Undo"))
+        assert screen.header_text == "Undone: " + session.describe(undone[0])  # says which action went
         ui.tap(ui.find("Undo"))
         assert len(session.actions) == done - 2
-        assert "Undone" in screen.header_text
+        assert screen.header_text == "Undone: " + session.describe(undone[1])
         assert screen.can_redo
         ui.tap(ui.find("Redo"))
         ui.tap(ui.find("Redo"))
@@ -76,3 +78,43 @@ def test_refused_action_changes_nothing(ui: UI) -> None:
     assert screen.message_is_error
     assert len(ui.app.session.actions) == count
     assert ui.app.journal.actions(ui.app.session.game_id) == ui.app.session.actions
+
+
+def test_header_text_is_drawable_by_the_font() -> None:
+    """Every character shown in the header exists in Roboto (a dice note's arrow drew as a box)."""
+    from pathlib import Path
+
+    import kivy
+
+    from companion.journal.replay import describe_note
+    from companion.ui.screens.game import drawable
+
+    font = Path(kivy.__file__).parent / "data" / "fonts" / "Roboto-Regular.ttf"
+    text = drawable("Undone: " + describe_note({"type": "note.dice_correction", "die": 2, "read": 5, "face": 6}))
+    assert "5 to 6" in text
+    assert all(ord(c) < 128 or ord(c) in _cmap(font) for c in text)
+
+
+def _cmap(path: object) -> set[int]:
+    """The code points a TrueType font maps (format 4 subtables)."""
+    import struct
+    from pathlib import Path
+
+    data = Path(str(path)).read_bytes()
+    tables = struct.unpack(">H", data[4:6])[0]
+    offset = next(
+        struct.unpack(">I", data[20 + 16 * i : 24 + 16 * i])[0]
+        for i in range(tables)
+        if data[12 + 16 * i : 16 + 16 * i] == b"cmap"
+    )
+    chars: set[int] = set()
+    for i in range(struct.unpack(">H", data[offset + 2 : offset + 4])[0]):
+        sub = offset + struct.unpack(">I", data[offset + 8 + 8 * i : offset + 12 + 8 * i])[0]
+        if struct.unpack(">H", data[sub : sub + 2])[0] != 4:
+            continue
+        seg2 = struct.unpack(">H", data[sub + 6 : sub + 8])[0]
+        ends = struct.unpack(f">{seg2 // 2}H", data[sub + 14 : sub + 14 + seg2])
+        starts = struct.unpack(f">{seg2 // 2}H", data[sub + 16 + seg2 : sub + 16 + 2 * seg2])
+        for start, end in zip(starts, ends, strict=True):
+            chars.update(range(start, end + 1))
+    return chars

@@ -20,6 +20,17 @@ from hardware.buttons import ButtonEvent
 load_kv("common")
 
 
+# Characters the bundled Roboto font lacks (drawn as a box), as engines and notes write them.
+MISSING_GLYPHS = {"→": "to"}
+
+
+def drawable(text: str) -> str:
+    """``text`` with characters the UI font cannot draw replaced by words ("5 → 6" reads "5 to 6")."""
+    for char, word in MISSING_GLYPHS.items():
+        text = text.replace(char, word)
+    return text
+
+
 class GameScreen(Screen):
     """A screen that shows one game in progress."""
 
@@ -104,7 +115,7 @@ class GameScreen(Screen):
         self._changed()
 
     def show_message(self, text: str, error: bool = False) -> None:
-        self.header_text = text
+        self.header_text = drawable(text)
         self.message_is_error = error
 
     def go_home(self) -> None:
