@@ -102,3 +102,50 @@ def test_screenshot_renders_home_and_exits(tmp_path: Path) -> None:
     image = cv2.imread(str(out))
     assert image.shape[:2] == (480, 800)
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20  # real text and buttons, not a blank frame
+
+
+LOGS = Path(__file__).resolve().parent / "games" / "logs"
+
+
+def _companion(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_real_game_played_exported_and_replayed_through_the_command(tmp_path: Path) -> None:
+    """A real Ratuki log played action by action into the journal (as the app does), then `companion games`,
+    `companion export` and `companion replay` as separate processes: same actions, same final scores."""
+    from companion.journal import GameSession
+    from companion.journal.replay import load_lines, replay_file
+
+    log = LOGS / "ratuki-2p-handmade.jsonl"
+    expected = json.loads(log.with_suffix("").with_suffix(".expected.json").read_text())
+    setup, actions = load_lines(log.read_text().splitlines(), source=str(log))
+    journal_path = tmp_path / "data" / "journal.sqlite3"  # where the CLI looks under COMPANION_HOME
+    journal_path.parent.mkdir(parents=True)
+    journal = Journal(journal_path)
+    session = GameSession.start(journal, setup)
+    for action in actions:
+        session.do(action)
+    game_id = session.game_id
+    journal.close()
+    env_home = tmp_path
+
+    listed = _companion("games", home=env_home)
+    assert listed.returncode == 0, listed.stderr
+    assert f"{game_id}\tratuki\t" in listed.stdout and f"{len(actions)} actions" in listed.stdout
+
+    out = tmp_path / "exported.jsonl"
+    exported = _companion("export", str(game_id), str(out), home=env_home)
+    assert exported.returncode == 0, exported.stderr
+    assert load_lines(out.read_text().splitlines()) == (setup, actions)
+
+    replayed = _companion("replay", str(out), home=env_home)
+    assert replayed.returncode == 0, replayed.stderr
+    result = json.loads(replayed.stdout)
+    assert result == replay_file(str(log))  # identical to replaying the original log
+    assert result["game"] == "ratuki" and result["actions"] == len(actions) and result["over"] is True
+    totals = {name: result["scores"][name] for name in expected["totals"]}
+    assert totals == expected["totals"] and result["scores"]["winners"] == expected["winners"]
