@@ -113,3 +113,46 @@ def test_saved_games_export_says_where(ui: UI) -> None:
     label = next(w for w in screen.walk() if getattr(w, "text", None) == screen.status_text)
     assert label.texture_size[0] <= screen.width  # the whole path is readable, not cut at the edge
     ui.screenshot("games-exported")
+
+
+def test_gpio_edges_from_a_background_thread_reach_the_ui_only_through_the_hub(tmp_path: object) -> None:
+    """gpiozero (MockFactory) calls back on the thread that moved the pin; the screen must get the event later,
+    on the Kivy thread, from the hub's queue, never directly on the GPIO thread."""
+    import threading
+    from pathlib import Path
+
+    harness = UI(
+        Path(str(tmp_path)),
+        simulate=False,
+        config_text='[buttons]\nbackend = "mock"\n[camera]\nsource = "replay:/nonexistent"\n',
+    )
+    try:
+        app = harness.app
+        assert type(app.buttons).__name__ == "GpioButtons" and not app.simulation
+        screen = harness.go("buttons")
+        seen: list[tuple[str, str, str]] = []
+        original = screen.on_button
+        screen.on_button = lambda event: (  # type: ignore[method-assign]
+            seen.append((event.kind, event.source, threading.current_thread().name)),
+            original(event),
+        )
+        pin = app.buttons._buttons[2].pin
+
+        def gpio_thread() -> None:
+            pin.drive_low()
+
+        worker = threading.Thread(target=gpio_thread, name="gpio-callback")
+        worker.start()
+        worker.join()
+        assert seen == []  # queued, not delivered on the GPIO thread
+        assert len(app.hub._queue.queue) == 1
+        assert harness.wait_until(lambda: bool(seen))
+        assert seen[0] == ("press", "gpio", threading.main_thread().name)
+        assert "seat 2  press" in screen.log_text and "(gpio)" in screen.log_text
+        worker = threading.Thread(target=pin.drive_high, name="gpio-callback")
+        worker.start()
+        worker.join()
+        assert harness.wait_until(lambda: len(seen) == 2)
+        assert seen[1][0] == "release" and seen[1][2] == threading.main_thread().name
+    finally:
+        harness.close()
