@@ -94,6 +94,7 @@ def test_screenshot_renders_home_and_exits(tmp_path: Path) -> None:
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert 'File "' not in proc.stderr, proc.stderr[-2000:]  # a clean start prints no tracebacks
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     import cv2

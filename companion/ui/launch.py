@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -32,12 +33,20 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
                 "companion: no display found; running offscreen (use --screenshot FILE to see a frame)", file=sys.stderr
             )
     from kivy.config import Config as KivyConfig
+    from kivy.logger import Logger
 
+    Logger.addFilter(_quiet_cutbuffer)
     KivyConfig.set("graphics", "width", str(size[0]))
     KivyConfig.set("graphics", "height", str(size[1]))
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("kivy", "exit_on_escape", "0")
     KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+
+
+def _quiet_cutbuffer(record: logging.LogRecord) -> bool:
+    """Drop Kivy's X11 cut-buffer complaint (xclip/xsel missing): ~40 lines of tracebacks on every start of a
+    kiosk that has no X and no use for a cut buffer. Everything else is logged as usual."""
+    return not str(record.msg).startswith("Cutbuffer: Unable to find")
 
 
 def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: Path | None = None) -> Any:
