@@ -156,3 +156,22 @@ def test_gpio_edges_from_a_background_thread_reach_the_ui_only_through_the_hub(t
         assert seen[1][0] == "release" and seen[1][2] == threading.main_thread().name
     finally:
         harness.close()
+
+
+def test_bad_config_key_named_with_file_key_and_reason_on_screen(tmp_path: object) -> None:
+    from pathlib import Path
+
+    harness = UI(
+        Path(str(tmp_path)),
+        config_text='[buttons]\nbounce_ms = 999\n[players]\nnames = ["Zed", "Yo", "Xi", "Wu", "Vi"]\n',
+    )
+    try:
+        banner = harness.app.banner
+        assert "config.toml" in banner and "buttons.bounce_ms" in banner and "between 0 and 200" in banner
+        assert harness.app.settings["buttons"]["bounce_ms"] == 15  # the bad key keeps its default...
+        assert harness.app.settings["players"]["names"][0] == "Zed"  # ...and the good ones apply
+        assert harness.screen().name == "home"  # the app started
+        shot = harness.screenshot("config-problem")
+        assert shot.exists()
+    finally:
+        harness.close()
