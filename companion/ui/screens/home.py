@@ -75,7 +75,7 @@ class HomeScreen(Screen):
             button = Factory.BigButton(
                 text=f"{engine.title}\n[size=16]{engine.min_players}–{engine.max_players} players[/size]",
                 markup=True,
-                height=dp(88),
+                size_hint_y=1,  # rows share the room left (they shrink when the banner needs lines)
                 font_size=dp(24),
             )
             button.bind(on_release=lambda _b, name=engine.name: self.new_game(name))
