@@ -130,6 +130,8 @@ def test_gpio_edges_from_a_background_thread_reach_the_ui_only_through_the_hub(t
         app = harness.app
         assert type(app.buttons).__name__ == "GpioButtons" and not app.simulation
         screen = harness.go("buttons")
+        assert "GPIO27" in screen.tiles[2].text  # which pin to check for seat 2 (the README's wiring table)
+        assert "GPIO buttons" in screen.backend_text
         seen: list[tuple[str, str, str]] = []
         original = screen.on_button
         screen.on_button = lambda event: (  # type: ignore[method-assign]
@@ -154,6 +156,7 @@ def test_gpio_edges_from_a_background_thread_reach_the_ui_only_through_the_hub(t
         worker.join()
         assert harness.wait_until(lambda: len(seen) == 2)
         assert seen[1][0] == "release" and seen[1][2] == threading.main_thread().name
+        harness.screenshot("buttons-gpio")
     finally:
         harness.close()
 

@@ -42,14 +42,19 @@ class ButtonTestScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         board = app.buttons
-        kind = type(board).__name__
-        self.backend_text = f"Backend: {kind}" + ("  —  simulation: keys 1–5 or tap a tile" if app.simulation else "")
+        pins: dict[int, int] = dict(getattr(board, "pins", {}) or {})
+        if app.simulation:
+            self.backend_text = "Simulation: keys 1–5 or tap a tile (no GPIO buttons)"
+        else:
+            self.backend_text = "GPIO buttons (BCM numbering, each pin wired to ground); tiles also press"
         if not self.tiles:
             names = app.settings.get("players", "names")
             colours = app.settings.get("players", "colours")
             for seat in board.seats:
+                wiring = f"\n[size={int(dp(16))}]GPIO{pins[seat]}[/size]" if seat in pins else ""
                 tile = Button(
-                    text=f"{seat}\n{names[seat - 1]}",
+                    text=f"{seat}\n{names[seat - 1]}{wiring}",
+                    markup=True,
                     font_size=dp(24),
                     halign="center",
                     background_normal="",

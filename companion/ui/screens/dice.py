@@ -267,10 +267,10 @@ class DiceScreen(Screen):
             button.bind(on_release=lambda _b, f=face: self.pick(f))
             grid.add_widget(button)
         if allow_remove:
-            remove = Factory.DangerButton(text="Not a die", font_size=dp(15))
+            remove = Factory.DangerButton(text="Not a die", font_size=dp(18))
             remove.bind(on_release=lambda _b: self.pick(None))
             grid.add_widget(remove)
-        cancel = Factory.BigButton(text="Cancel", font_size=dp(15))
+        cancel = Factory.BigButton(text="Cancel", font_size=dp(18))
         cancel.bind(on_release=lambda _b: self.cancel_pick())
         grid.add_widget(cancel)
 
