@@ -86,3 +86,21 @@ def test_five_players_can_swap_seats(ui: UI) -> None:
     ui.tap_text("Start game")
     players = ui.app.session.setup.players
     assert [(p.name, p.seat) for p in players][:2] == [("Ana", 2), ("Bo", 1)]
+
+
+def test_number_setting_steps_within_its_range_and_reaches_the_game(ui: UI) -> None:
+    screen = open_setup(ui, 3)
+    numbers = {k: v for k, v in screen.settings.items() if isinstance(v, int) and not isinstance(v, bool)}
+    assert numbers, "Rat-a-Tat Roll has number settings"
+    line = next(w for w in screen.ids.settings.children if len(getattr(w, "children", [])) == 3)
+    minus, label, plus = reversed(line.children)
+    before = dict(screen.settings)
+    ui.tap(minus)  # at the bottom of its range already (0): stays
+    ui.tap(plus)
+    changed = {k for k in screen.settings if screen.settings[k] != before[k]}
+    assert len(changed) == 1
+    key = changed.pop()
+    assert screen.settings[key] == before[key] + 1
+    assert f"]{screen.settings[key]}[" in label.text  # the new value is shown
+    ui.tap_text("Start game")
+    assert ui.app.session.setup.settings[key] == before[key] + 1

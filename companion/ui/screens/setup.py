@@ -109,7 +109,7 @@ class SetupScreen(Screen):
         for key, value in self.settings.items():
             label = labels.get(key, key.replace("_", " "))
             if isinstance(value, bool) or key in choices:
-                button = Factory.BigButton(font_size=dp(16), height=dp(52))
+                button = Factory.BigButton(font_size=dp(17), height=dp(52))
                 button.bind(on_release=lambda _b, k=key: self.cycle_setting(k, choices.get(k)))
                 self._show_setting(button, label, key)
                 grid.add_widget(button)
@@ -117,7 +117,7 @@ class SetupScreen(Screen):
                 line = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
                 minus = Factory.BigButton(text="−", size_hint_x=None, width=dp(52))
                 plus = Factory.BigButton(text="+", size_hint_x=None, width=dp(52))
-                text = Factory.Label(font_size=dp(15), text_size=(dp(180), None), halign="center")
+                text = Factory.Label(font_size=dp(16), text_size=(dp(180), None), halign="center")
                 minus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, -1, t, lab))
                 plus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, +1, t, lab))
                 self.step_setting(key, 0, text, label)
@@ -187,7 +187,7 @@ class SetupScreen(Screen):
         lo, hi = bounds.get(key, (0, 10**6))
         new = min(hi, max(lo, value + direction * step))
         self.settings[key] = type(value)(round(new, 3))
-        label.text = f"{text}\n[b]{self.settings[key]}[/b]"
+        label.text = f"{text}\n[b][size={int(dp(22))}]{self.settings[key]}[/size][/b]"
         label.markup = True
 
     # -- start -------------------------------------------------------------------------------------------
