@@ -118,3 +118,55 @@ def _cmap(path: object) -> set[int]:
         for start, end in zip(starts, ends, strict=True):
             chars.update(range(start, end + 1))
     return chars
+
+
+CHILD = """
+import json, sys, time
+sys.path.insert(0, {tests!r})
+from pathlib import Path
+from ui_support import UI
+from companion.games.base import Player, Setup
+
+ui = UI(Path({tmp!r}), journal_path=Path({journal!r}))
+ui.app.start_game(Setup("ratuki", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=5))
+screen = ui.screen()
+for action in ({{"type": "start", "tick": 10.0}}, {{"type": "call", "presses": [{{"seat": 1, "tick": 11.0}}]}}):
+    assert screen.act(action), screen.header_text
+    print(json.dumps({{"game": ui.app.session.game_id, "actions": len(ui.app.session.actions),
+                      "state": ui.app.session.state}}), flush=True)
+time.sleep(120)  # the plug is pulled while the game is on screen
+"""
+
+
+def test_resume_after_the_plug_is_pulled(tmp_path: Path) -> None:
+    """The app is SIGKILLed with a game on screen; the next start offers it and resumes the same state."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    journal = tmp_path / "journal.sqlite3"
+    tests = str(Path(__file__).resolve().parent.parent)
+    code = CHILD.format(tests=tests, tmp=str(tmp_path / "child"), journal=str(journal))
+    (tmp_path / "child").mkdir()
+    env = dict(os.environ, PYTHONPATH=tests)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        lines = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    last = lines[-1]
+    ui = UI(tmp_path, journal_path=journal)
+    try:
+        home = ui.screen()
+        assert "Continue" in home.resume_text and "Ana, Bo" in home.resume_text
+        assert f"{last['actions']} moves" in home.resume_text
+        ui.tap(home.ids.resume)
+        assert ui.screen().name == GAME
+        assert ui.app.session.game_id == last["game"]
+        assert json.loads(json.dumps(ui.app.session.state)) == last["state"]
+    finally:
+        ui.close()
