@@ -164,9 +164,19 @@ class CompanionApp(App):
         self.banner = "\n".join(line if len(line) <= BANNER_CHARS else line[: BANNER_CHARS - 1] + "…" for line in lines)
 
     def dismiss_notices(self) -> None:
-        """Tapping the banner hides it until something new happens."""
+        """Hide the banner until something new happens."""
         self.notices = {}
         self._update_banner()
+
+    def show_notices(self) -> Any:
+        """Tapping the banner: every notice in full (each config problem on its own line), then Hide or Keep.
+        The banner itself shows two notices, shortened; this is where nothing is cut."""
+        from companion.ui.widgets import notices_view
+
+        lines = [text for topic, text in reversed(list(self.notices.items())) if topic != "config"]
+        if "config" in self.notices:
+            lines += [f"Config: {problem}" for problem in self.settings.problems]
+        return notices_view(lines, self.dismiss_notices)
 
     # -- games -------------------------------------------------------------------------------------------
 
@@ -237,7 +247,7 @@ BoxLayout:
     ScreenManager:
         id: manager
     Button:
-        # Hardware and config problems; tap to hide. Takes no room when there is nothing to say.
+        # Hardware and config problems; tap to read them in full and hide them. No room taken when all is well.
         text: app.banner
         opacity: 1 if app.banner else 0
         disabled: not app.banner
@@ -249,5 +259,5 @@ BoxLayout:
         background_normal: ""
         background_disabled_normal: ""
         background_color: 0.72, 0.33, 0.05, 1
-        on_release: app.dismiss_notices()
+        on_release: app.show_notices()
 """

@@ -13,7 +13,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.utils import get_color_from_hex
+from kivy.uix.scrollview import ScrollView
+from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games.base import Player
 
@@ -82,6 +83,38 @@ def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text:
     yes.bind(on_release=lambda _b: (view.dismiss(), on_yes()))
     row.add_widget(no)
     row.add_widget(yes)
+    box.add_widget(row)
+    view.add_widget(box)
+    view.open()
+    return view
+
+
+def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
+    """A modal with each notice in full (scrolls when long): *Hide these* clears the banner, *Keep* closes."""
+    view = ModalView(
+        size_hint=(0.94, 0.9), background="", background_color=(0.16, 0.16, 0.20, 1), overlay_color=(0, 0, 0, 0.75)
+    )
+    box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(10))
+    scroll = ScrollView(do_scroll_x=False)
+    text = Label(
+        text="\n\n".join(escape_markup(line) for line in lines) or "Nothing to report.",
+        markup=True,
+        font_size=dp(18),
+        halign="left",
+        valign="top",
+        size_hint_y=None,
+    )
+    text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+    text.bind(texture_size=lambda w, size: setattr(w, "height", size[1]))
+    scroll.add_widget(text)
+    box.add_widget(scroll)
+    row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
+    keep = Factory.BigButton(text="Keep showing")
+    hide = Factory.AccentButton(text="Hide these")
+    keep.bind(on_release=lambda _b: view.dismiss())
+    hide.bind(on_release=lambda _b: (view.dismiss(), on_hide()))
+    row.add_widget(keep)
+    row.add_widget(hide)
     box.add_widget(row)
     view.add_widget(box)
     view.open()

@@ -200,3 +200,33 @@ def test_home_fits_with_continue_and_a_long_banner(ui: UI) -> None:
     assert len(buttons) >= 10 and all(min(b.width, b.height) >= 48 for b in buttons), [
         (b.text[:12], b.height) for b in buttons
     ]
+
+
+def test_banner_tap_shows_every_problem_in_full_then_hides(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from kivy.uix.modalview import ModalView
+
+    harness = UI(
+        Path(str(tmp_path)),
+        config_text='[buttons]\nbounce_ms = 999\nlong_press_ms = 5\n[display]\nwidth = "wide"\n',
+    )
+    try:
+        app = harness.app
+        assert "(+2 more)" in app.banner
+        banner = next(w for w in app.root.children if getattr(w, "text", None) == app.banner)
+        harness.tap(banner)
+        modal = next(w for w in harness.window.children if isinstance(w, ModalView))
+        shown = harness.texts(modal)
+        for key in ("buttons.bounce_ms", "buttons.long_press_ms", "display.width"):
+            assert key in shown  # every problem, not just the first
+        harness.screenshot("notices")
+        harness.tap(harness.find("Keep showing", root=modal))
+        assert app.banner
+        harness.wait_until(lambda: modal.parent is None)
+        harness.tap(banner)
+        modal = next(w for w in harness.window.children if isinstance(w, ModalView))
+        harness.tap(harness.find("Hide these", root=modal))
+        assert app.banner == ""
+    finally:
+        harness.close()
