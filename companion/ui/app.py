@@ -30,6 +30,7 @@ from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
 
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
+CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
 BANNER_CHARS = 200  # per notice: two wrapped lines at 800 px
 
 
@@ -96,6 +97,8 @@ class CompanionApp(App):
             lambda _dt: self.sim_buttons.poll() if self.sim_buttons is not self.buttons else None, 0.1
         )
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        # A camera lost (or back) mid-game is noticed even while no screen shows frames.
+        Clock.schedule_interval(lambda _dt: self.feed.probe() if self.feed is not None else None, CAMERA_PROBE_S)
         self._update_banner()
         self._watchdog = Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 5)
         return root

@@ -25,7 +25,8 @@ class CameraFeed:
         self.interval_s = interval_s
         self.retry_s = retry_s
         self.processor: Processor | None = None
-        self._wanted = threading.Event()
+        self._wanted = threading.Event()  # a screen shows frames
+        self._wake = threading.Event()  # read now: wanted, or one probe
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._consumed = threading.Event()
@@ -39,11 +40,24 @@ class CameraFeed:
         self.processor = processor if on else None
         if on:
             self._wanted.set()
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
-                self._thread.start()
+            self._wake.set()
+            self._ensure_thread()
         else:
             self._wanted.clear()
+            self._wake.clear()
+
+    def probe(self) -> None:
+        """Read one frame just to check the camera (the app calls this every few seconds while no screen
+        wants frames), so a camera unplugged or plugged back in mid-game is noticed without opening a screen."""
+        if self._wanted.is_set() or self._stop.is_set():
+            return
+        self._wake.set()
+        self._ensure_thread()
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
+            self._thread.start()
 
     def consumed(self) -> None:
         """The UI has shown the last frame; the next one may be posted."""
@@ -51,7 +65,7 @@ class CameraFeed:
 
     def stop(self) -> None:
         self._stop.set()
-        self._wanted.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
         close = getattr(self.source, "close", None)
@@ -60,9 +74,12 @@ class CameraFeed:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wanted.wait()
+            self._wake.wait()
             if self._stop.is_set():
                 return
+            probing = not self._wanted.is_set()
+            if probing:
+                self._wake.clear()  # one read, then sleep until the next probe or want
             started = time.monotonic()
             try:
                 frame = self.source.read()
@@ -71,13 +88,16 @@ class CameraFeed:
                 if message != self.error:
                     self.error = message
                     self._post("camera", message)
-                self._stop.wait(self.retry_s)
+                if not probing:
+                    self._stop.wait(self.retry_s)
                 continue
             if self.error is not None or not self._seen_frame:
                 # Frames flow: clear any camera notice, including one from start-up (camera plugged in later).
                 self.error = None
                 self._seen_frame = True
                 self._post("camera", None)
+            if probing:
+                continue
             processor = self.processor
             result = None
             if processor is not None:

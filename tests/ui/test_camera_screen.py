@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from ui_support import UI
 
 from hardware.camera import CameraUnavailable
@@ -157,3 +158,30 @@ def test_startup_camera_notice_clears_once_frames_flow(ui: UI) -> None:
     _with_camera(ui, FlakyCamera())
     screen = ui.go("camera")
     assert ui.wait_until(lambda: screen.frames >= 1 and "Camera" not in ui.app.banner)
+
+
+def test_camera_checked_while_no_screen_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a game screen (no camera view open) an unplugged camera still gets its banner, and it clears by
+    itself when the camera is back: the app probes the camera on the clock."""
+    import companion.ui.app as app_module
+    from companion.games.base import Player, Setup
+    from companion.ui.camera_feed import CameraFeed
+    from hardware.sources import ReconnectingSource
+
+    monkeypatch.setattr(app_module, "CAMERA_PROBE_S", 0.1)
+    ui = UI(tmp_path)
+    try:
+        raw = Unpluggable()
+        camera = ReconnectingSource(raw, backoff_s=(0.05,))
+        ui.app.camera = camera
+        ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+        ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
+        game = ui.screen()
+        raw.present = False
+        assert ui.wait_until(lambda: "Camera" in ui.app.banner)
+        assert ui.screen() is game  # nothing opened a camera screen
+        assert ui.app.feed.latest is None  # probes read, they post no frames
+        raw.present = True
+        assert ui.wait_until(lambda: ui.app.banner == "")
+    finally:
+        ui.close()
