@@ -255,7 +255,7 @@ BoxLayout:
         opacity: 1 if app.banner else 0
         disabled: not app.banner
         size_hint_y: None
-        height: (self.texture_size[1] + dp(12)) if app.banner else 0
+        height: max(dp(48), self.texture_size[1] + dp(12)) if app.banner else 0
         font_size: dp(17)
         text_size: self.width - dp(16), None
         halign: "left"

@@ -190,15 +190,16 @@ def test_home_fits_with_continue_and_a_long_banner(ui: UI) -> None:
     colours = ("#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047")
     players = tuple(Player(n, c, i + 1) for i, (n, c) in enumerate(zip(names, colours, strict=True)))
     ui.app.journal.new_game(Setup("ratuki", players, seed=1))
-    ui.app.notice("camera", "Camera lost (simulated camera (sample dice photos)): no frame. " * 2)
+    ui.app.notice("buttons", "GPIO buttons unavailable (pin 17 is busy): using keys 1–5 and on-screen buttons. " * 2)
     ui.app.notice("config", "Config: /some/where/config.toml: buttons.bounce_ms = 999: must be between 0 and 200")
     home = ui.go("buttons") and ui.go("home")
     ui.screenshot("home-crowded")
-    title = next(w for w in home.walk() if getattr(w, "text", None) == "Table Companion")
+    assert ui.app.banner.count("\n") == 1 and len(ui.app.banner) > 240  # two notices, four lines
+    title = next(w for w in home.walk(restrict=True) if getattr(w, "text", None) == "Table Companion")
     assert title.to_window(title.x, title.top)[1] <= ui.window.height + 1
-    buttons = [w for w in home.walk() if isinstance(w, Button) and w.opacity > 0]
-    assert len(buttons) >= 10 and all(min(b.width, b.height) >= 48 for b in buttons), [
-        (b.text[:12], b.height) for b in buttons
+    buttons = [w for w in ui.app.root.walk(restrict=True) if isinstance(w, Button) and w.opacity > 0]
+    assert len(buttons) >= 11 and all(min(b.width, b.height) >= 48 for b in buttons), [
+        (b.text[:12], b.size) for b in buttons if min(b.size) < 48
     ]
 
 
