@@ -3,6 +3,7 @@ players, and the result is the game's players."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -104,3 +105,37 @@ def test_number_setting_steps_within_its_range_and_reaches_the_game(ui: UI) -> N
     assert f"]{screen.settings[key]}[" in label.text  # the new value is shown
     ui.tap_text("Start game")
     assert ui.app.session.setup.settings[key] == before[key] + 1
+
+
+def test_same_name_twice_is_refused_with_a_reason(ui: UI) -> None:
+    screen = open_setup(ui, 2)
+    from companion.ui.namepad import NamePad
+
+    ui.tap(name_buttons(screen)[1])
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    with pytest.raises(LookupError):
+        ui.find("Ana", root=pad.children[0].children[1])  # taken names are not offered...
+    ui.tap(ui.find("Clear", root=pad))
+    for label in ("A", "n", "a"):
+        tap_key(ui, pad, label)  # ...but can be typed
+    ui.tap(ui.find("OK", root=pad))
+    assert screen.rows[1]["name"] == "Ana"
+    assert ui.wait_until(lambda: pad.parent is None)
+    ui.tap_text("Start game")
+    assert ui.screen().name == "setup" and ui.app.session is None
+    assert "different" in screen.error_text
+    assert "different" in ui.texts()
+    ui.screenshot("setup-same-name")
+
+
+def test_settings_rows_do_not_overlap(ui: UI) -> None:
+    """Number settings with long names wrap and their rows grow: no row covers the next one."""
+    screen = open_setup(ui, 2)
+    ui.advance(3)
+    rows = list(reversed(screen.ids.settings.children))
+    for upper, lower in pairwise(rows):
+        assert lower.top <= upper.y + 0.5, (upper, lower)
+    for row in rows:
+        label = next((w for w in row.children if type(w).__name__ == "Label"), None)
+        if label is not None:
+            assert label.texture_size[1] <= row.height

@@ -114,10 +114,13 @@ class SetupScreen(Screen):
                 self._show_setting(button, label, key)
                 grid.add_widget(button)
             elif isinstance(value, int | float):
-                line = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
-                minus = Factory.BigButton(text="−", size_hint_x=None, width=dp(52))
-                plus = Factory.BigButton(text="+", size_hint_x=None, width=dp(52))
-                text = Factory.Label(font_size=dp(16), text_size=(dp(180), None), halign="center")
+                line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(4))
+                minus = Factory.BigButton(text="−", size_hint=(None, 1), width=dp(52))
+                plus = Factory.BigButton(text="+", size_hint=(None, 1), width=dp(52))
+                text = Factory.Label(font_size=dp(16), halign="center")
+                # The row grows with its label (a long name wraps to two lines above the value).
+                text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+                text.bind(texture_size=lambda _w, size, row=line: setattr(row, "height", max(dp(56), size[1] + dp(8))))
                 minus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, -1, t, lab))
                 plus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, +1, t, lab))
                 self.step_setting(key, 0, text, label)
