@@ -153,6 +153,9 @@ class CompanionApp(App):
             # A bare reason from a plain source; the reconnecting source's messages already say it all.
             message = f"Camera lost: {message}. Touch entry still works; reconnecting…"
         self.notice("camera", message)
+        handler = getattr(self.manager.current_screen, "on_camera", None)
+        if handler is not None:
+            handler(message)
 
     def notice(self, topic: str, message: str | None) -> None:
         """Show (or with ``None`` clear) the banner message for one topic."""

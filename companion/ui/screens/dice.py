@@ -141,6 +141,7 @@ class DiceScreen(Screen):
         self.frame_size: tuple[int, int] | None = None
         self.selected: int | None = None
         self.adding = False
+        self.by_hand = False  # the shown roll was entered or corrected by touch
         self.return_to = "home"
         self._texture: Texture | None = None
 
@@ -190,6 +191,7 @@ class DiceScreen(Screen):
         if self.manager is not None and self.manager.current == self.name:
             self._start_reader()
         self.roll = None
+        self.by_hand = False
         self.selected = None
         self.adding = False
         self.ids.picker.clear_widgets()
@@ -211,15 +213,26 @@ class DiceScreen(Screen):
         if not isinstance(result, LiveResult):
             return
         busy = self.selected is not None or self.adding
-        if result.settled is not None and not busy:
-            # A new settled roll replaces the last one unless the player is correcting it right now.
+        if result.settled is not None and not busy and (result.settled.dice or not self.by_hand):
+            # A new settled roll replaces the last one unless the player is correcting it right now (an empty
+            # tray does not replace dice entered by hand, e.g. while the camera was away).
             self.roll = result.settled
+            self.by_hand = False
             check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
             self.say(f"Settled: {len(self.roll.dice)} dice — {check}")
-        elif result.state != "settled" and not busy:
+        elif result.state != "settled" and not busy and not self.by_hand:
+            # Dice moving again: the last reading goes (a roll entered or corrected by hand stays until the
+            # next settled reading or Read again, so a camera coming back does not wipe what was typed).
             self.roll = None
             self.say(STATUS.get(result.state, result.state))
         self._show(live=result.latest if self.roll is None else None)
+
+    def on_camera(self, problem: str | None) -> None:
+        """The camera went away (``problem``) or came back (None): say what to do instead of "Rolling…"."""
+        if problem is not None:
+            self.say("No camera right now: add dice by touch (Add die). It reconnects by itself.", error=True)
+        elif self.roll is None:
+            self.say("Camera back: roll the dice into the tray…")
 
     # -- correction --------------------------------------------------------------------------------------
 
@@ -305,6 +318,7 @@ class DiceScreen(Screen):
                     kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
                 dice[self.selected] = replace(old, kind=kind, face=face, confidence=1.0, flagged=False)
         self.roll = Roll(tuple(dice), source=roll.source)
+        self.by_hand = True
         self.selected = None
         self.adding = False
         self.ids.picker.clear_widgets()
