@@ -71,8 +71,14 @@ class NamePad(ModalView):
         self.add_widget(box)
         self.shift = not text
         self._label_keys()
-        Window.bind(on_key_down=self._hard_key, on_textinput=self._hard_text)
-        self.bind(on_dismiss=lambda *_a: Window.unbind(on_key_down=self._hard_key, on_textinput=self._hard_text))
+        Window.bind(on_key_down=self._hard_key, on_key_up=self._swallow, on_textinput=self._hard_text)
+        self.bind(on_dismiss=self._unbind_keys)
+
+    def _unbind_keys(self, *_args: Any) -> None:
+        Window.unbind(on_key_down=self._hard_key, on_key_up=self._swallow, on_textinput=self._hard_text)
+
+    def _swallow(self, *_args: Any) -> bool:
+        return True  # key releases while typing are not seat-button releases either
 
     def _show(self, *_args: Any) -> None:
         self.shown.text = (self.text or "[color=888888]type a name[/color]") + "[color=4fc3f7]|[/color]"
