@@ -12,6 +12,19 @@ import json
 import sys
 from typing import Any
 
+METHOD_HELP = "the reader: the small learned network or the classical pip reader (default: the profile's)"
+
+
+def with_method(profile: Any, method: str | None) -> Any:
+    """The reader profile with ``--method`` applied (None: keep the profile, or the default one)."""
+    if method is None:
+        return profile
+    from dataclasses import replace
+
+    from companion.vision.pipeline import VisionProfile
+
+    return replace(profile, method=method) if profile is not None else VisionProfile(method=method)
+
 
 def register(subparsers: Any) -> None:
     """Add ``dice`` with sub-commands ``read`` and ``eval`` to an argparse sub-parsers object."""
@@ -28,11 +41,13 @@ def register(subparsers: Any) -> None:
         "active one); dice it cannot place are reported with kind 'unknown'",
     )
     read.add_argument("--camera", help="with --calibration: the camera the profile belongs to (pi, webcam:N, ...)")
+    read.add_argument("--method", choices=("learned", "classical"), help=METHOD_HELP)
     read.set_defaults(func=cmd_read)
     ev = sub.add_parser("eval", help="score the reader on a folder with images/ and YOLO labels/")
     ev.add_argument("set_dir", metavar="SET_DIR")
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ev.add_argument("--list", action="store_true", help="also list the images not read entirely right")
+    ev.add_argument("--method", choices=("learned", "classical"), help=METHOD_HELP)
     ev.set_defaults(func=cmd_eval)
 
 
@@ -57,6 +72,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             profile = _calibration(args, img)  # calibration (issue 5): None unless --calibration is given
+            profile = with_method(profile, getattr(args, "method", None))
             t0 = time.perf_counter()
             det = read_dice(img, profile)
             ms = (time.perf_counter() - t0) * 1000
@@ -66,7 +82,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 dice = [
                     {"value": d.face, "kind": d.kind, "box": list(d.box), "confidence": round(d.confidence, 3)}
                     for d in roll.dice
-                    if d.kind == "pips" or profile is not None
+                    if d.kind == "pips" or getattr(args, "calibration", None)
                 ]
                 print(json.dumps({"image": str(path), "dice": dice, "ms": round(ms, 1)}), flush=True)
             else:
@@ -97,7 +113,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from companion.vision.dataset import evaluate
 
     try:
-        result = evaluate(args.set_dir)
+        result = evaluate(args.set_dir, with_method(None, getattr(args, "method", None)))
     except ValueError as err:
         print(f"dice eval: {err}", file=sys.stderr)
         return 2

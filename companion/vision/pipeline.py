@@ -20,6 +20,8 @@ from companion.vision.pips import Pips, PipSettings, find_pips
 from companion.vision.roll import PIPS, DieRead, Roll
 
 FLAG_BELOW = 0.5  # dice read with less confidence than this are flagged for the player to check
+METHODS = ("learned", "classical")
+DEFAULT_METHOD = "classical"  # the better reader on the held-out photos (docs/dice-reader.md)
 
 
 class DieClassifier(Protocol):
@@ -44,6 +46,7 @@ class VisionProfile:
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
     min_confidence: float = 0.35  # weaker readings are not reported at all
     rectify: bool = True  # with a tray outline, read a straight-on view of the tray
+    method: str = DEFAULT_METHOD  # "learned" (the small network, learned.py) or "classical" (pips -> faces)
 
 
 DEFAULT_PROFILE = VisionProfile()
@@ -198,18 +201,9 @@ def boxes_back(det: Detections, homography: np.ndarray) -> Detections:
     return det.replace(boxes=np.round(boxes).astype(np.int32))
 
 
-def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> Detections:
-    """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels.
-    With a tray outline in the profile (and ``rectify``), the tray is first warped to a straight-on view, so
-    pips seen at an angle are round again."""
-    p = profile or DEFAULT_PROFILE
-    homography = None
-    if p.tray_quad is not None and p.rectify:
-        homography, size = tray_view(p.tray_quad)
-        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
-        gray, back = to_gray(view, p.max_side)
-    else:
-        gray, back = to_gray(frame_bgr, p.max_side)
+def read_faces_classical(image_bgr: np.ndarray, p: VisionProfile) -> Detections:
+    """The classical reader on one image: pips -> faces and lone pips -> size/overlap checks; image pixels."""
+    gray, back = to_gray(image_bgr, p.max_side)
     pips = find_pips(gray, p.pips)
     faces, lone, crowded = group_pips(pips, p.faces, gray)
     singles = read_lone_pips(gray, pips, lone, p.faces, crowded)
@@ -217,6 +211,31 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     det = suppress_overlaps(det[det.confidences >= p.min_confidence])
     if back != 1.0 and len(det):
         det = det.replace(boxes=np.round(det.boxes * back).astype(np.int32))
+    return det
+
+
+def read_faces_learned(image_bgr: np.ndarray) -> Detections:
+    """The learned reader on one image (imported on first use: it loads the network file)."""
+    from companion.vision.learned import read_dice_learned
+
+    return read_dice_learned(image_bgr)
+
+
+def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> Detections:
+    """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels.
+    ``profile.method`` picks the learned network or the classical pip reader; the stages after it (tray
+    outline, empty-tray reference, per-die classifiers) are the same for both. With a tray outline in the
+    profile (and ``rectify``), the tray is first warped to a straight-on view, so pips seen at an angle are
+    round again."""
+    p = profile or DEFAULT_PROFILE
+    if p.method not in METHODS:
+        raise ValueError(f"unknown dice reading method {p.method!r}: use one of {', '.join(METHODS)}")
+    homography = None
+    view = frame_bgr
+    if p.tray_quad is not None and p.rectify:
+        homography, size = tray_view(p.tray_quad)
+        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
+    det = read_faces_learned(view) if p.method == "learned" else read_faces_classical(view, p)
     if homography is not None:
         det = boxes_back(det, homography)
     if len(det):

@@ -1,0 +1,216 @@
+"""Data preparation for the learned dice detector: a fixed per-set image split, loading, augmentation and
+CenterNet targets. Offline only (used by ``train.py``); reads the labelled sets from a folder given on the
+command line (e.g. ``../shared/dice``)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.dataset import image_paths, load_image
+from companion.vision.scoring import read_yolo_labels
+
+SETS = ("felt-trays", "angled-webcam")
+SEED = 20261130
+HELD_OUT_SHARE = 0.2
+HELD_OUT_FILE = Path(__file__).parent / "heldout.txt"
+
+
+def split(root: str | Path, seed: int = SEED, share: float = HELD_OUT_SHARE) -> tuple[list[Path], list[Path]]:
+    """Train and held-out image paths: ``share`` of EACH set's images (by name, shuffled with a fixed seed)."""
+    train, held = [], []
+    for name in SETS:
+        paths = image_paths(Path(root) / name / "images")
+        order = list(paths)
+        random.Random(f"{seed}-{name}").shuffle(order)
+        k = round(len(order) * share)
+        held += sorted(order[:k])
+        train += sorted(order[k:])
+    return train, held
+
+
+def write_held_out(root: str | Path, out: Path = HELD_OUT_FILE) -> None:
+    """Write the held-out list (``set/images/name`` per line) next to this module."""
+    _, held = split(root)
+    lines = [f"{p.parent.parent.name}/images/{p.name}" for p in held]
+    out.write_text("\n".join(lines) + "\n")
+
+
+@dataclass
+class Sample:
+    """One photo with its labelled dice: boxes (N, 4) float x0 y0 x1 y1 in pixels, values (N,) 1-6."""
+
+    image: np.ndarray
+    boxes: np.ndarray
+    values: np.ndarray
+    set_name: str
+    path: Path
+
+
+def load(paths: list[Path]) -> list[Sample]:
+    """Images and labels into memory."""
+    out = []
+    for p in paths:
+        img = load_image(p)
+        h, w = img.shape[:2]
+        lab = p.parent.parent / "labels" / (p.stem + ".txt")
+        labels = read_yolo_labels(lab, w, h) if lab.exists() else []
+        boxes = np.array([lb.box for lb in labels], dtype=np.float32).reshape(-1, 4)
+        values = np.array([lb.value for lb in labels], dtype=np.int64)
+        out.append(Sample(img, boxes, values, p.parent.parent.name, p))
+    return out
+
+
+def augment(
+    s: Sample, rng: np.random.Generator, crop: int, long_side: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A random training view of a sample: scale/aspect change, crop, 90-degree turns, flips, colour changes
+    (channel swaps, inversion, hue/brightness/contrast), blur, noise, JPEG. Returns image, boxes, values."""
+    img, boxes, values = s.image, s.boxes.copy(), s.values.copy()
+    h, w = img.shape[:2]
+    base = long_side / max(h, w)
+    scale = base * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+    aspect = float(np.exp(rng.uniform(-0.18, 0.18)))
+    sx, sy = scale * aspect, scale / aspect
+    nw, nh = max(8, round(w * sx)), max(8, round(h * sy))
+    interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+    img = cv2.resize(img, (nw, nh), interpolation=interp)
+    boxes = boxes * np.array([sx, sy, sx, sy], dtype=np.float32)
+    # crop (around a random die most of the time)
+    if len(boxes) and rng.random() < 0.8:
+        b = boxes[rng.integers(len(boxes))]
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        x0 = int(cx - rng.uniform(0.15, 0.85) * crop)
+        y0 = int(cy - rng.uniform(0.15, 0.85) * crop)
+    else:
+        x0 = int(rng.integers(min(0, nw - crop), max(1, nw - crop + 1)))
+        y0 = int(rng.integers(min(0, nh - crop), max(1, nh - crop + 1)))
+    pad = crop
+    big = cv2.copyMakeBorder(
+        img,
+        pad,
+        pad,
+        pad,
+        pad,
+        cv2.BORDER_REFLECT_101 if rng.random() < 0.5 else cv2.BORDER_CONSTANT,
+        value=tuple(int(v) for v in rng.integers(0, 256, 3)),
+    )
+    x0 = int(np.clip(x0, -pad, nw + pad - crop))
+    y0 = int(np.clip(y0, -pad, nh + pad - crop))
+    out = big[y0 + pad : y0 + pad + crop, x0 + pad : x0 + pad + crop].copy()
+    boxes = boxes - np.array([x0, y0, x0, y0], dtype=np.float32)
+    if len(boxes):
+        c = (boxes[:, :2] + boxes[:, 2:]) / 2
+        keep = (c[:, 0] >= 0) & (c[:, 1] >= 0) & (c[:, 0] < crop) & (c[:, 1] < crop)
+        boxes, values = boxes[keep], values[keep]
+    # flips and 90-degree turns (a die face reads the same either way)
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+        boxes = np.stack([crop - boxes[:, 2], boxes[:, 1], crop - boxes[:, 0], boxes[:, 3]], axis=1)
+    k = int(rng.integers(4))
+    for _ in range(k):  # rotate 90 degrees counter-clockwise: (x, y) -> (y, crop - x)
+        out = np.rot90(out)
+        boxes = np.stack([boxes[:, 1], crop - boxes[:, 2], boxes[:, 3], crop - boxes[:, 0]], axis=1)
+    out = np.ascontiguousarray(out)
+    # colour
+    if rng.random() < 0.5:
+        out = out[:, :, rng.permutation(3)]
+    if rng.random() < 0.3:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
+        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
+        sat = rng.uniform(0.5, 1.5)
+        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * sat, 0, 255).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.15:
+        out = 255 - out
+    if rng.random() < 0.1:
+        g = cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)
+        out = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
+    f = out.astype(np.float32)
+    contrast = rng.uniform(0.6, 1.4)
+    bright = rng.uniform(-40, 40)
+    f = (f - 128) * contrast + 128 + bright + rng.uniform(-15, 15, 3)
+    if rng.random() < 0.3:
+        yy, xx = np.mgrid[0:crop, 0:crop].astype(np.float32) / crop
+        f += (rng.uniform(-40, 40) * (xx - 0.5) + rng.uniform(-40, 40) * (yy - 0.5))[:, :, None]
+    if rng.random() < 0.25:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.3:
+        f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.35:
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
+        if ok:
+            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out, boxes.astype(np.float32), values
+
+
+def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, ...]:
+    """CenterNet targets on the output grid: heat (6, S, S) gaussians at die centres per value, size (2, S, S)
+    log box size in grid cells, offset (2, S, S) sub-cell centre offset, mask (S, S) 1 at centres."""
+    s = size // stride
+    heat = np.zeros((6, s, s), np.float32)
+    wh = np.zeros((2, s, s), np.float32)
+    off = np.zeros((2, s, s), np.float32)
+    mask = np.zeros((s, s), np.float32)
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
+    for b, v in zip(boxes, values, strict=True):
+        cx, cy = (b[0] + b[2]) / 2 / stride, (b[1] + b[3]) / 2 / stride
+        bw, bh = max(1.0, (b[2] - b[0]) / stride), max(1.0, (b[3] - b[1]) / stride)
+        ix, iy = int(cx), int(cy)
+        if not (0 <= ix < s and 0 <= iy < s):
+            continue
+        sigma = max(0.7, 0.16 * min(bw, bh))
+        g = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
+        heat[v - 1] = np.maximum(heat[v - 1], g)
+        wh[:, iy, ix] = np.log([bw, bh])
+        off[:, iy, ix] = [cx - ix, cy - iy]
+        mask[iy, ix] = 1
+    return heat, wh, off, mask
+
+
+def synthetic(n: int, seed0: int = 1000, repo: str | Path = ".") -> list[Sample]:
+    """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
+    tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
+    some touching. Adds dice looks the two photo sets lack."""
+    import sys
+
+    sys.path.insert(0, str(Path(repo) / "tests"))
+    from synth.dice_render import TRAY_COLOURS, DieSpec, make_table, random_light, render
+
+    out = []
+    for seed in range(seed0, seed0 + n):
+        rng = np.random.default_rng(seed)
+        table = make_table(
+            seed, markers=False, tray=list(TRAY_COLOURS)[seed % len(TRAY_COLOURS)], perspective=rng.uniform(0, 0.08)
+        )
+        size = float(rng.uniform(18, 70))
+        specs: list = []
+        for _ in range(int(rng.integers(2, 13))):
+            for _ in range(100):
+                c = (float(rng.uniform(40, 600)), float(rng.uniform(40, 440)))
+                if all(np.hypot(c[0] - d.centre[0], c[1] - d.centre[1]) > size * 1.1 for d in specs):
+                    break
+            else:
+                continue
+            body = tuple(float(v) for v in rng.uniform(0.02, 0.95, 3))
+            specs.append(
+                DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=float(rng.uniform(0, 90)), body=body)
+            )
+        shot = render(
+            table,
+            specs,
+            random_light(rng, 0.8),
+            blur=float(rng.uniform(0.3, 1.5)),
+            noise=float(rng.uniform(1, 5)),
+            seed=seed,
+            jpeg=int(rng.integers(60, 95)),
+        )
+        boxes = np.array([d.box for d in shot.dice], dtype=np.float32).reshape(-1, 4)
+        values = np.array([int(d.face) for d in shot.dice], dtype=np.int64)
+        out.append(Sample(shot.image, boxes, values, "synthetic", Path(f"synthetic-{seed}")))
+    return out

@@ -1,0 +1,204 @@
+"""Train the learned dice detector (tiny CenterNet) on the split in ``data.py`` and export it to ONNX.
+
+Offline only; needs PyTorch (CPU). Usage, from the repository root:
+    .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 20
+Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from companion.vision import learned
+from companion.vision.training.data import Sample, augment, load, split, synthetic, targets
+
+
+def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
+    """Conv + batch norm + ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(i, o, k, s, padding=d * (k // 2), dilation=d, groups=g, bias=False), nn.BatchNorm2d(o), nn.ReLU()
+    )
+
+
+class Block(nn.Module):
+    """Residual depthwise-separable block."""
+
+    def __init__(self, c: int, d: int = 1) -> None:
+        super().__init__()
+        self.dw = cbr(c, c, 3, 1, g=c, d=d)
+        self.pw = nn.Sequential(nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.relu(x + self.pw(self.dw(x)))
+
+
+class DiceNet(nn.Module):
+    """Stride-4 output: 6 value heat maps (logits in training, probabilities when exported), 2 log sizes,
+    2 offsets. Context from stride-8 and stride-16 branches added back on the way up."""
+
+    def __init__(self, c4: int = 32, c8: int = 64, c16: int = 96) -> None:
+        super().__init__()
+        self.export = False
+        self.stem = nn.Sequential(cbr(3, 16, 3, 2), cbr(16, c4, 3, 2))
+        self.b4 = nn.Sequential(Block(c4), Block(c4))
+        self.down8 = nn.Sequential(cbr(c4, c4, 3, 2, g=c4), cbr(c4, c8, 1))
+        self.b8 = nn.Sequential(Block(c8), Block(c8, 2))
+        self.down16 = nn.Sequential(cbr(c8, c8, 3, 2, g=c8), cbr(c8, c16, 1))
+        self.b16 = nn.Sequential(Block(c16), Block(c16, 2))
+        self.lat16 = nn.Sequential(nn.Conv2d(c16, c8, 1, bias=False), nn.BatchNorm2d(c8))
+        self.u8 = Block(c8)
+        self.lat8 = nn.Sequential(nn.Conv2d(c8, c4, 1, bias=False), nn.BatchNorm2d(c4))
+        self.u4 = Block(c4)
+        self.head = nn.Sequential(cbr(c4, c4, 1), nn.Conv2d(c4, 10, 1))
+        nn.init.constant_(self.head[1].bias[:6], -2.2)  # type: ignore[index]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.b4(self.stem(x))
+        f8 = self.b8(self.down8(f4))
+        f16 = self.b16(self.down16(f8))
+        f8 = self.u8(F.relu(f8 + F.interpolate(self.lat16(f16), scale_factor=2.0, mode="nearest")))
+        f4 = self.u4(F.relu(f4 + F.interpolate(self.lat8(f8), scale_factor=2.0, mode="nearest")))
+        out = self.head(f4)
+        if self.export:
+            return torch.cat([torch.sigmoid(out[:, :6]), out[:, 6:]], dim=1)
+        return out
+
+
+def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, normalised by the number of dice."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def batch(samples: list[Sample], rng: np.random.Generator, n: int, crop: int) -> tuple[torch.Tensor, ...]:
+    """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
+    webcam photos and rendered scenes (when there are any)."""
+    felt = [s for s in samples if s.set_name == "felt-trays"]
+    webcam = [s for s in samples if s.set_name == "angled-webcam"]
+    synth = [s for s in samples if s.set_name == "synthetic"]
+    pools = [felt, webcam, felt, synth or webcam]
+    imgs, hs, whs, offs, masks = [], [], [], [], []
+    for i in range(n):
+        pool = pools[i % len(pools)] or samples
+        s = pool[rng.integers(len(pool))]
+        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE)
+        h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
+        imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
+        hs.append(h)
+        whs.append(wh)
+        offs.append(off)
+        masks.append(m)
+    return tuple(torch.from_numpy(np.stack(a)) for a in (imgs, hs, whs, offs, masks))
+
+
+def loss_fn(out: torch.Tensor, heat: torch.Tensor, wh: torch.Tensor, off: torch.Tensor, mask: torch.Tensor):
+    """Heat focal loss + L1 on log size (x0.2) and offset at die centres."""
+    lh = focal(out[:, :6], heat)
+    m = mask.unsqueeze(1)
+    n = mask.sum().clamp(min=1)
+    lwh = (torch.abs(out[:, 6:8] - wh) * m).sum() / n
+    loff = (torch.abs(out[:, 8:10] - off) * m).sum() / n
+    return lh + 0.2 * lwh + loff, lh
+
+
+def export(model: DiceNet, path: Path) -> None:
+    """ONNX with sigmoid on the heat maps; input size free (fully convolutional)."""
+    model.eval()
+    model.export = True
+    dummy = torch.zeros(1, 3, 384, 512)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(path),
+        input_names=["image"],
+        output_names=["out"],
+        opset_version=13,
+        dynamic_axes={"image": {2: "h", 3: "w"}, "out": {2: "gh", 3: "gw"}},
+        dynamo=False,
+    )
+    model.export = False
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("root", help="folder holding felt-trays/ and angled-webcam/")
+    ap.add_argument("--minutes", type=float, default=20.0)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--crop", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", default="/tmp/dice_train")
+    ap.add_argument("--out", default=str(learned.MODEL_PATH))
+    ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt)")
+    ap.add_argument("--synthetic", type=int, default=0, help="also train on this many rendered scenes")
+    ap.add_argument("--warmup", type=int, default=100)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    train_paths, _ = split(args.root)
+    samples = load(train_paths)
+    if args.synthetic:
+        cache = work / f"synthetic-{args.synthetic}.pkl"
+        if cache.exists():
+            extra = pickle.loads(cache.read_bytes())
+        else:
+            extra = synthetic(args.synthetic, repo=Path(__file__).resolve().parents[3])
+            cache.write_bytes(pickle.dumps(extra))
+        samples += extra
+        print(f"{len(extra)} rendered scenes added", flush=True)
+    model = DiceNet()
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    budget = args.minutes * 60
+    t0 = time.time()
+    step, avg, avgh = 0, 0.0, 0.0
+    model.train()
+    while True:
+        el = time.time() - t0
+        if el > budget:
+            break
+        frac = el / budget
+        lr = args.lr * (min(1.0, step / args.warmup) if step < args.warmup else 0.5 * (1 + np.cos(np.pi * frac)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop)
+        out = model(x)
+        loss, lh = loss_fn(out, heat, wh, off, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        avg = 0.98 * avg + 0.02 * float(loss.detach())
+        avgh = 0.98 * avgh + 0.02 * float(lh)
+        if step % 25 == 0:
+            done = 1 - 0.98**step
+            print(f"step {step} t {el:.0f}s lr {lr:.5f} loss {avg / done:.3f} heat {avgh / done:.3f}", flush=True)
+        if step % 200 == 0:
+            torch.save(model.state_dict(), work / "last.pt")
+            export(model, Path(args.out))
+            model.train()
+    torch.save(model.state_dict(), work / "last.pt")
+    export(model, Path(args.out))
+    print(f"done: {step} steps in {time.time() - t0:.0f}s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
