@@ -21,7 +21,7 @@ from companion.vision.roll import PIPS, DieRead, Roll
 
 FLAG_BELOW = 0.5  # dice read with less confidence than this are flagged for the player to check
 METHODS = ("learned", "classical")
-DEFAULT_METHOD = "classical"  # the better reader on the held-out photos (docs/dice-reader.md)
+DEFAULT_METHOD = "classical"  # neither reader wins every held-out figure; see docs/dice-reader.md
 
 
 class DieClassifier(Protocol):
