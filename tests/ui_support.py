@@ -151,8 +151,13 @@ class UI:
         from kivy.app import App
         from kivy.clock import Clock
 
+        from kivy.uix.modalview import ModalView
+
         app = self.app
         app.dispatch("on_stop")
+        for widget in list(self.window.children):
+            if isinstance(widget, ModalView):  # a pop-up left open (or mid-animation) must not leak into the next test
+                self.window.remove_widget(widget)
         if app.root is not None and app.root.parent is not None:
             self.window.remove_widget(app.root)
         self.window.unbind(on_key_down=app._key_down, on_key_up=app._key_up)
