@@ -150,7 +150,6 @@ class UI:
         """Stop the app (on_stop also clears kv's cached ``app``) and take its widgets off the shared window."""
         from kivy.app import App
         from kivy.clock import Clock
-
         from kivy.uix.modalview import ModalView
 
         app = self.app
