@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from ui_support import UI
 
 from companion.ui.camera_feed import CameraFeed
@@ -125,9 +126,10 @@ def test_no_camera_allows_touch_entry(ui: UI) -> None:
     ui.screenshot("dice-touch")
 
 
-def test_broken_calibration_profile_is_reported(ui: UI) -> None:
+def test_broken_calibration_profile_is_reported(ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.paths import data_dir
 
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path))  # keep the broken file away from other tests
     image, _values = labelled_sample()
     install_camera(ui, image)
     from calibration.store import ProfileStore
