@@ -12,7 +12,10 @@ import json
 import sys
 from typing import Any
 
-METHOD_HELP = "the reader: the small learned network or the classical pip reader (default: the profile's)"
+METHOD_HELP = (
+    "the reader: the small learned network, the classical pip reader, or hybrid (the network finds the dice, sure "
+    "classical readings give their values) (default: the profile's)"
+)
 
 
 def with_method(profile: Any, method: str | None) -> Any:
@@ -41,13 +44,13 @@ def register(subparsers: Any) -> None:
         "active one); dice it cannot place are reported with kind 'unknown'",
     )
     read.add_argument("--camera", help="with --calibration: the camera the profile belongs to (pi, webcam:N, ...)")
-    read.add_argument("--method", choices=("learned", "classical"), help=METHOD_HELP)
+    read.add_argument("--method", choices=("learned", "classical", "hybrid"), help=METHOD_HELP)
     read.set_defaults(func=cmd_read)
     ev = sub.add_parser("eval", help="score the reader on a folder with images/ and YOLO labels/")
     ev.add_argument("set_dir", metavar="SET_DIR")
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ev.add_argument("--list", action="store_true", help="also list the images not read entirely right")
-    ev.add_argument("--method", choices=("learned", "classical"), help=METHOD_HELP)
+    ev.add_argument("--method", choices=("learned", "classical", "hybrid"), help=METHOD_HELP)
     ev.set_defaults(func=cmd_eval)
 
 

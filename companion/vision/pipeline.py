@@ -20,8 +20,9 @@ from companion.vision.pips import Pips, PipSettings, find_pips
 from companion.vision.roll import PIPS, DieRead, Roll
 
 FLAG_BELOW = 0.5  # dice read with less confidence than this are flagged for the player to check
-METHODS = ("learned", "classical")
-DEFAULT_METHOD = "classical"  # neither reader wins every held-out figure; see docs/dice-reader.md
+METHODS = ("learned", "classical", "hybrid")
+DEFAULT_METHOD = "classical"  # see docs/dice-reader.md: "hybrid" has better held-out figures, but the network
+# merges touching dice and reads pips on colour/picture dice, which the classical reader gets right
 
 
 class DieClassifier(Protocol):
@@ -46,7 +47,8 @@ class VisionProfile:
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
     min_confidence: float = 0.35  # weaker readings are not reported at all
     rectify: bool = True  # with a tray outline, read a straight-on view of the tray
-    method: str = DEFAULT_METHOD  # "learned" (the small network, learned.py) or "classical" (pips -> faces)
+    method: str = DEFAULT_METHOD  # "learned" (the small network, learned.py), "classical" (pips -> faces), or
+    # "hybrid" (the network finds the dice; a sure classical reading on a die gives its value)
 
 
 DEFAULT_PROFILE = VisionProfile()
@@ -221,10 +223,38 @@ def read_faces_learned(image_bgr: np.ndarray) -> Detections:
     return read_dice_learned(image_bgr)
 
 
+def confirm_with_classical(found: Detections, classical: Detections, min_confidence: float) -> Detections:
+    """Dice found by the network, read again by the classical reader: where a sure classical reading (at least
+    ``FLAG_BELOW``) sits on a found die (centre within 35% of its size), its value counts (confidence: the higher
+    of the two when they agree, the classical one when they differ); a found die below ``min_confidence`` that no
+    sure classical reading backs is dropped (the classical reader's own reporting floor)."""
+    if not len(found):
+        return found
+    values, confs = found.values.copy(), found.confidences.copy()
+    keep = np.ones(len(found), dtype=bool)
+    cc = classical.centres
+    for i, (x0, y0, x1, y1) in enumerate(found.boxes.astype(np.float64)):
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        hw, hh = max(4.0, (x1 - x0) * 0.35), max(4.0, (y1 - y0) * 0.35)
+        near = [
+            j
+            for j in range(len(classical))
+            if abs(cc[j, 0] - cx) <= hw and abs(cc[j, 1] - cy) <= hh and classical.confidences[j] >= FLAG_BELOW
+        ]
+        if near:
+            j = max(near, key=lambda k: float(classical.confidences[k]))
+            agree = classical.values[j] == values[i]
+            confs[i] = max(confs[i], classical.confidences[j]) if agree else classical.confidences[j]
+            values[i] = classical.values[j]
+        elif confs[i] < min_confidence:
+            keep[i] = False
+    return found.replace(values=values, confidences=confs, faces=[int(v) for v in values])[keep]
+
+
 def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> Detections:
     """Find every die in a BGR frame and read its top face; boxes are in the frame's own pixels.
-    ``profile.method`` picks the learned network or the classical pip reader; the stages after it (tray
-    outline, empty-tray reference, per-die classifiers) are the same for both. With a tray outline in the
+    ``profile.method`` picks the learned network, the classical pip reader or both (hybrid); the stages after
+    it (tray outline, empty-tray reference, per-die classifiers) are the same for all. With a tray outline in the
     profile (and ``rectify``), the tray is first warped to a straight-on view, so pips seen at an angle are
     round again."""
     p = profile or DEFAULT_PROFILE
@@ -235,7 +265,12 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     if p.tray_quad is not None and p.rectify:
         homography, size = tray_view(p.tray_quad)
         view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
-    det = read_faces_learned(view) if p.method == "learned" else read_faces_classical(view, p)
+    if p.method == "learned":
+        det = read_faces_learned(view)
+    elif p.method == "hybrid":
+        det = confirm_with_classical(read_faces_learned(view), read_faces_classical(view, p), p.min_confidence)
+    else:
+        det = read_faces_classical(view, p)
     if homography is not None:
         det = boxes_back(det, homography)
     if len(det):

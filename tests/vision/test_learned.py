@@ -9,7 +9,7 @@ import pytest
 from companion.vision import learned
 from companion.vision.dataset import SAMPLES, labelled_set, predictions
 from companion.vision.detections import Detections
-from companion.vision.pipeline import VisionProfile, read_dice
+from companion.vision.pipeline import VisionProfile, confirm_with_classical, read_dice
 from companion.vision.scoring import score_image, total
 
 READ_FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) over the shipped samples;
@@ -100,6 +100,27 @@ def test_pipeline_switch_runs_the_learned_reader_and_the_stages_after_it() -> No
     assert len(same) == 0  # nothing changed from the empty-tray frame: nothing reported
     classical = read_dice(img, VisionProfile(method="classical"))
     assert isinstance(classical, Detections)
+
+
+def test_hybrid_takes_sure_classical_values_and_drops_weak_unbacked_dice() -> None:
+    found = Detections.from_lists(
+        [[0, 0, 40, 40], [100, 0, 140, 40], [200, 0, 240, 40], [300, 0, 340, 40]], [3, 5, 2, 6], [0.6, 0.45, 0.3, 0.32]
+    )
+    classical = Detections.from_lists(
+        [[2, 2, 38, 38], [102, 0, 142, 40], [300, 0, 340, 40], [400, 0, 440, 40]], [3, 4, 6, 1], [0.8, 0.7, 0.4, 0.9]
+    )
+    det = confirm_with_classical(found, classical, min_confidence=0.35)
+    assert det.values.tolist() == [3, 4]  # agreed 3 kept; 5 -> the sure classical 4; the unbacked weak dice go
+    assert det.confidences.tolist() == pytest.approx([0.8, 0.7])
+    assert det.boxes.tolist() == [[0, 0, 40, 40], [100, 0, 140, 40]]  # the network's boxes; no classical-only die
+    assert det.faces == [3, 4]
+    assert len(confirm_with_classical(Detections.empty(), classical, 0.35)) == 0
+
+
+def test_hybrid_method_through_the_pipeline() -> None:
+    _, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
+    det = read_dice(img, VisionProfile(method="hybrid"))
+    assert len(det) >= 1 and set(det.values.tolist()) <= {1, 2, 3, 4, 5, 6}
 
 
 def test_unknown_method_is_refused() -> None:
