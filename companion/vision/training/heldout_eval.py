@@ -1,4 +1,4 @@
-"""Score the classical and the learned reader on the held-out photos only (``heldout.txt``), per set and overall,
+"""Score the classical, learned and hybrid readers on the held-out photos only (``heldout.txt``), per set and overall,
 with the project's scoring rule, plus median ms per image on one core. Usage, from the repository root:
     .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json]
 """
@@ -54,7 +54,7 @@ def run(root: Path, method: str) -> dict[str, dict[str, float | int]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("root", type=Path, help="folder holding felt-trays/ and angled-webcam/")
-    ap.add_argument("--methods", default="classical,learned")
+    ap.add_argument("--methods", default="classical,learned,hybrid")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     cv2.setNumThreads(1)
