@@ -63,19 +63,23 @@ class GameSession:
     def undo(self) -> Action | None:
         """Take back the last action; returns it (for "Undone: ...") or ``None``."""
         undone = self.journal.undo(self.game_id)
-        if undone is None:
-            return None
-        self.actions = self.journal.actions(self.game_id)
-        self.state = replay(self.setup, self.actions, source=f"game {self.game_id}")
+        if undone is not None:
+            self._reload()
         return undone
 
     def redo(self) -> Action | None:
+        """Bring back the earliest undone action; returns it or ``None``."""
         redone = self.journal.redo(self.game_id)
-        if redone is None:
-            return None
+        if redone is not None:
+            self._reload()
+            if self.over:  # redoing the last move ends the game again: stop offering it for resume
+                self.journal.set_finished(self.game_id, True)
+        return redone
+
+    def _reload(self) -> None:
+        """State from the journal's live actions (after undo/redo changed which ones are live)."""
         self.actions = self.journal.actions(self.game_id)
         self.state = replay(self.setup, self.actions, source=f"game {self.game_id}")
-        return redone
 
     @property
     def can_redo(self) -> bool:

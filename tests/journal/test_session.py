@@ -61,3 +61,16 @@ def test_a_setup_the_engine_refuses_writes_nothing(toy_game: str, tmp_path: Path
         GameSession.start(journal, Setup("toy", PLAYERS, {"target": 0}))
     assert journal.games() == []
     journal.close()
+
+
+def test_redoing_the_winning_move_finishes_the_game_again(toy_game: str, tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    session = GameSession.start(journal, Setup("toy", PLAYERS, {"target": 8}))
+    session.do({"type": "add", "n": 5})
+    session.do({"type": "add", "n": 3})
+    assert journal.game(session.game_id).finished
+    session.undo()
+    assert not journal.game(session.game_id).finished  # offered for resume again
+    session.redo()
+    assert session.over and journal.game(session.game_id).finished  # no "Continue" for an ended game
+    journal.close()
