@@ -18,6 +18,28 @@ from typing import Any
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
+class FakeCamera:
+    """A camera showing one frame (the test may swap ``frame``) that the test can unplug (``present = False``)."""
+
+    def __init__(self, frame: Any, name: str = "test camera") -> None:
+        self.frame = frame
+        self.name = name
+        self.present = True
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Any:
+        from hardware.camera import CameraUnavailable
+
+        if not self.present:
+            raise CameraUnavailable("test camera unplugged")
+        return self.frame  # the same object: tests may wait for the screen to show exactly this frame
+
+    def close(self) -> None:
+        pass
+
+
 class UI:
     """A running :class:`CompanionApp` driven frame by frame from the test."""
 
@@ -96,6 +118,14 @@ class UI:
 
         base = root if root is not None else self.app.manager.current_screen
         return "\n".join(str(w.text) for w in base.walk(restrict=True) if isinstance(w, Label))
+
+    def use_camera(self, camera: Any, *, interval_s: float = 0.02, retry_s: float = 0.05) -> Any:
+        """Make ``camera`` the app's camera, read by a fast feed (as at start-up, before any screen wants it)."""
+        from companion.ui.camera_feed import CameraFeed
+
+        self.app.camera = camera
+        self.app.feed = CameraFeed(camera, self.app.hub.put, interval_s=interval_s, retry_s=retry_s)
+        return camera
 
     def screen(self, name: str | None = None) -> Any:
         manager = self.app.manager

@@ -7,42 +7,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ui_support import UI
+from ui_support import UI, FakeCamera
 
 from calibration.bench import synthetic_renderer
 from calibration.store import ProfileStore
-from hardware.camera import CameraUnavailable
 
 R: Any = synthetic_renderer()
 
 
-class TableCamera:
-    """A camera looking at a synthetic table; the test puts dice on it by setting ``frame``."""
-
-    name = "webcam 0"
-
-    def __init__(self, frame: np.ndarray) -> None:
-        self.frame = frame
-        self.present = True
-
-    def open(self) -> None:
-        pass
-
-    def read(self) -> np.ndarray:
-        if not self.present:
-            raise CameraUnavailable("test camera unplugged")
-        return self.frame
-
-    def close(self) -> None:
-        pass
-
-
-def setup(ui: UI, tmp_path: Path, table: Any) -> tuple[Any, TableCamera]:
-    from companion.ui.camera_feed import CameraFeed
-
-    camera = TableCamera(R.render(table, [], R.Light(5000), noise=2.0).image)
-    ui.app.camera = camera
-    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+def setup(ui: UI, tmp_path: Path, table: Any) -> tuple[Any, FakeCamera]:
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    ui.use_camera(camera)
     screen = ui.screen("calibrate")
     screen.store = ProfileStore(tmp_path / "profiles")
     ui.go("calibrate")
@@ -50,7 +25,7 @@ def setup(ui: UI, tmp_path: Path, table: Any) -> tuple[Any, TableCamera]:
     return screen, camera
 
 
-def show(ui: UI, screen: Any, camera: TableCamera, frame: np.ndarray) -> None:
+def show(ui: UI, screen: Any, camera: FakeCamera, frame: np.ndarray) -> None:
     camera.frame = frame
     assert ui.wait_until(lambda: screen.frame is frame)
 
@@ -202,11 +177,8 @@ def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> 
     store = ProfileStore(tmp_path / "profiles")
     learned.save(store, "Club")
 
-    from companion.ui.camera_feed import CameraFeed
-
-    camera = TableCamera(R.render(table, [], R.Light(5000), noise=2.0).image)
-    ui.app.camera = camera
-    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    ui.use_camera(camera)
     screen = ui.screen("calibrate")
     screen.store = store
     ui.go("calibrate")

@@ -7,43 +7,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from ui_support import UI
-
-from hardware.camera import CameraUnavailable
+from ui_support import UI, FakeCamera
 
 
-class FlakyCamera:
-    """A camera that can be unplugged and plugged back in by the test."""
-
-    name = "test camera"
-
-    def __init__(self) -> None:
-        self.present = True
-        self.frame = np.zeros((480, 640, 3), np.uint8)
-        cv2.rectangle(self.frame, (100, 100), (300, 300), (0, 200, 0), -1)
-
-    def open(self) -> None:
-        pass
-
-    def read(self) -> np.ndarray:
-        if not self.present:
-            raise CameraUnavailable("test camera unplugged")
-        return self.frame
-
-    def close(self) -> None:
-        pass
-
-
-def _with_camera(ui: UI, camera: FlakyCamera) -> None:
-    from companion.ui.camera_feed import CameraFeed
-
-    ui.app.camera = camera
-    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+def flaky_camera() -> FakeCamera:
+    """A camera showing a green square, which the test can unplug and plug back in."""
+    frame = np.zeros((480, 640, 3), np.uint8)
+    cv2.rectangle(frame, (100, 100), (300, 300), (0, 200, 0), -1)
+    return FakeCamera(frame)
 
 
 def test_live_frames_are_shown(ui: UI) -> None:
-    camera = FlakyCamera()
-    _with_camera(ui, camera)
+    camera = flaky_camera()
+    ui.use_camera(camera)
     screen = ui.go("camera")
     assert ui.wait_until(lambda: screen.frames >= 2)
     assert "640×480" in screen.info_text
@@ -54,8 +30,8 @@ def test_live_frames_are_shown(ui: UI) -> None:
 
 
 def test_camera_loss_shows_banner_and_recovers(ui: UI) -> None:
-    camera = FlakyCamera()
-    _with_camera(ui, camera)
+    camera = flaky_camera()
+    ui.use_camera(camera)
     screen = ui.go("camera")
     assert ui.wait_until(lambda: screen.frames >= 1)
     camera.present = False
@@ -68,7 +44,7 @@ def test_camera_loss_shows_banner_and_recovers(ui: UI) -> None:
 
 
 def test_no_camera_says_so(ui: UI, tmp_path: Path) -> None:
-    _with_camera(ui, FlakyCamera())
+    ui.use_camera(flaky_camera())
     screen = ui.go("camera")
     assert ui.wait_until(lambda: screen.frames >= 1)
     ui.go("home")
@@ -110,15 +86,13 @@ def test_camera_lost_mid_game_touch_works_and_it_reconnects(ui: UI) -> None:
     """The real ReconnectingSource: unplugged during a game → banner; touch entry reaches the game; plugged
     back in → it reopens by itself and the banner goes."""
     from companion.games.base import Player, Setup
-    from companion.ui.camera_feed import CameraFeed
     from companion.vision.roll import Roll
     from hardware.sources import ReconnectingSource
 
     raw = Unpluggable()
     camera = ReconnectingSource(raw, backoff_s=(0.05,))
     camera.open()
-    ui.app.camera = camera
-    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+    ui.use_camera(camera)
     game = "ratatat"
     ui.app.start_game(Setup(game, (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
     game_screen = ui.screen()
@@ -161,7 +135,7 @@ def test_startup_camera_notice_clears_once_frames_flow(ui: UI) -> None:
     """A camera that was missing at start-up and is plugged in later: the first frames clear the banner."""
     ui.app.notice("camera", "Camera not available: no Pi camera found. Trying again; touch input works meanwhile.")
     assert "Camera not available" in ui.app.banner
-    _with_camera(ui, FlakyCamera())
+    ui.use_camera(flaky_camera())
     screen = ui.go("camera")
     assert ui.wait_until(lambda: screen.frames >= 1 and "Camera" not in ui.app.banner)
 
@@ -171,7 +145,6 @@ def test_camera_checked_while_no_screen_reads_it(tmp_path: Path, monkeypatch: py
     itself when the camera is back: the app probes the camera on the clock."""
     import companion.ui.app as app_module
     from companion.games.base import Player, Setup
-    from companion.ui.camera_feed import CameraFeed
     from hardware.sources import ReconnectingSource
 
     monkeypatch.setattr(app_module, "CAMERA_PROBE_S", 0.1)
@@ -179,8 +152,7 @@ def test_camera_checked_while_no_screen_reads_it(tmp_path: Path, monkeypatch: py
     try:
         raw = Unpluggable()
         camera = ReconnectingSource(raw, backoff_s=(0.05,))
-        ui.app.camera = camera
-        ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.02, retry_s=0.05)
+        ui.use_camera(camera)
         ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
         game = ui.screen()
         raw.present = False

@@ -8,30 +8,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from ui_support import UI
+from ui_support import UI, FakeCamera
 
-from companion.ui.camera_feed import CameraFeed
 from companion.vision.roll import Roll
 
 SAMPLES = Path(__file__).resolve().parents[2] / "companion" / "vision" / "samples" / "felt-trays"
-
-
-class StillCamera:
-    """One real photo, again and again: the dice lie still in the tray."""
-
-    name = "still photo"
-
-    def __init__(self, image: np.ndarray) -> None:
-        self.image = image
-
-    def open(self) -> None:
-        pass
-
-    def read(self) -> np.ndarray:
-        return self.image.copy()
-
-    def close(self) -> None:
-        pass
 
 
 def labelled_sample() -> tuple[np.ndarray, list[int]]:
@@ -45,9 +26,8 @@ def labelled_sample() -> tuple[np.ndarray, list[int]]:
 
 def install_camera(ui: UI, image: np.ndarray) -> None:
     ui.app.settings["dice"]["settle_ms"] = 100
-    camera = StillCamera(image)
-    ui.app.camera = camera
-    ui.app.feed = CameraFeed(camera, ui.app.hub.put, interval_s=0.03)
+    camera = FakeCamera(image, "still photo")  # the dice lie still in the tray
+    ui.use_camera(camera, interval_s=0.03)
 
 
 def open_dice(ui: UI, image: np.ndarray) -> object:
