@@ -5,7 +5,7 @@ command line (e.g. ``../shared/dice``)."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -49,6 +49,7 @@ class Sample:
     values: np.ndarray
     set_name: str
     path: Path
+    others: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # non-pip dice (negatives)
 
 
 def load(paths: list[Path]) -> list[Sample]:
@@ -173,14 +174,61 @@ def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tu
     return heat, wh, off, mask
 
 
-def synthetic(n: int, seed0: int = 1000, repo: str | Path = ".") -> list[Sample]:
+def add_stitches(img: np.ndarray, keep_clear: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Two to five rows of stitches, rivets or dashes (tray rims, seams, printed borders) along random lines,
+    kept off the dice (``keep_clear``: boxes). Dashes, dots or crosses, light or dark, any spacing and angle."""
+    out = img.copy()
+    h, w = img.shape[:2]
+    centres = (keep_clear[:, :2] + keep_clear[:, 2:]) / 2
+    reach = (keep_clear[:, 2:] - keep_clear[:, :2]).max(axis=1) if len(keep_clear) else np.zeros(0)
+    for _ in range(int(rng.integers(2, 6))):
+        p0 = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        a = rng.uniform(0, np.pi)
+        d = np.array([np.cos(a), np.sin(a)])
+        length, gap = rng.uniform(2, 10), rng.uniform(3, 14)
+        style = int(rng.integers(3))
+        thick = int(rng.integers(1, 4))
+        light = rng.random() < 0.5
+        colour = tuple(int(v) for v in (rng.uniform(150, 250, 3) if light else rng.uniform(5, 90, 3)))
+        for t in np.arange(-max(w, h), max(w, h), length + gap):
+            c = p0 + t * d
+            if not (0 <= c[0] < w and 0 <= c[1] < h):
+                continue
+            if len(centres) and np.any(np.hypot(*(centres - c).T) < reach * 0.9 + length):
+                continue
+            if style == 0:
+                a0, a1 = c - d * length / 2, c + d * length / 2
+                cv2.line(out, tuple(int(v) for v in a0), tuple(int(v) for v in a1), colour, thick, cv2.LINE_AA)
+            elif style == 1:
+                cv2.circle(out, (int(c[0]), int(c[1])), max(1, int(length / 3)), colour, -1, cv2.LINE_AA)
+            else:
+                for e in (d, d[::-1] * [1, -1]):
+                    a0, a1 = c - e * length / 3, c + e * length / 3
+                    cv2.line(out, tuple(int(v) for v in a0), tuple(int(v) for v in a1), colour, thick, cv2.LINE_AA)
+    return cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.4, 1.0)))
+
+
+def synthetic(
+    n: int, seed0: int = 1000, repo: str | Path = ".", others: float = 0.0, stitches: bool = False
+) -> list[Sample]:
     """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
     tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
-    some touching. Adds dice looks the two photo sets lack."""
+    some touching. Adds dice looks the two photo sets lack. With ``others`` > 0 that share of the dice are plain
+    colour dice or picture dice (cat, rat, swap): their boxes go to ``Sample.others`` (no pip die: negatives for
+    the face classifier; the calibrated colour/picture stage reads them). With ``stitches``, rows of stitches or
+    rivets are drawn off the dice (``add_stitches``)."""
     import sys
 
     sys.path.insert(0, str(Path(repo) / "tests"))
-    from synth.dice_render import TRAY_COLOURS, DieSpec, make_table, random_light, render
+    from synth.dice_render import (
+        COLOUR_REFLECTANCE,
+        PICTURE_FACES,
+        TRAY_COLOURS,
+        DieSpec,
+        make_table,
+        random_light,
+        render,
+    )
 
     out = []
     for seed in range(seed0, seed0 + n):
@@ -198,9 +246,16 @@ def synthetic(n: int, seed0: int = 1000, repo: str | Path = ".") -> list[Sample]
             else:
                 continue
             body = tuple(float(v) for v in rng.uniform(0.02, 0.95, 3))
-            specs.append(
-                DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=float(rng.uniform(0, 90)), body=body)
-            )
+            angle = float(rng.uniform(0, 90))
+            if rng.random() < others:
+                if rng.random() < 0.5:
+                    face: str | int = str(rng.choice(list(COLOUR_REFLECTANCE)))
+                    specs.append(DieSpec("colour", face, c, size=size, angle=angle))
+                else:
+                    face = str(rng.choice(list(PICTURE_FACES)))
+                    specs.append(DieSpec("picture", face, c, size=size, angle=angle, body=body))
+                continue
+            specs.append(DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=angle, body=body))
         shot = render(
             table,
             specs,
@@ -210,7 +265,13 @@ def synthetic(n: int, seed0: int = 1000, repo: str | Path = ".") -> list[Sample]
             seed=seed,
             jpeg=int(rng.integers(60, 95)),
         )
-        boxes = np.array([d.box for d in shot.dice], dtype=np.float32).reshape(-1, 4)
-        values = np.array([int(d.face) for d in shot.dice], dtype=np.int64)
-        out.append(Sample(shot.image, boxes, values, "synthetic", Path(f"synthetic-{seed}")))
+        image = shot.image
+        if stitches:
+            every = np.array([d.box for d in shot.dice], dtype=np.float32).reshape(-1, 4)
+            image = add_stitches(image, every, rng)
+        pips = [d for d in shot.dice if d.kind == "pips"]
+        boxes = np.array([d.box for d in pips], dtype=np.float32).reshape(-1, 4)
+        values = np.array([int(d.face) for d in pips], dtype=np.int64)
+        rest = np.array([d.box for d in shot.dice if d.kind != "pips"], dtype=np.float32).reshape(-1, 4)
+        out.append(Sample(image, boxes, values, "synthetic", Path(f"synthetic-{seed}"), rest))
     return out

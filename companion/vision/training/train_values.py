@@ -1,0 +1,289 @@
+"""Train the die-face classifier (the second stage of the learned reader) and export it to ONNX.
+
+The detector (``train.py``) finds dice; this small network looks at each found die again, in a crop made from the
+full-resolution frame, and says which face is up (1-6) or that it is no die at all (class 0). Crops are made by
+``learned.crop_matrix`` exactly as at run time; training crops come from the labelled dice of the photos' training
+split (``data.split``) and optional rendered scenes, with any rotation, flips, size/aspect/centre jitter and the
+colour changes of ``data.augment``. Negatives are spots away from every die and spots half a die or more off a
+die's centre (so a box slipped onto a neighbour or a side face is refused).
+
+Offline only; needs PyTorch (CPU) and ``onnx``. From the repository root:
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --synthetic 240
+Writes ``companion/vision/models/dice_faces.onnx``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from companion.vision import learned
+from companion.vision.training.data import Sample, load, split, synthetic
+
+CROP = [learned.CROP, learned.CROP_CONTEXT]  # crop side and context (``--crop``/``--context`` change them)
+
+
+def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+
+class FaceNet(nn.Module):
+    """32x32 crop -> 7 logits (0 = no die, 1-6 = face value)."""
+
+    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 64)) -> None:
+        super().__init__()
+        self.export = False
+        self.body = nn.Sequential(
+            cbr(3, c[0]),
+            cbr(c[0], c[1], 2),  # 16
+            cbr(c[1], c[1]),
+            cbr(c[1], c[2], 2),  # 8
+            cbr(c[2], c[2]),
+            cbr(c[2], c[3], 2),  # 4
+            cbr(c[3], c[3]),
+        )
+        self.fc = nn.Linear(c[3], 7)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.body(x).mean(dim=(2, 3))
+        out = self.fc(f)
+        return torch.softmax(out, dim=1) if self.export else out
+
+
+def die_views(samples: list[Sample]) -> list[tuple[int, int]]:
+    """(sample index, die index) for every labelled die."""
+    return [(i, j) for i, s in enumerate(samples) for j in range(len(s.values))]
+
+
+def colour_jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Channel swaps, hue/saturation, inversion, grey, contrast/brightness, blur, noise (on one crop)."""
+    out = crop
+    if rng.random() < 0.5:
+        out = out[:, :, rng.permutation(3)]
+    if rng.random() < 0.3:
+        hsv = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2HSV)
+        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
+        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * rng.uniform(0.5, 1.5), 0, 255).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.15:
+        out = 255 - out
+    if rng.random() < 0.1:
+        g = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2GRAY)
+        out = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
+    f = out.astype(np.float32)
+    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40) + rng.uniform(-15, 15, 3)
+    if rng.random() < 0.3:
+        n = f.shape[0]
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+        f += (rng.uniform(-40, 40) * (xx - 0.5) + rng.uniform(-40, 40) * (yy - 0.5))[:, :, None]
+    if rng.random() < 0.25:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
+    if rng.random() < 0.3:
+        f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def view(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, shift: float, smaller: float = 0.82) -> np.ndarray:
+    """A crop of ``box`` as the run-time reader makes it, rotated any angle, maybe flipped, scale/aspect jittered
+    (the box shrunk down to ``smaller`` or grown by up to 1.22) and the centre moved by ``shift`` (a fraction of
+    the die size) in a random direction."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    s = float(np.exp(rng.uniform(np.log(smaller), 0.2)))
+    a = float(np.exp(rng.uniform(-0.1, 0.1)))
+    d = rng.uniform(0, 2 * np.pi)
+    cx = (x0 + x1) / 2 + shift * np.cos(d) * w
+    cy = (y0 + y1) / 2 + shift * np.sin(d) * h
+    jb = np.array([cx - w * s * a / 2, cy - h * s / a / 2, cx + w * s * a / 2, cy + h * s / a / 2])
+    m = learned.crop_matrix(jb, float(rng.uniform(0, 360)), bool(rng.random() < 0.5), CROP[0], CROP[1])
+    # JPEG before cropping would be closer to life but costs too much per crop; blur/noise stand in for it
+    border = cv2.BORDER_REPLICATE if rng.random() < 0.7 else cv2.BORDER_REFLECT_101
+    interp = cv2.INTER_AREA if max(w, h) * CROP[1] > 2 * CROP[0] else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (CROP[0], CROP[0]), flags=interp, borderMode=border)
+
+
+def negative_box(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
+    """A die-sized box on no die: away from every die, or half a die or more off one die's centre."""
+    h, w = s.image.shape[:2]
+    if len(s.boxes):
+        sizes = s.boxes[:, 2:] - s.boxes[:, :2]
+        centres = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
+        bw, bh = sizes[rng.integers(len(sizes))] * rng.uniform(0.8, 1.25)
+    else:
+        sizes = np.zeros((0, 2))
+        centres = np.zeros((0, 2))
+        bw = bh = float(rng.uniform(16, 80))
+    for _ in range(20):
+        if len(centres) and rng.random() < 0.5:
+            k = rng.integers(len(centres))
+            d = rng.uniform(0, 2 * np.pi)
+            r = rng.uniform(0.55, 1.0)
+            c = centres[k] + r * sizes[k] * np.array([np.cos(d), np.sin(d)])
+        else:
+            c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        if len(centres):
+            rel = np.abs(centres - c) / np.maximum(sizes, 1)
+            if np.any((rel[:, 0] < 0.5) & (rel[:, 1] < 0.5)):
+                continue
+        return np.array([c[0] - bw / 2, c[1] - bh / 2, c[0] + bw / 2, c[1] + bh / 2])
+    return None
+
+
+def hard_negatives(samples: list[Sample], threshold: float = 0.1) -> list[tuple[int, np.ndarray]]:
+    """What the detector finds at a low threshold on the training images that matches no labelled die (by the
+    scoring rule's centre test): tray rivets, keyboard keys, labels, felt specks. (sample index, box) pairs."""
+    out = []
+    for i, s in enumerate(samples):
+        det = learned.find_dice(s.image, threshold)
+        for b in det.boxes.astype(np.float32):
+            c = (b[:2] + b[2:]) / 2
+            half = (s.boxes[:, 2:] - s.boxes[:, :2]) / 2 * 1.15
+            mid = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
+            if not np.any(np.all(np.abs(mid - c) <= half, axis=1)):
+                out.append((i, b))
+    return out
+
+
+def batch(
+    samples: list[Sample], rng: np.random.Generator, n: int, neg_share: float, hard: list[tuple[int, np.ndarray]]
+) -> tuple[torch.Tensor, ...]:
+    by_set: dict[str, list[tuple[int, int]]] = {}
+    for i, j in die_views(samples):
+        by_set.setdefault(samples[i].set_name, []).append((i, j))
+    pools = [by_set.get("felt-trays", []), by_set.get("felt-trays", []), by_set.get("angled-webcam", [])]
+    if by_set.get("synthetic"):
+        pools.append(by_set["synthetic"])
+    others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
+    xs, ys = [], []
+    while len(xs) < n:
+        negative, r = rng.random() < neg_share, rng.random()
+        if negative and hard and r < 0.4:
+            i, box = hard[rng.integers(len(hard))]
+            crop, label = view(samples[i].image, box, rng, 0.0), 0
+        elif negative and others and r < 0.6:  # a colour or picture die: no pip die
+            i, box = others[rng.integers(len(others))]
+            crop, label = view(samples[i].image, box, rng, float(rng.uniform(0, 0.15)), 0.62), 0
+        elif negative:
+            s = samples[rng.integers(len(samples))]
+            box = negative_box(s, rng)
+            if box is None:
+                continue
+            crop, label = view(s.image, box, rng, 0.0), 0
+        else:
+            pool = pools[rng.integers(len(pools))]
+            i, j = pool[rng.integers(len(pool))]
+            s = samples[i]
+            # whole-face boxes are also shrunk towards the pips: the detector learned both box styles (the webcam
+            # set's boxes hug the pip pattern)
+            smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
+            crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller)
+            label = int(s.values[j])
+        xs.append(learned.normalise_crop(colour_jitter(crop, rng)))
+        ys.append(label)
+    return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+
+
+def rendered(cache: Path, n: int, seed0: int, others: float, stitches: bool = False) -> list[Sample]:
+    """``n`` rendered scenes (``data.synthetic``), cached in a pickle between runs."""
+    if cache.exists():
+        return list(pickle.loads(cache.read_bytes()))
+    out = synthetic(n, seed0, repo=Path(__file__).resolve().parents[3], others=others, stitches=stitches)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(out))
+    return out
+
+
+def export(model: FaceNet, path: Path) -> None:
+    model.eval()
+    model.export = True
+    dummy = torch.zeros(4, 3, CROP[0], CROP[0])
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["p"],
+        opset_version=13,
+        dynamic_axes={"crops": {0: "n"}, "p": {0: "n"}},
+        dynamo=False,
+    )
+    model.export = False
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("root", help="folder holding felt-trays/ and angled-webcam/")
+    ap.add_argument("--minutes", type=float, default=12.0)
+    ap.add_argument("--batch", type=int, default=192)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--neg", type=float, default=0.35, help="share of no-die crops per batch")
+    ap.add_argument("--synthetic", type=int, default=0, help="also train on this many rendered scenes")
+    ap.add_argument(
+        "--kinds", type=int, default=0, help="also this many rendered scenes with colour and picture dice (negatives)"
+    )
+    ap.add_argument("--stitched", type=int, default=0, help="also this many rendered scenes with stitched rims")
+    ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
+    ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
+    ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
+    ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
+    ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
+    args = ap.parse_args()
+    CROP[:] = [args.crop, args.context]
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    train_paths, _ = split(args.root)
+    samples = load(train_paths)
+    if args.synthetic:
+        samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000, 0.0)
+    if args.kinds:
+        samples += rendered(Path(args.cache) / f"kinds-{args.kinds}.pkl", args.kinds, 20000, 0.4)
+    if args.stitched:
+        samples += rendered(Path(args.cache) / f"stitched-{args.stitched}.pkl", args.stitched, 30000, 0.2, True)
+    hard = hard_negatives(samples)
+    print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
+    model = FaceNet()
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume))
+    print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    t0 = time.time()
+    step, avg, acc = 0, 0.0, 0.0
+    model.train()
+    while (el := time.time() - t0) < budget:
+        lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, y = batch(samples, rng, args.batch, args.neg, hard)
+        out = model(x)
+        loss = F.cross_entropy(out, y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        avg = 0.98 * avg + 0.02 * float(loss.detach())
+        acc = 0.98 * acc + 0.02 * float((out.argmax(1) == y).float().mean())
+        if step % 50 == 0:
+            done = 1 - 0.98**step
+            print(f"step {step} t {el:.0f}s lr {lr:.5f} loss {avg / done:.3f} acc {acc / done:.3f}", flush=True)
+        if step % 500 == 0:
+            export(model, Path(args.out))
+            model.train()
+    export(model, Path(args.out))
+    torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
+    print(f"done: {step} steps in {time.time() - t0:.0f}s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
