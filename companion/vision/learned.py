@@ -1,9 +1,16 @@
-"""The learned dice reader: a tiny CenterNet-style network (ONNX, run with OpenCV's ``dnn`` on the CPU).
+"""The learned dice reader: two tiny networks (ONNX, run with OpenCV's ``dnn`` on the CPU).
 
-The frame is shrunk so its longer side is ``LONG_SIDE`` px and padded to a multiple of 16; the network gives, on a
-grid 4x coarser, one heat map per face value (1-6), the log box size and the sub-cell centre offset. Local maxima
-of the strongest heat map are dice; the value is the map that peaks there, the confidence the peak height.
-Trained by ``companion/vision/training/train.py`` (PyTorch, offline); no torch at run time. Deterministic.
+1. The detector (``dice_centernet.onnx``, CenterNet-style): the frame is shrunk so its longer side is
+   ``LONG_SIDE`` px and padded to a multiple of 16; on a grid 4x coarser it gives one heat map per face value
+   (1-6), the log box size and the sub-cell centre offset. Local maxima of the strongest heat map are die-like
+   spots. It is asked for weak peaks too (``FIND_THRESHOLD``), so few dice are missed.
+2. The face classifiers (``dice_faces.onnx`` and ``dice_faces_stitched.onnx``, two training runs): each spot is
+   cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
+   ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. A spot either classifier thinks is no
+   die goes; the most likely face of their mean is the value and its probability the confidence.
+
+Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
+time. Deterministic.
 """
 
 from __future__ import annotations
@@ -20,11 +27,19 @@ MODEL_PATH = Path(__file__).parent / "models" / "dice_centernet.onnx"
 LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
-MIN_CONFIDENCE = 0.3  # weaker peaks are not reported
+MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
+FIND_THRESHOLD = 0.15  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
+DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
+FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
+    Path(__file__).parent / "models" / "dice_faces.onnx",
+    Path(__file__).parent / "models" / "dice_faces_stitched.onnx",
+)
+CROP = 32  # side of the square crop the face classifier reads
+CROP_CONTEXT = 1.5  # the crop covers the die box grown this much
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=8)  # the detector and the face classifiers (a smaller cache would reload them every frame)
 def load_net(path: str = str(MODEL_PATH)) -> cv2.dnn.Net:
     """The ONNX network, loaded once, on OpenCV's CPU backend."""
     if not Path(path).is_file():
@@ -41,12 +56,13 @@ def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarr
     h, w = img.shape[:2]
     f = long_side / max(h, w)
     nw, nh = max(1, round(w * f)), max(1, round(h * f))
-    small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    # area averaging only when shrinking a lot (it is several times slower than linear at mild ratios)
+    small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if f < 0.5 else cv2.INTER_LINEAR)
     ph, pw = -nh % MULTIPLE, -nw % MULTIPLE
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    blob = (small.astype(np.float32).transpose(2, 0, 1)[None] - MEAN) * SCALE
-    return np.ascontiguousarray(blob), f
+    blob = cv2.dnn.blobFromImage(small, scalefactor=SCALE, mean=(MEAN, MEAN, MEAN))  # (pixel - MEAN) * SCALE
+    return blob, f
 
 
 def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE, stride: int = STRIDE) -> Detections:
@@ -78,8 +94,85 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
 
 
-def read_dice_learned(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE) -> Detections:
-    """Find every die in a BGR frame with the learned network; boxes in the frame's pixels, sorted left to right."""
+def crop_matrix(
+    box: np.ndarray, angle: float = 0.0, flip: bool = False, size: int = CROP, context: float = CROP_CONTEXT
+) -> np.ndarray:
+    """The 2x3 affine map from frame pixels to a ``size`` x ``size`` crop of one die: the box grown by
+    ``context`` fills the crop with the die made square (a stretched photo's dice come out square), then
+    optionally mirrored and turned by ``angle`` degrees about the crop centre (training views)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = max(1.0, x1 - x0), max(1.0, y1 - y0)
+    g = float(np.sqrt(w * h))
+    w, h = float(np.clip(w, 0.7 * g, 1.4 * g)), float(np.clip(h, 0.7 * g, 1.4 * g))
+    cx, cy = (x0 + x1) / 2 - 0.5, (y0 + y1) / 2 - 0.5  # pixel-centre coordinates
+    sx, sy = size / (context * w), size / (context * h)
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    lin = rot @ np.diag([-sx if flip else sx, sy])
+    mid = (size - 1) / 2
+    t = np.array([mid, mid]) - lin @ np.array([cx, cy])
+    return np.hstack([lin, t[:, None]]).astype(np.float64)
+
+
+def normalise_crop(crop_bgr: np.ndarray) -> np.ndarray:
+    """A crop (size, size, 3) uint8 -> (3, size, size) float32 with zero mean and unit spread (any lighting)."""
+    f = crop_bgr.astype(np.float32)
+    f = (f - f.mean()) / (f.std() + 8.0)
+    return np.ascontiguousarray(f.transpose(2, 0, 1))
+
+
+def die_crops(frame_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP, context: float = CROP_CONTEXT) -> np.ndarray:
+    """The face classifier's input for each box: (N, 3, size, size) float32."""
+    img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    out = np.empty((len(boxes), 3, size, size), np.float32)
+    for i, box in enumerate(boxes):
+        side = max(box[2] - box[0], box[3] - box[1]) * context
+        interp = cv2.INTER_AREA if side > 2 * size else cv2.INTER_LINEAR
+        m = crop_matrix(box, size=size, context=context)
+        crop = cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        out[i] = normalise_crop(crop)
+    return out
+
+
+def load_faces() -> list[cv2.dnn.Net]:
+    """The face classifiers (ONNX), each loaded once, on OpenCV's CPU backend."""
+    return [load_net(str(path)) for path in FACES_PATHS]
+
+
+def classify_faces(frame_bgr: np.ndarray, boxes: np.ndarray, die_threshold: float | None = None) -> np.ndarray:
+    """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The classifiers vote:
+    a spot is only as much a die as the least convinced classifier says (column 0 is their highest "no die"),
+    and the rest is shared out among the values as their mean probabilities say. With ``die_threshold``, a spot
+    the first classifier already rules out (die probability under it) is not shown to the others (it would go
+    anyway); its row is the first classifier's."""
+    if not len(boxes):
+        return np.zeros((0, 7), np.float32)
+    crops = die_crops(frame_bgr, boxes)
+    nets = load_faces()
+    nets[0].setInput(crops)
+    first = np.asarray(nets[0].forward(), dtype=np.float32).reshape(len(boxes), 7)
+    rest = np.ones(len(boxes), dtype=bool) if die_threshold is None else (1.0 - first[:, 0]) >= die_threshold
+    out = first.copy()
+    if len(nets) > 1 and rest.any():
+        each = [first[rest]]
+        for net in nets[1:]:
+            net.setInput(np.ascontiguousarray(crops[rest]))
+            each.append(np.asarray(net.forward(), dtype=np.float32).reshape(int(rest.sum()), 7))
+        out[rest] = combine(np.stack(each))
+    return out
+
+
+def combine(each: np.ndarray) -> np.ndarray:
+    """(K, N, 7) probabilities from K classifiers -> (N, 7): highest "no die", mean value shares rescaled."""
+    no_die = each[:, :, 0].max(axis=0)
+    values = each[:, :, 1:].mean(axis=0)
+    values = values / np.maximum(values.sum(axis=1, keepdims=True), 1e-9) * (1.0 - no_die)[:, None]
+    return np.concatenate([no_die[:, None], values], axis=1).astype(np.float32)
+
+
+def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE) -> Detections:
+    """The detector alone: every die-like spot in a BGR frame with its value guess and peak height; boxes in the
+    frame's pixels, sorted left to right."""
     blob, f = prepare(frame_bgr)
     net = load_net()
     net.setInput(blob)
@@ -89,3 +182,20 @@ def read_dice_learned(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDE
         h, w = frame_bgr.shape[:2]
         det = det.replace(boxes=np.clip(det.boxes, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.int32))
     return det.sorted_left_to_right()
+
+
+def read_dice_learned(
+    frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
+) -> Detections:
+    """Find every die in a BGR frame and read its top face: the detector proposes die-like spots (a low threshold,
+    so few dice are missed), then the face classifier reads each spot again from a full-resolution crop; a spot it
+    thinks is no die (probability of a die under ``die_threshold``) goes. Value = the classifier's most likely
+    face, confidence = its probability. Boxes in the frame's pixels, sorted left to right."""
+    found = find_dice(frame_bgr, find_threshold)
+    if not len(found):
+        return found
+    p = classify_faces(frame_bgr, found.boxes.astype(np.float32), die_threshold)
+    values = p[:, 1:].argmax(axis=1) + 1
+    conf = p[np.arange(len(p)), values]
+    keep = (1.0 - p[:, 0]) >= die_threshold
+    return found.replace(values=values.astype(np.int32), confidences=conf.astype(np.float32), faces=[])[keep]

@@ -7,6 +7,7 @@ Other die kinds (colour, picture) plug in as extra :class:`DieClassifier` stages
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -19,10 +20,11 @@ from companion.vision.faces import FaceSettings, group_pips, quantiles
 from companion.vision.pips import Pips, PipSettings, find_pips
 from companion.vision.roll import PIPS, DieRead, Roll
 
+log = logging.getLogger(__name__)
+
 FLAG_BELOW = 0.5  # dice read with less confidence than this are flagged for the player to check
 METHODS = ("learned", "classical", "hybrid")
-DEFAULT_METHOD = "classical"  # see docs/dice-reader.md: "hybrid" has better held-out figures, but the network
-# merges touching dice and reads pips on colour/picture dice, which the classical reader gets right
+DEFAULT_METHOD = "learned"  # the best held-out figures (docs/dice-reader.md); "classical" needs no model files
 
 
 class DieClassifier(Protocol):
@@ -47,8 +49,8 @@ class VisionProfile:
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
     min_confidence: float = 0.35  # weaker readings are not reported at all
     rectify: bool = True  # with a tray outline, read a straight-on view of the tray
-    method: str = DEFAULT_METHOD  # "learned" (the small network, learned.py), "classical" (pips -> faces), or
-    # "hybrid" (the network finds the dice; a sure classical reading on a die gives its value)
+    method: str = DEFAULT_METHOD  # "learned" (two small networks, learned.py: find dice, then read each one),
+    # "classical" (pips -> faces), or "hybrid" (learned; a sure classical reading on a die gives its value)
 
 
 DEFAULT_PROFILE = VisionProfile()
@@ -216,11 +218,22 @@ def read_faces_classical(image_bgr: np.ndarray, p: VisionProfile) -> Detections:
     return det
 
 
-def read_faces_learned(image_bgr: np.ndarray) -> Detections:
-    """The learned reader on one image (imported on first use: it loads the network file)."""
+_missing_model_logged: set[str] = set()
+
+
+def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) -> Detections:
+    """The learned reader on one image (imported on first use: it loads the network files). Should a network file
+    be missing (a broken install), the classical reader stands in, with one logged error naming the file, so the
+    table keeps its dice reader."""
     from companion.vision.learned import read_dice_learned
 
-    return read_dice_learned(image_bgr)
+    try:
+        return read_dice_learned(image_bgr)
+    except FileNotFoundError as err:
+        if str(err) not in _missing_model_logged:
+            _missing_model_logged.add(str(err))
+            log.error("%s; reading dice with the classical reader instead", err)
+        return read_faces_classical(image_bgr, p or DEFAULT_PROFILE)
 
 
 def confirm_with_classical(found: Detections, classical: Detections, min_confidence: float) -> Detections:
@@ -266,9 +279,9 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
         homography, size = tray_view(p.tray_quad)
         view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
     if p.method == "learned":
-        det = read_faces_learned(view)
+        det = read_faces_learned(view, p)
     elif p.method == "hybrid":
-        det = confirm_with_classical(read_faces_learned(view), read_faces_classical(view, p), p.min_confidence)
+        det = confirm_with_classical(read_faces_learned(view, p), read_faces_classical(view, p), p.min_confidence)
     else:
         det = read_faces_classical(view, p)
     if homography is not None:

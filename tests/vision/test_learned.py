@@ -1,5 +1,6 @@
-"""The learned dice reader (companion/vision/learned.py): the shipped network loads, its output format, the
-peak decoding on hand-made maps, real sample photos within a tolerance, determinism, and the pipeline switch."""
+"""The learned dice reader (companion/vision/learned.py): the shipped networks load, the detector's peak decoding
+on hand-made maps, the face classifier's crops, the two stages together (with stand-in networks and on real
+sample photos within a tolerance), determinism, and the pipeline switch."""
 
 from __future__ import annotations
 
@@ -13,16 +14,111 @@ from companion.vision.pipeline import VisionProfile, confirm_with_classical, rea
 from companion.vision.scoring import score_image, total
 
 READ_FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) over the shipped samples;
-    # a little under the measured figures (most samples were training images: this guards against regressions)
-    "angled-webcam": (0.88, 0.20),
-    "felt-trays": (0.58, 0.04),
+    # a little under the measured figures (most samples were training images: this guards against regressions;
+    # held-out figures are in docs/dice-reader.md). Measured: webcam 40/42 right, 1 false; felt 154/166, 13 false
+    "angled-webcam": (0.90, 0.05),
+    "felt-trays": (0.88, 0.10),
 }
 
 
-def test_model_file_is_shipped_and_small() -> None:
-    assert learned.MODEL_PATH.is_file()
-    assert learned.MODEL_PATH.stat().st_size < 3 * 1024 * 1024
+def test_model_files_are_shipped_and_small() -> None:
+    for path in (learned.MODEL_PATH, *learned.FACES_PATHS):
+        assert path.is_file()
+        assert path.stat().st_size < 3 * 1024 * 1024
     assert learned.load_net() is learned.load_net()  # loaded once
+    assert all(a is b for a, b in zip(learned.load_faces(), learned.load_faces(), strict=True))
+
+
+def test_classifiers_vote_the_least_convinced_decides_if_it_is_a_die() -> None:
+    each = np.array(
+        [
+            [[0.1, 0.0, 0.0, 0.0, 0.0, 0.9, 0.0], [0.2, 0.8, 0.0, 0.0, 0.0, 0.0, 0.0]],
+            [[0.3, 0.0, 0.0, 0.0, 0.1, 0.6, 0.0], [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0]],
+        ],
+        np.float32,
+    )
+    p = learned.combine(each)
+    assert p.sum(axis=1) == pytest.approx([1.0, 1.0])
+    assert p[:, 0].tolist() == pytest.approx([0.3, 0.9])  # the higher "no die"
+    assert p[0, 1:].tolist() == pytest.approx([0.0, 0.0, 0.0, 0.05 * 0.7 / 0.8, 0.75 * 0.7 / 0.8, 0.0])
+    assert p[1, 1] == pytest.approx(0.1)
+
+
+def test_crop_matrix_puts_the_grown_box_on_the_crop() -> None:
+    size, grow = learned.CROP, learned.CROP_CONTEXT
+    box = np.array([100.0, 50.0, 140.0, 90.0])  # a 40 px die centred on pixel (119.5, 69.5)
+    m = learned.crop_matrix(box)
+    mid = (size - 1) / 2
+    assert m @ [119.5, 69.5, 1] == pytest.approx([mid, mid])
+    half = 40 * grow / 2  # the grown box's half side reaches the crop's edge
+    assert m @ [119.5 + half, 69.5 - half, 1] == pytest.approx([mid + size / 2, mid - size / 2])
+    turned = learned.crop_matrix(box, angle=90)  # turned about the crop centre
+    assert turned @ [119.5 + half, 69.5, 1] == pytest.approx([mid, mid + size / 2])
+    mirrored = learned.crop_matrix(box, flip=True)
+    assert mirrored @ [119.5 + half, 69.5, 1] == pytest.approx([mid - size / 2, mid])
+
+
+def test_crop_matrix_makes_a_stretched_die_square_within_limits() -> None:
+    m = learned.crop_matrix(np.array([0.0, 0.0, 40.0, 30.0]))  # a die stretched 4:3 by the photo
+    assert m[0, 0] * 40 == pytest.approx(m[1, 1] * 30)  # comes out square
+    m = learned.crop_matrix(np.array([0.0, 0.0, 90.0, 10.0]))  # no die is 9:1: the stretch is capped
+    assert 1 < m[1, 1] / m[0, 0] < 2.1
+
+
+def test_normalise_crop_and_die_crops() -> None:
+    rng = np.random.default_rng(0)
+    crop = rng.integers(0, 255, (learned.CROP, learned.CROP, 3), dtype=np.uint8)
+    x = learned.normalise_crop(crop)
+    assert x.shape == (3, learned.CROP, learned.CROP) and x.dtype == np.float32
+    assert abs(float(x.mean())) < 1e-4 and 0.9 < float(x.std()) < 1.0
+    flat = learned.normalise_crop(np.full((learned.CROP, learned.CROP, 3), 77, np.uint8))
+    assert np.isfinite(flat).all() and np.abs(flat).max() == 0  # an even patch does not blow up
+    frame = rng.integers(0, 255, (120, 160), dtype=np.uint8)  # grey frames are accepted
+    crops = learned.die_crops(frame, np.array([[10, 10, 40, 40], [150, 100, 159, 119]], np.float32))
+    assert crops.shape == (2, 3, learned.CROP, learned.CROP)  # a box at the frame's edge is padded
+
+
+def test_face_classifier_gives_probabilities_per_box() -> None:
+    item, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
+    boxes = np.array([lb.box for lb in item.labels], np.float32)
+    p = learned.classify_faces(img, boxes)
+    assert p.shape == (len(boxes), 7)
+    assert p.sum(axis=1) == pytest.approx(np.ones(len(boxes)), abs=1e-4)
+    assert (p[:, 1:].argmax(axis=1) + 1).tolist() == [lb.value for lb in item.labels]
+    assert learned.classify_faces(img, np.zeros((0, 4), np.float32)).shape == (0, 7)
+    # spots the first classifier rules out are not shown to the second: their rows are the first's, and the
+    # dice kept are the same either way
+    spots = np.vstack([boxes, [[0, 0, 30, 30], [600, 400, 639, 479]]]).astype(np.float32)
+    full = learned.classify_faces(img, spots)
+    quick = learned.classify_faces(img, spots, die_threshold=learned.DIE_THRESHOLD)
+    keep = lambda q: (1 - q[:, 0]) >= learned.DIE_THRESHOLD  # noqa: E731
+    assert keep(full).tolist() == keep(quick).tolist()
+    assert quick[keep(quick)] == pytest.approx(full[keep(full)])
+
+
+def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monkeypatch) -> None:
+    found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.2, 0.4])
+    asked: list[float] = []
+
+    def find(frame: np.ndarray, threshold: float) -> Detections:
+        asked.append(threshold)
+        return found
+
+    probs = np.array(
+        [
+            [0.05, 0.0, 0.0, 0.0, 0.0, 0.9, 0.05],  # a sure 5 (the detector guessed 3)
+            [0.45, 0.0, 0.35, 0.2, 0.0, 0.0, 0.0],  # a die, unsure: 2
+            [0.8, 0.0, 0.0, 0.2, 0.0, 0.0, 0.0],  # no die: a tray rivet
+        ],
+        np.float32,
+    )
+    monkeypatch.setattr(learned, "find_dice", find)
+    monkeypatch.setattr(learned, "classify_faces", lambda frame, boxes, die_threshold: probs[: len(boxes)])
+    det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8))
+    assert asked == [learned.FIND_THRESHOLD]
+    assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
+    assert det.confidences.tolist() == pytest.approx([0.9, 0.35])
+    assert det.boxes.tolist() == [[0, 0, 20, 20], [40, 0, 60, 20]]
 
 
 def test_missing_model_file_says_which_file() -> None:
@@ -63,7 +159,7 @@ def test_output_format_on_a_real_photo() -> None:
     assert (det.boxes[:, 0] <= det.boxes[:, 2]).all() and (det.boxes[:, 1] <= det.boxes[:, 3]).all()
     assert det.boxes.min() >= 0 and det.boxes[:, 2].max() < w and det.boxes[:, 3].max() < h
     assert set(det.values.tolist()) <= {1, 2, 3, 4, 5, 6}
-    assert ((det.confidences >= learned.MIN_CONFIDENCE) & (det.confidences <= 1)).all()
+    assert ((det.confidences > 0) & (det.confidences <= 1)).all()
     assert det.kinds == ["pips"] * len(det)
     assert (np.diff(det.centres[:, 0]) >= 0).all()  # left to right
 
@@ -126,3 +222,20 @@ def test_hybrid_method_through_the_pipeline() -> None:
 def test_unknown_method_is_refused() -> None:
     with pytest.raises(ValueError, match="learned"):
         read_dice(np.zeros((100, 100, 3), np.uint8), VisionProfile(method="magic"))
+
+
+def test_a_missing_network_file_falls_back_to_the_classical_reader_and_says_so(monkeypatch, caplog) -> None:
+    _, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
+
+    def missing(frame: np.ndarray) -> Detections:
+        raise FileNotFoundError("dice model /broken/dice_faces.onnx is missing")
+
+    monkeypatch.setattr(learned, "read_dice_learned", missing)
+    with caplog.at_level("ERROR"):
+        det = read_dice(img, VisionProfile(method="learned"))
+        read_dice(img, VisionProfile(method="learned"))
+    expected = read_dice(img, VisionProfile(method="classical"))
+    assert det.values.tolist() == expected.values.tolist() and len(det) >= 1
+    assert [r.getMessage() for r in caplog.records].count(
+        "dice model /broken/dice_faces.onnx is missing; reading dice with the classical reader instead"
+    ) == 1  # said once, not on every frame
