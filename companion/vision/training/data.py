@@ -117,37 +117,45 @@ def augment(
         out = np.rot90(out)
         boxes = np.stack([boxes[:, 1], crop - boxes[:, 2], boxes[:, 3], crop - boxes[:, 0]], axis=1)
     out = np.ascontiguousarray(out)
-    # colour
+    out = colour_changes(out, rng)
+    if rng.random() < 0.35:
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
+        if ok:
+            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out, boxes.astype(np.float32), values
+
+
+def colour_changes(
+    img: np.ndarray, rng: np.random.Generator, blur_sigma: tuple[float, float] = (0.4, 1.3)
+) -> np.ndarray:
+    """Random colour changes of a square image: channel swaps, hue/saturation, inversion, grey, contrast and
+    brightness, a light gradient, blur, noise (shared by the detector's and the face classifier's training)."""
+    out = img
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
     if rng.random() < 0.3:
-        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
+        hsv = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2HSV)
         hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
-        sat = rng.uniform(0.5, 1.5)
-        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * sat, 0, 255).astype(np.uint8)
+        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * rng.uniform(0.5, 1.5), 0, 255).astype(np.uint8)
         out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
     if rng.random() < 0.15:
         out = 255 - out
     if rng.random() < 0.1:
-        g = cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)
+        g = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2GRAY)
         out = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
     f = out.astype(np.float32)
     contrast = rng.uniform(0.6, 1.4)
     bright = rng.uniform(-40, 40)
     f = (f - 128) * contrast + 128 + bright + rng.uniform(-15, 15, 3)
     if rng.random() < 0.3:
-        yy, xx = np.mgrid[0:crop, 0:crop].astype(np.float32) / crop
+        n = f.shape[0]
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
         f += (rng.uniform(-40, 40) * (xx - 0.5) + rng.uniform(-40, 40) * (yy - 0.5))[:, :, None]
     if rng.random() < 0.25:
-        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.3))
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(*blur_sigma))
     if rng.random() < 0.3:
         f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
-    out = np.clip(f, 0, 255).astype(np.uint8)
-    if rng.random() < 0.35:
-        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
-        if ok:
-            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
-    return out, boxes.astype(np.float32), values
+    return np.clip(f, 0, 255).astype(np.uint8)
 
 
 def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, ...]:

@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from companion.vision.training.data import Sample, load, split, synthetic
+from companion.vision.training.data import Sample, colour_changes, load, split, synthetic
 
 CROP = [learned.CROP, learned.CROP_CONTEXT]  # crop side and context (``--crop``/``--context`` change them)
 
@@ -61,34 +61,6 @@ class FaceNet(nn.Module):
 def die_views(samples: list[Sample]) -> list[tuple[int, int]]:
     """(sample index, die index) for every labelled die."""
     return [(i, j) for i, s in enumerate(samples) for j in range(len(s.values))]
-
-
-def colour_jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Channel swaps, hue/saturation, inversion, grey, contrast/brightness, blur, noise (on one crop)."""
-    out = crop
-    if rng.random() < 0.5:
-        out = out[:, :, rng.permutation(3)]
-    if rng.random() < 0.3:
-        hsv = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2HSV)
-        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + int(rng.integers(180))) % 180).astype(np.uint8)
-        hsv[:, :, 1] = np.clip(hsv[:, :, 1] * rng.uniform(0.5, 1.5), 0, 255).astype(np.uint8)
-        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.15:
-        out = 255 - out
-    if rng.random() < 0.1:
-        g = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2GRAY)
-        out = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
-    f = out.astype(np.float32)
-    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40) + rng.uniform(-15, 15, 3)
-    if rng.random() < 0.3:
-        n = f.shape[0]
-        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
-        f += (rng.uniform(-40, 40) * (xx - 0.5) + rng.uniform(-40, 40) * (yy - 0.5))[:, :, None]
-    if rng.random() < 0.25:
-        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
-    if rng.random() < 0.3:
-        f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
-    return np.clip(f, 0, 255).astype(np.uint8)
 
 
 def view(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, shift: float, smaller: float = 0.82) -> np.ndarray:
@@ -158,9 +130,8 @@ def batch(
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
         by_set.setdefault(samples[i].set_name, []).append((i, j))
-    pools = [by_set.get("felt-trays", []), by_set.get("felt-trays", []), by_set.get("angled-webcam", [])]
-    if by_set.get("synthetic"):
-        pools.append(by_set["synthetic"])
+    # felt-tray dice twice as often as the others (the small dice are the hard part); empty pools left out
+    pools = [p for p in (by_set.get(k, []) for k in ("felt-trays", "felt-trays", "angled-webcam", "synthetic")) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
     xs, ys = [], []
     while len(xs) < n:
@@ -186,7 +157,7 @@ def batch(
             smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
             crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller)
             label = int(s.values[j])
-        xs.append(learned.normalise_crop(colour_jitter(crop, rng)))
+        xs.append(learned.normalise_crop(colour_changes(crop, rng, blur_sigma=(0.3, 1.0))))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 

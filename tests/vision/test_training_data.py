@@ -1,0 +1,48 @@
+"""Data preparation for the learned reader's training (companion/vision/training/data.py; needs no torch): the
+shared colour changes, stitched rims kept off the dice, rendered scenes with colour/picture dice as negatives,
+and the fixed held-out list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision.training import data
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_colour_changes_keep_size_and_type_and_are_seeded() -> None:
+    img = np.random.default_rng(1).integers(0, 255, (48, 48, 3), dtype=np.uint8)
+    a = data.colour_changes(img, np.random.default_rng(5))
+    b = data.colour_changes(img, np.random.default_rng(5))
+    assert a.shape == img.shape and a.dtype == np.uint8
+    assert np.array_equal(a, b)  # same seed, same view
+    assert any(not np.array_equal(data.colour_changes(img, np.random.default_rng(s)), img) for s in range(5))
+
+
+def test_stitches_are_drawn_but_kept_off_the_dice() -> None:
+    img = np.full((200, 300, 3), 90, np.uint8)
+    die = np.array([[120.0, 80.0, 160.0, 120.0]], np.float32)
+    out = data.add_stitches(img, die, np.random.default_rng(3))
+    assert np.abs(out.astype(int) - img).max() > 40  # something was drawn
+    x0, y0, x1, y1 = die[0].astype(int)
+    assert np.abs(out[y0:y1, x0:x1].astype(int) - img[y0:y1, x0:x1]).max() < 20  # the die stays clean
+
+
+def test_rendered_scenes_put_colour_and_picture_dice_among_the_negatives() -> None:
+    scenes = data.synthetic(4, seed0=40000, repo=REPO, others=0.5, stitches=True)
+    assert sum(len(s.others) for s in scenes) > 0 and sum(len(s.values) for s in scenes) > 0
+    for s in scenes:
+        assert s.boxes.shape == (len(s.values), 4) and s.others.shape[1] == 4
+        assert set(s.values.tolist()) <= {1, 2, 3, 4, 5, 6}
+    plain = data.synthetic(2, seed0=40000, repo=REPO)
+    assert all(len(s.others) == 0 for s in plain)
+
+
+def test_the_held_out_list_is_fixed_and_covers_both_sets() -> None:
+    names = [n for n in data.HELD_OUT_FILE.read_text().splitlines() if n.strip()]
+    assert len(names) == len(set(names)) == 99  # 20% of 99 felt-tray and of 396 webcam photos
+    assert sum(n.startswith("felt-trays/images/") for n in names) == 20
+    assert sum(n.startswith("angled-webcam/images/") for n in names) == 79
