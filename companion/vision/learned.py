@@ -188,9 +188,9 @@ def read_dice_learned(
     frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
 ) -> Detections:
     """Find every die in a BGR frame and read its top face: the detector proposes die-like spots (a low threshold,
-    so few dice are missed), then the face classifier reads each spot again from a full-resolution crop; a spot it
-    thinks is no die (probability of a die under ``die_threshold``) goes. Value = the classifier's most likely
-    face, confidence = its probability. Boxes in the frame's pixels, sorted left to right."""
+    so few dice are missed), then the face classifiers read each spot again from a full-resolution crop; a spot
+    they think is no die (probability of a die under ``die_threshold``, see ``classify_faces``) goes. Value = the
+    most likely face, confidence = its probability. Boxes in the frame's pixels, sorted left to right."""
     found = find_dice(frame_bgr, find_threshold)
     if not len(found):
         return found
