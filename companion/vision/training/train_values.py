@@ -7,9 +7,15 @@ split (``data.split``) and optional rendered scenes, with any rotation, flips, s
 colour changes of ``data.augment``. Negatives are spots away from every die and spots half a die or more off a
 die's centre (so a box slipped onto a neighbour or a side face is refused).
 
-Offline only; needs PyTorch (CPU) and ``onnx``. From the repository root:
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --synthetic 240
-Writes ``companion/vision/models/dice_faces.onnx``.
+Offline only; needs PyTorch (CPU) and ``onnx``. The two shipped classifiers were made on 2 shared CPU cores, from
+the repository root (rendered scenes are cached under ``--cache``):
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 28 --synthetic 600 \
+        --kinds 300 --seed 4 --out companion/vision/models/dice_faces.onnx
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --synthetic 600 \
+        --kinds 300 --stitched 300 --seed 6 --lr 0.001 --resume companion/vision/models/dice_faces.pt \
+        --out companion/vision/models/dice_faces_stitched.onnx
+(a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Each run also
+writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
 
 from __future__ import annotations
