@@ -14,6 +14,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games.base import Player
@@ -63,6 +64,16 @@ def readable_text(colour: str) -> tuple[float, float, float, float]:
     return (0, 0, 0, 1) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (1, 1, 1, 1)
 
 
+def closing_row(view: ModalView, back: Widget, act: Widget, on_act: Callable[[], Any]) -> BoxLayout:
+    """A modal's bottom row: ``back`` (left) only closes the view, ``act`` (right) closes it and calls ``on_act``."""
+    row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
+    back.bind(on_release=lambda _b: view.dismiss())
+    act.bind(on_release=lambda _b: (view.dismiss(), on_act()))
+    row.add_widget(back)
+    row.add_widget(act)
+    return row
+
+
 def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
     """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
     button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons)."""
@@ -76,14 +87,7 @@ def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text:
     )
     box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
     box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
-    row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
-    no = Factory.BigButton(text=no_text)
-    yes = Factory.DangerButton(text=yes_text)
-    no.bind(on_release=lambda _b: view.dismiss())
-    yes.bind(on_release=lambda _b: (view.dismiss(), on_yes()))
-    row.add_widget(no)
-    row.add_widget(yes)
-    box.add_widget(row)
+    box.add_widget(closing_row(view, Factory.BigButton(text=no_text), Factory.DangerButton(text=yes_text), on_yes))
     view.add_widget(box)
     view.open()
     return view
@@ -108,14 +112,8 @@ def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
     text.bind(texture_size=lambda w, size: setattr(w, "height", size[1]))
     scroll.add_widget(text)
     box.add_widget(scroll)
-    row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
-    keep = Factory.BigButton(text="Keep showing")
-    hide = Factory.AccentButton(text="Hide these")
-    keep.bind(on_release=lambda _b: view.dismiss())
-    hide.bind(on_release=lambda _b: (view.dismiss(), on_hide()))
-    row.add_widget(keep)
-    row.add_widget(hide)
-    box.add_widget(row)
+    keep, hide = Factory.BigButton(text="Keep showing"), Factory.AccentButton(text="Hide these")
+    box.add_widget(closing_row(view, keep, hide, on_hide))
     view.add_widget(box)
     view.open()
     return view
