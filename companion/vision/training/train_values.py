@@ -32,9 +32,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
+from companion.vision.scoring import GROW
 from companion.vision.training.data import Sample, colour_changes, load, split, synthetic
 
-CROP = [learned.CROP, learned.CROP_CONTEXT]  # crop side and context (``--crop``/``--context`` change them)
+Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
+SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
 
 
 def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
@@ -69,7 +71,14 @@ def die_views(samples: list[Sample]) -> list[tuple[int, int]]:
     return [(i, j) for i, s in enumerate(samples) for j in range(len(s.values))]
 
 
-def view(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, shift: float, smaller: float = 0.82) -> np.ndarray:
+def view(
+    img: np.ndarray,
+    box: np.ndarray,
+    rng: np.random.Generator,
+    shift: float,
+    smaller: float = 0.82,
+    geometry: Geometry = SHIPPED,
+) -> np.ndarray:
     """A crop of ``box`` as the run-time reader makes it, rotated any angle, maybe flipped, scale/aspect jittered
     (the box shrunk down to ``smaller`` or grown by up to 1.22) and the centre moved by ``shift`` (a fraction of
     the die size) in a random direction."""
@@ -81,11 +90,12 @@ def view(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, shift: floa
     cx = (x0 + x1) / 2 + shift * np.cos(d) * w
     cy = (y0 + y1) / 2 + shift * np.sin(d) * h
     jb = np.array([cx - w * s * a / 2, cy - h * s / a / 2, cx + w * s * a / 2, cy + h * s / a / 2])
-    m = learned.crop_matrix(jb, float(rng.uniform(0, 360)), bool(rng.random() < 0.5), CROP[0], CROP[1])
+    size, context = geometry
+    m = learned.crop_matrix(jb, float(rng.uniform(0, 360)), bool(rng.random() < 0.5), size, context)
     # JPEG before cropping would be closer to life but costs too much per crop; blur/noise stand in for it
     border = cv2.BORDER_REPLICATE if rng.random() < 0.7 else cv2.BORDER_REFLECT_101
-    interp = cv2.INTER_AREA if max(w, h) * CROP[1] > 2 * CROP[0] else cv2.INTER_LINEAR
-    return cv2.warpAffine(img, m, (CROP[0], CROP[0]), flags=interp, borderMode=border)
+    interp = cv2.INTER_AREA if max(w, h) * context > 2 * size else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=border)
 
 
 def negative_box(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
@@ -123,7 +133,7 @@ def hard_negatives(samples: list[Sample], threshold: float = 0.1) -> list[tuple[
         det = learned.find_dice(s.image, threshold)
         for b in det.boxes.astype(np.float32):
             c = (b[:2] + b[2:]) / 2
-            half = (s.boxes[:, 2:] - s.boxes[:, :2]) / 2 * 1.15
+            half = (s.boxes[:, 2:] - s.boxes[:, :2]) / 2 * GROW
             mid = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
             if not np.any(np.all(np.abs(mid - c) <= half, axis=1)):
                 out.append((i, b))
@@ -131,7 +141,12 @@ def hard_negatives(samples: list[Sample], threshold: float = 0.1) -> list[tuple[
 
 
 def batch(
-    samples: list[Sample], rng: np.random.Generator, n: int, neg_share: float, hard: list[tuple[int, np.ndarray]]
+    samples: list[Sample],
+    rng: np.random.Generator,
+    n: int,
+    neg_share: float,
+    hard: list[tuple[int, np.ndarray]],
+    geometry: Geometry = SHIPPED,
 ) -> tuple[torch.Tensor, ...]:
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
@@ -144,16 +159,16 @@ def batch(
         negative, r = rng.random() < neg_share, rng.random()
         if negative and hard and r < 0.4:
             i, box = hard[rng.integers(len(hard))]
-            crop, label = view(samples[i].image, box, rng, 0.0), 0
+            crop, label = view(samples[i].image, box, rng, 0.0, geometry=geometry), 0
         elif negative and others and r < 0.6:  # a colour or picture die: no pip die
             i, box = others[rng.integers(len(others))]
-            crop, label = view(samples[i].image, box, rng, float(rng.uniform(0, 0.15)), 0.62), 0
+            crop, label = view(samples[i].image, box, rng, float(rng.uniform(0, 0.15)), 0.62, geometry), 0
         elif negative:
             s = samples[rng.integers(len(samples))]
             box = negative_box(s, rng)
             if box is None:
                 continue
-            crop, label = view(s.image, box, rng, 0.0), 0
+            crop, label = view(s.image, box, rng, 0.0, geometry=geometry), 0
         else:
             pool = pools[rng.integers(len(pools))]
             i, j = pool[rng.integers(len(pool))]
@@ -161,7 +176,7 @@ def batch(
             # whole-face boxes are also shrunk towards the pips: the detector learned both box styles (the webcam
             # set's boxes hug the pip pattern)
             smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
-            crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller)
+            crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller, geometry)
             label = int(s.values[j])
         xs.append(learned.normalise_crop(colour_changes(crop, rng, blur_sigma=(0.3, 1.0))))
         ys.append(label)
@@ -178,10 +193,10 @@ def rendered(cache: Path, n: int, seed0: int, others: float, stitches: bool = Fa
     return out
 
 
-def export(model: FaceNet, path: Path) -> None:
+def export(model: FaceNet, path: Path, size: int) -> None:
     model.eval()
     model.export = True
-    dummy = torch.zeros(4, 3, CROP[0], CROP[0])
+    dummy = torch.zeros(4, 3, size, size)
     torch.onnx.export(
         model,
         (dummy,),
@@ -215,7 +230,7 @@ def main() -> None:
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
-    CROP[:] = [args.crop, args.context]
+    geometry: Geometry = (args.crop, args.context)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -242,7 +257,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard)
+        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
@@ -255,9 +270,9 @@ def main() -> None:
             done = 1 - 0.98**step
             print(f"step {step} t {el:.0f}s lr {lr:.5f} loss {avg / done:.3f} acc {acc / done:.3f}", flush=True)
         if step % 500 == 0:
-            export(model, Path(args.out))
+            export(model, Path(args.out), args.crop)
             model.train()
-    export(model, Path(args.out))
+    export(model, Path(args.out), args.crop)
     torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
     print(f"done: {step} steps in {time.time() - t0:.0f}s -> {args.out}")
 
