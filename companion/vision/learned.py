@@ -4,10 +4,11 @@
    ``LONG_SIDE`` px and padded to a multiple of 16; on a grid 4x coarser it gives one heat map per face value
    (1-6), the log box size and the sub-cell centre offset. Local maxima of the strongest heat map are die-like
    spots. It is asked for weak peaks too (``FIND_THRESHOLD``), so few dice are missed.
-2. The face classifiers (``dice_faces.onnx`` and ``dice_faces_stitched.onnx``, two training runs): each spot is
+2. The face classifiers (``dice_faces_stitched.onnx`` and ``dice_faces.onnx``, two training runs): each spot is
    cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
-   ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. A spot either classifier thinks is no
-   die goes; the most likely face of their mean is the value and its probability the confidence.
+   ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The second classifier only sees the
+   spots the first is unsure of (``SURE``). A spot either classifier thinks is no die goes; the most likely face of
+   their mean is the value and its probability the confidence.
 
 Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
@@ -29,22 +30,25 @@ STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
 FIND_THRESHOLD = 0.15  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
+SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
 DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
+    Path(__file__).parent / "models" / "dice_faces_stitched.onnx",  # first: it also knows stitched tray rims
     Path(__file__).parent / "models" / "dice_faces.onnx",
-    Path(__file__).parent / "models" / "dice_faces_stitched.onnx",
 )
 CROP = 32  # side of the square crop the face classifier reads
 CROP_CONTEXT = 1.5  # the crop covers the die box grown this much
 
 
 @lru_cache(maxsize=8)  # the detector and the face classifiers (a smaller cache would reload them every frame)
-def load_net(path: str = str(MODEL_PATH)) -> cv2.dnn.Net:
-    """The ONNX network, loaded once, on OpenCV's CPU backend."""
+def load_net(path: str = str(MODEL_PATH), classic: bool = False) -> cv2.dnn.Net:
+    """The ONNX network, loaded once, on OpenCV's CPU backend. ``classic``: on OpenCV 5, its classic engine (a
+    quarter faster than the new one for the small batches of crops; the new one is faster for the detector)."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"dice model {path} is missing (train it with companion/vision/training/train.py)")
-    net = cv2.dnn.readNetFromONNX(path)
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None) if classic else None
+    net = cv2.dnn.readNetFromONNX(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine)
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
     return net
@@ -136,22 +140,31 @@ def die_crops(frame_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP, contex
 
 def load_faces() -> list[cv2.dnn.Net]:
     """The face classifiers (ONNX), each loaded once, on OpenCV's CPU backend."""
-    return [load_net(str(path)) for path in FACES_PATHS]
+    return [load_net(str(path), classic=True) for path in FACES_PATHS]
 
 
-def classify_faces(frame_bgr: np.ndarray, boxes: np.ndarray, die_threshold: float | None = None) -> np.ndarray:
+def classify_faces(
+    frame_bgr: np.ndarray, boxes: np.ndarray, die_threshold: float | None = None, sure: float | None = None
+) -> np.ndarray:
     """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The classifiers vote:
     a spot is only as much a die as the least convinced classifier says (column 0 is their highest "no die"),
-    and the rest is shared out among the values as their mean probabilities say. With ``die_threshold``, a spot
-    the first classifier already rules out (die probability under it) is not shown to the others (it would go
-    anyway); its row is the first classifier's."""
+    and the rest is shared out among the values as their mean probabilities say. Only the spots the first
+    classifier is unsure of are shown to the others (its row stands for the rest): with ``die_threshold``, a spot
+    it already rules out (die probability under it; it would go anyway); with ``sure``, a spot it calls a die at
+    least this surely and whose face takes at least this share of it (on the photos, a second opinion never
+    changed such a reading)."""
     if not len(boxes):
         return np.zeros((0, 7), np.float32)
     crops = die_crops(frame_bgr, boxes)
     nets = load_faces()
     nets[0].setInput(crops)
     first = np.asarray(nets[0].forward(), dtype=np.float32).reshape(len(boxes), 7)
-    rest = np.ones(len(boxes), dtype=bool) if die_threshold is None else (1.0 - first[:, 0]) >= die_threshold
+    die = 1.0 - first[:, 0]
+    rest = np.ones(len(boxes), dtype=bool)
+    if die_threshold is not None:
+        rest &= die >= die_threshold
+    if sure is not None:
+        rest &= ~((die >= sure) & (first[:, 1:].max(axis=1) >= sure * np.maximum(die, 1e-9)))
     out = first.copy()
     if len(nets) > 1 and rest.any():
         each = [first[rest]]
@@ -194,7 +207,7 @@ def read_dice_learned(
     found = find_dice(frame_bgr, find_threshold)
     if not len(found):
         return found
-    p = classify_faces(frame_bgr, found.boxes.astype(np.float32), die_threshold)
+    p = classify_faces(frame_bgr, found.boxes.astype(np.float32), die_threshold, SURE)
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold

@@ -94,6 +94,17 @@ def test_face_classifier_gives_probabilities_per_box() -> None:
     keep = lambda q: (1 - q[:, 0]) >= learned.DIE_THRESHOLD  # noqa: E731
     assert keep(full).tolist() == keep(quick).tolist()
     assert quick[keep(quick)] == pytest.approx(full[keep(full)])
+    # spots the first classifier is sure of are not re-read: same dice, same values, and the rows it was unsure
+    # of are the vote of both
+    gated = learned.classify_faces(img, spots, die_threshold=learned.DIE_THRESHOLD, sure=learned.SURE)
+    assert keep(gated).tolist() == keep(full).tolist()
+    assert gated[:, 1:].argmax(axis=1).tolist() == full[:, 1:].argmax(axis=1).tolist()
+    first = learned.classify_faces(img, spots, die_threshold=1.1)  # nothing passes on: the first classifier alone
+    unsure = keep(first) & ~(
+        (1 - first[:, 0] >= learned.SURE) & (first[:, 1:].max(axis=1) >= learned.SURE * (1 - first[:, 0]))
+    )
+    assert gated[unsure] == pytest.approx(full[unsure])
+    assert gated[~unsure] == pytest.approx(first[~unsure])
 
 
 def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monkeypatch) -> None:
@@ -113,7 +124,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
         np.float32,
     )
     monkeypatch.setattr(learned, "find_dice", find)
-    monkeypatch.setattr(learned, "classify_faces", lambda frame, boxes, die_threshold: probs[: len(boxes)])
+    monkeypatch.setattr(learned, "classify_faces", lambda frame, boxes, die_threshold, sure: probs[: len(boxes)])
     det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8))
     assert asked == [learned.FIND_THRESHOLD]
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
