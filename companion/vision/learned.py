@@ -3,12 +3,15 @@
 1. The detector (``dice_centernet.onnx``, CenterNet-style): the frame is shrunk so its longer side is
    ``LONG_SIDE`` px and padded to a multiple of 16; on a grid 4x coarser it gives one heat map per face value
    (1-6), the log box size and the sub-cell centre offset. Local maxima of the strongest heat map are die-like
-   spots. It is asked for weak peaks too (``FIND_THRESHOLD``), so few dice are missed.
+   spots. It is asked for weak peaks too (``FIND_THRESHOLD``), so few dice are missed. It reads dice best at
+   ``SWEET`` px; a frame whose dice come out far bigger (a close-up) or smaller (a wide, sharp photo) is looked at
+   again at the scale that suits them (``find_at_the_right_scale``).
 2. The face classifiers (``dice_faces_stitched.onnx`` and ``dice_faces.onnx``, two training runs): each spot is
    cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
    ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The second classifier only sees the
    spots the first is unsure of (``SURE``). A spot either classifier thinks is no die goes; the most likely face of
-   their mean is the value and its probability the confidence.
+   their mean is the value and its probability the confidence. A reading centred inside a surer one's box is the
+   same die read twice and goes (``one_per_die``).
 
 Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
@@ -26,6 +29,11 @@ from companion.vision.detections import Detections
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centernet.onnx"
 LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
+SWEET = (24.0, 72.0)  # die sizes (px at the network input) the detector reads best; see second_look
+TARGET = 32.0  # a second look scales the frame so its dice come out this size
+COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
+SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
+MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
@@ -183,10 +191,10 @@ def combine(each: np.ndarray) -> np.ndarray:
     return np.concatenate([no_die[:, None], values], axis=1).astype(np.float32)
 
 
-def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE) -> Detections:
+def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, long_side: int = LONG_SIDE) -> Detections:
     """The detector alone: every die-like spot in a BGR frame with its value guess and peak height; boxes in the
-    frame's pixels, sorted left to right."""
-    blob, f = prepare(frame_bgr)
+    frame's pixels, sorted left to right. ``long_side``: the frame's longer side at the network's input."""
+    blob, f = prepare(frame_bgr, long_side)
     net = load_net()
     net.setInput(blob)
     out = np.asarray(net.forward(), dtype=np.float32)
@@ -197,6 +205,68 @@ def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE) -> 
     return det.sorted_left_to_right()
 
 
+def sure_size(found: Detections, frame_hw: tuple[int, int], long_side: int) -> float | None:
+    """The median size (longer box side, px at the network input) of the detector's sure finds (peaks of at least
+    ``SURE_FIND``); None without any."""
+    sure = found[found.confidences >= SURE_FIND] if len(found) else found
+    if not len(sure):
+        return None
+    size = np.median(np.maximum(sure.boxes[:, 2] - sure.boxes[:, 0], sure.boxes[:, 3] - sure.boxes[:, 1]))
+    return float(size) * long_side / max(frame_hw)
+
+
+def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
+    """The network input's longer side at which dice now ``size`` px at an input of ``long_side`` come out
+    ``TARGET`` px (a multiple of ``MULTIPLE``, within ``MIN_SIDE``..``MAX_SIDE``, never over the frame's own:
+    blowing a frame up shows nothing new)."""
+    top = max(MIN_SIDE, min(MAX_SIDE, max(frame_hw)))
+    return int(np.clip(round(long_side * TARGET / size / MULTIPLE) * MULTIPLE, MIN_SIDE, top))
+
+
+def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
+    """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
+    smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds), such that they
+    come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the change would
+    be small)."""
+    size = sure_size(found, frame_hw, long_side)
+    if size is None or SWEET[0] <= size <= SWEET[1]:
+        return None
+    side = scale_for(size, frame_hw, long_side)
+    return None if abs(side - long_side) < long_side / 4 else side
+
+
+def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_THRESHOLD) -> Detections:
+    """The detector's finds at the scale that suits the frame's dice: first at ``LONG_SIDE``; if the dice come
+    out far from the size it reads best, again at the scale that brings them to ``TARGET`` (``second_look``). If
+    nothing sure came out, the dice may be too big to be seen whole (a close-up): a quick look at
+    ``COARSE_SIDE`` decides, and its finds count only if they are at least ``SWEET[0]`` there (dice of a usual
+    size are too small to be sure at that scale, so an empty tray costs one small extra pass)."""
+    hw = frame_bgr.shape[:2]
+    found = find_dice(frame_bgr, min_confidence)
+    side = second_look(found, hw)
+    if side is None and sure_size(found, hw, LONG_SIDE) is None:
+        coarse = find_dice(frame_bgr, min_confidence, COARSE_SIDE)
+        size = sure_size(coarse, hw, COARSE_SIDE)
+        if size is not None and size >= SWEET[0]:
+            side = second_look(coarse, hw, COARSE_SIDE)
+            if side is None:
+                return coarse
+    return found if side is None else find_dice(frame_bgr, min_confidence, side)
+
+
+def one_per_die(det: Detections) -> Detections:
+    """A reading whose centre lies inside the box of a surer reading is the same die seen twice (a pip or a
+    corner of it read as a die of its own): it goes."""
+    if len(det) < 2:
+        return det
+    c, b = det.centres, det.boxes
+    keep: list[int] = []
+    for i in np.argsort(-det.confidences, kind="stable"):
+        if not any(b[k, 0] <= c[i, 0] <= b[k, 2] and b[k, 1] <= c[i, 1] <= b[k, 3] for k in keep):
+            keep.append(int(i))
+    return det[np.asarray(sorted(keep))]
+
+
 def read_dice_learned(
     frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
 ) -> Detections:
@@ -204,11 +274,12 @@ def read_dice_learned(
     so few dice are missed), then the face classifiers read each spot again from a full-resolution crop; a spot
     they think is no die (probability of a die under ``die_threshold``, see ``classify_faces``) goes. Value = the
     most likely face, confidence = its probability. Boxes in the frame's pixels, sorted left to right."""
-    found = find_dice(frame_bgr, find_threshold)
+    found = find_at_the_right_scale(frame_bgr, find_threshold)
     if not len(found):
         return found
     p = classify_faces(frame_bgr, found.boxes.astype(np.float32), die_threshold, SURE)
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold
-    return found.replace(values=values.astype(np.int32), confidences=conf.astype(np.float32), faces=[])[keep]
+    read = found.replace(values=values.astype(np.int32), confidences=conf.astype(np.float32), faces=[])[keep]
+    return one_per_die(read).sorted_left_to_right()

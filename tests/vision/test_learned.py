@@ -4,19 +4,20 @@ sample photos within a tolerance), determinism, and the pipeline switch."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.vision import learned
 from companion.vision.dataset import SAMPLES, labelled_set, predictions
 from companion.vision.detections import Detections
-from companion.vision.pipeline import VisionProfile, confirm_with_classical, read_dice
+from companion.vision.pipeline import FLAG_BELOW, VisionProfile, confirm_with_classical, read_dice
 from companion.vision.scoring import score_image, total
 
 READ_FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) over the shipped samples;
     # a little under the measured figures (most samples were training images: this guards against regressions;
-    # held-out figures are in docs/dice-reader.md). Measured: webcam 40/42 right, 1 false; felt 154/166, 13 false
-    "angled-webcam": (0.90, 0.05),
+    # held-out figures are in docs/dice-reader.md). Measured: webcam 40/42 right, 3 false; felt 156/166, 7 false
+    "angled-webcam": (0.90, 0.08),
     "felt-trays": (0.88, 0.10),
 }
 
@@ -98,7 +99,8 @@ def test_face_classifier_gives_probabilities_per_box() -> None:
     # of are the vote of both
     gated = learned.classify_faces(img, spots, die_threshold=learned.DIE_THRESHOLD, sure=learned.SURE)
     assert keep(gated).tolist() == keep(full).tolist()
-    assert gated[:, 1:].argmax(axis=1).tolist() == full[:, 1:].argmax(axis=1).tolist()
+    kept = keep(full)
+    assert gated[kept, 1:].argmax(axis=1).tolist() == full[kept, 1:].argmax(axis=1).tolist()
     first = learned.classify_faces(img, spots, die_threshold=1.1)  # nothing passes on: the first classifier alone
     unsure = keep(first) & ~(
         (1 - first[:, 0] >= learned.SURE) & (first[:, 1:].max(axis=1) >= learned.SURE * (1 - first[:, 0]))
@@ -111,7 +113,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.2, 0.4])
     asked: list[float] = []
 
-    def find(frame: np.ndarray, threshold: float) -> Detections:
+    def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
         asked.append(threshold)
         return found
 
@@ -126,10 +128,28 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     monkeypatch.setattr(learned, "find_dice", find)
     monkeypatch.setattr(learned, "classify_faces", lambda frame, boxes, die_threshold, sure: probs[: len(boxes)])
     det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8))
-    assert asked == [learned.FIND_THRESHOLD]
+    assert set(asked) == {learned.FIND_THRESHOLD}
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
     assert det.confidences.tolist() == pytest.approx([0.9, 0.35])
     assert det.boxes.tolist() == [[0, 0, 20, 20], [40, 0, 60, 20]]
+
+
+def test_a_die_read_twice_is_kept_once() -> None:
+    det = Detections.from_lists(
+        [[0, 0, 40, 40], [25, 25, 45, 45], [50, 0, 90, 40], [38, 10, 58, 30]], [2, 1, 6, 3], [0.95, 0.9, 0.8, 0.6]
+    )
+    kept = learned.one_per_die(det)
+    # the 1 (a pip of the 2: its centre inside the surer 2's box) goes; the 3 is centred in neither box and stays
+    assert kept.values.tolist() == [2, 6, 3]
+    assert learned.one_per_die(
+        det.replace(confidences=np.array([0.9, 0.95, 0.8, 0.6], np.float32))
+    ).values.tolist() == [
+        2,
+        1,
+        6,
+        3,
+    ]  # the other way round (the 2's centre is not inside the 1's box) both stay
+    assert len(learned.one_per_die(det[:1])) == 1
 
 
 def test_missing_model_file_says_which_file() -> None:
@@ -250,3 +270,72 @@ def test_a_missing_network_file_falls_back_to_the_classical_reader_and_says_so(m
     assert [r.getMessage() for r in caplog.records].count(
         "dice model /broken/dice_faces.onnx is missing; reading dice with the classical reader instead"
     ) == 1  # said once, not on every frame
+
+
+def found_of_size(side: float, n: int = 3, conf: float = 0.9) -> Detections:
+    return Detections.from_lists(
+        [[10 + 200 * i, 10, 10 + 200 * i + side, 10 + side] for i in range(n)], [1] * n, [conf] * n
+    )
+
+
+def test_second_look_only_when_the_dice_came_out_far_from_the_size_the_detector_reads_best() -> None:
+    frame = (480, 640)  # at the detector's input, a frame pixel is 512 / 640 = 0.8 px
+    assert learned.second_look(found_of_size(45), frame) is None  # 36 px at the input: right
+    assert learned.second_look(Detections.empty(), frame) is None  # nothing sure found: nothing to go by
+    assert learned.second_look(found_of_size(300, conf=learned.SURE_FIND / 2), frame) is None  # only weak finds
+    close = learned.second_look(found_of_size(150), frame)  # 120 px at the input: look at a smaller frame
+    assert close is not None and close % learned.MULTIPLE == 0
+    assert close * 150 / 640 == pytest.approx(learned.TARGET, rel=0.1)
+    far = learned.second_look(found_of_size(48), (1440, 1920))  # 12.8 px at the input: look at a bigger frame
+    assert far is not None and far > learned.LONG_SIDE
+    assert far * 48 / 1920 == pytest.approx(learned.TARGET, rel=0.1)
+    assert learned.second_look(found_of_size(2), (3000, 4000)) == learned.MAX_SIDE  # bounded both ways
+    assert learned.second_look(found_of_size(600), (600, 600)) == learned.MIN_SIDE
+    assert learned.second_look(found_of_size(12), (480, 640)) == 640  # a frame is never blown up ...
+    assert learned.second_look(found_of_size(12), (450, 600)) is None  # ... nor looked at again for a small change
+
+
+def close_up(img: np.ndarray, labels: list, zoom: float) -> tuple[np.ndarray, list]:
+    """The frame zoomed in about its centre (same size; dice ``zoom`` times bigger), and the labels of the dice
+    wholly inside it; dice cut by the frame's edge are painted over so they count neither way."""
+    from companion.vision.scoring import Label
+
+    h, w = img.shape[:2]
+    m = np.array([[zoom, 0, w / 2 * (1 - zoom)], [0, zoom, h / 2 * (1 - zoom)]])
+    out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    kept = []
+    for lb in labels:
+        x0, y0, x1, y1 = (m @ np.array([[lb.box[0], lb.box[2]], [lb.box[1], lb.box[3]], [1, 1]])).T.ravel()
+        if x0 >= 0 and y0 >= 0 and x1 < w and y1 < h:
+            kept.append(Label(lb.value, (x0, y0, x1, y1)))
+        elif x1 > 0 and y1 > 0 and x0 < w and y0 < h:
+            cv2.rectangle(out, (int(x0) - 4, int(y0) - 4), (int(x1) + 4, int(y1) + 4), (0, 0, 0), -1)
+    return out, kept
+
+
+def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:
+    """Dice far bigger (close-ups, 2-3x) or smaller (a wide, sharp frame) than in the photos trained on are read
+    (found whole, not pip by pip); the reader before the second look read ~25-75% of such close-ups. Scored on all
+    readings; among the sure ones (what the game takes without asking) nothing extra."""
+    close, sure_close, far = [], [], []
+    for item, img in labelled_set(SAMPLES / "angled-webcam"):
+        for zoom in (2.0, 2.5, 3.0):
+            out, kept = close_up(img, item.labels, zoom)
+            if kept:
+                det = learned.read_dice_learned(out)
+                close.append(score_image(kept, predictions(det)))
+                sure_close.append(score_image(kept, predictions(det[det.confidences >= FLAG_BELOW])))
+        h, w = img.shape[:2]
+        tiled = np.tile(img, (2, 2, 1))  # 1280x960, every die four times, at the photo's own sharpness
+        shifts = [(dx, dy) for dy in (0, h) for dx in (0, w)]
+        labels = [
+            type(lb)(lb.value, (lb.box[0] + dx, lb.box[1] + dy, lb.box[2] + dx, lb.box[3] + dy))
+            for dx, dy in shifts
+            for lb in item.labels
+        ]
+        far.append(score_image(labels, predictions(learned.read_dice_learned(tiled))))
+    s = total(close)
+    assert s.accuracy >= 0.85 and s.false_rate <= 0.1, s.to_json()
+    assert total(sure_close).false_rate <= 0.05, total(sure_close).to_json()
+    s = total(far)
+    assert s.accuracy >= 0.9 and s.false_rate <= 0.1, s.to_json()

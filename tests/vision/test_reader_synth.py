@@ -202,3 +202,10 @@ def test_random_scenes_of_many_dice_colours_sizes_trays_and_lights() -> None:
         scores.append(score_image(labels, [Prediction(int(v), tuple(float(q) for q in b)) for b, v, _, _ in det]))  # type: ignore[arg-type]
     result = total(scores)
     assert result.accuracy >= 0.9 and result.false_rate <= 0.03, result
+
+
+def test_a_close_up_of_big_dice() -> None:
+    """Dice filling a quarter of the frame's width (a camera close over a small tray) are read whole, not pip by
+    pip: the reader looks again at a smaller scale."""
+    dice = [(5, 180, 240), (6, 460, 220)]
+    read_as(scene(dice, size=150, angle=12).image, dice)

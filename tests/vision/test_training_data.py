@@ -46,3 +46,17 @@ def test_the_held_out_list_is_fixed_and_covers_both_sets() -> None:
     assert len(names) == len(set(names)) == 99  # 20% of 99 felt-tray and of 396 webcam photos
     assert sum(n.startswith("felt-trays/images/") for n in names) == 20
     assert sum(n.startswith("angled-webcam/images/") for n in names) == 79
+
+
+def test_close_up_views_make_the_dice_as_much_bigger_as_asked() -> None:
+    img = np.full((480, 640, 3), 120, np.uint8)
+    img[200:240, 300:340] = 250
+    s = data.Sample(img, np.array([[300, 200, 340, 240]], np.float32), np.array([4]), "angled-webcam", Path("x.jpg"))
+    for zoom in (1.0, 3.0):
+        sides = []
+        for seed in range(6):
+            out, boxes, values = data.augment(s, np.random.default_rng(seed), 256, 512, (zoom, zoom))
+            assert out.shape == (256, 256, 3)
+            if len(values):  # most views are cut around the die
+                sides.append(float(np.sqrt((boxes[0, 2] - boxes[0, 0]) * (boxes[0, 3] - boxes[0, 1]))))
+        assert sides and np.allclose(sides, 32 * zoom, atol=1.0)  # 40 px x 512/640 x zoom

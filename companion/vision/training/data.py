@@ -67,14 +67,15 @@ def load(paths: list[Path]) -> list[Sample]:
 
 
 def augment(
-    s: Sample, rng: np.random.Generator, crop: int, long_side: int
+    s: Sample, rng: np.random.Generator, crop: int, long_side: int, zoom: tuple[float, float] = (0.6, 1.6)
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A random training view of a sample: scale/aspect change, crop, 90-degree turns, flips, colour changes
-    (channel swaps, inversion, hue/brightness/contrast), blur, noise, JPEG. Returns image, boxes, values."""
+    """A random training view of a sample: scale/aspect change (the photo shrunk to ``long_side``, then scaled by
+    a factor drawn from ``zoom``), crop, 90-degree turns, flips, colour changes (channel swaps, inversion,
+    hue/brightness/contrast), blur, noise, JPEG. Returns image, boxes, values."""
     img, boxes, values = s.image, s.boxes.copy(), s.values.copy()
     h, w = img.shape[:2]
     base = long_side / max(h, w)
-    scale = base * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+    scale = base * float(np.exp(rng.uniform(np.log(zoom[0]), np.log(zoom[1]))))
     aspect = float(np.exp(rng.uniform(-0.18, 0.18)))
     sx, sy = scale * aspect, scale / aspect
     nw, nh = max(8, round(w * sx)), max(8, round(h * sy))

@@ -1,11 +1,15 @@
 """Train the learned dice detector (tiny CenterNet) on the split in ``data.py`` and export it to ONNX.
 
-Offline only; needs PyTorch (CPU) and the ``onnx`` package for the export. The shipped model was made in two
+Offline only; needs PyTorch (CPU) and the ``onnx`` package for the export. The shipped model was made in three
 runs on 2 shared CPU cores, from the repository root:
     .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 22 --threads 2
     .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 9 --threads 2 \
         --resume /tmp/dice_train/last.pt --synthetic 240 --work /tmp/dice_ft --lr 0.0015 --warmup 50 --seed 1
-(22 min on the photos' training split, then 9 min more adding 240 rendered scenes from ``tests/synth``).
+    .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 20 --threads 2 \
+        --resume /tmp/dice_ft/last.pt --synthetic 240 --work /tmp/dice_zoom --lr 0.0015 --warmup 50 --seed 2 \
+        --close-ups 0.3
+(22 min on the photos' training split, then 9 min more adding 240 rendered scenes from ``tests/synth``, then
+20 min more with 30% of the views zoomed in 1.6-4x, so dice much bigger than in the photos are found whole).
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 
@@ -87,9 +91,15 @@ def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def batch(samples: list[Sample], rng: np.random.Generator, n: int, crop: int) -> tuple[torch.Tensor, ...]:
+CLOSE_UP = (1.6, 4.0)  # zoom of the close-up views (dice up to ~4x the size they have in the photos)
+
+
+def batch(
+    samples: list[Sample], rng: np.random.Generator, n: int, crop: int, close_ups: float = 0.0
+) -> tuple[torch.Tensor, ...]:
     """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
-    webcam photos and rendered scenes (when there are any)."""
+    webcam photos and rendered scenes (when there are any). A ``close_ups`` share of the views is zoomed in
+    (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip."""
     felt = [s for s in samples if s.set_name == "felt-trays"]
     webcam = [s for s in samples if s.set_name == "angled-webcam"]
     synth = [s for s in samples if s.set_name == "synthetic"]
@@ -98,7 +108,8 @@ def batch(samples: list[Sample], rng: np.random.Generator, n: int, crop: int) ->
     for i in range(n):
         pool = pools[i % len(pools)] or samples
         s = pool[rng.integers(len(pool))]
-        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE)
+        close = close_ups > 0 and rng.random() < close_ups
+        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE, *([CLOSE_UP] if close else []))
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
         hs.append(h)
@@ -150,6 +161,7 @@ def main() -> None:
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt)")
     ap.add_argument("--synthetic", type=int, default=0, help="also train on this many rendered scenes")
     ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--close-ups", type=float, default=0.0, help="share of zoomed-in views (big dice)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -183,7 +195,7 @@ def main() -> None:
         lr = args.lr * (min(1.0, step / args.warmup) if step < args.warmup else 0.5 * (1 + np.cos(np.pi * frac)))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop)
+        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups)
         out = model(x)
         loss, lh = loss_fn(out, heat, wh, off, mask)
         opt.zero_grad()

@@ -14,6 +14,14 @@ the repository root (rendered scenes are cached under ``--cache``):
     .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --synthetic 600 \
         --kinds 300 --stitched 300 --seed 6 --lr 0.001 --resume companion/vision/models/dice_faces.pt \
         --out companion/vision/models/dice_faces_stitched.onnx
+then, once the detector had been retrained on close-ups (``train.py``: its false finds are the hard negatives),
+each was trained 9 min more from its exported weights (batch norms frozen):
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 9 --synthetic 600 \
+        --kinds 300 --seed 14 --lr 0.001 --init-onnx companion/vision/models/dice_faces.onnx \
+        --out companion/vision/models/dice_faces.onnx
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 9 --synthetic 600 \
+        --kinds 300 --stitched 300 --seed 16 --lr 0.001 --init-onnx companion/vision/models/dice_faces_stitched.onnx \
+        --out companion/vision/models/dice_faces_stitched.onnx
 (a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Each run also
 writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
@@ -64,6 +72,40 @@ class FaceNet(nn.Module):
         f = self.body(x).mean(dim=(2, 3))
         out = self.fc(f)
         return torch.softmax(out, dim=1) if self.export else out
+
+
+def from_onnx(model: FaceNet, path: Path) -> None:
+    """Start from a shipped classifier whose ``.pt`` is gone: its ONNX weights (batch norm folded into the
+    convolutions) go into the convolutions, and each batch norm becomes the identity plus the folded bias. Train
+    such a model with ``freeze_norms`` (batch statistics would undo the folding)."""
+    import onnx  # offline only, like torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    blocks = list(model.body)
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the model has {len(blocks)}")
+    with torch.no_grad():
+        for node, block in zip(convs, blocks, strict=True):
+            conv, norm = block[0], block[1]
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        w = weights[gemm.input[1]]
+        model.fc.weight.copy_(torch.from_numpy(w.copy() if w.shape == model.fc.weight.shape else w.T.copy()))
+        model.fc.bias.copy_(torch.from_numpy(weights[gemm.input[2]].copy()))
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms keep their running statistics while the rest trains."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
 
 
 def die_views(samples: list[Sample]) -> list[tuple[int, int]]:
@@ -227,6 +269,7 @@ def main() -> None:
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
+    ap.add_argument("--init-onnx", default=None, help="start from this exported classifier (batch norms frozen)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -247,12 +290,16 @@ def main() -> None:
     model = FaceNet()
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
+    if args.init_onnx:
+        from_onnx(model, Path(args.init_onnx))
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
     t0 = time.time()
     step, avg, acc = 0, 0.0, 0.0
     model.train()
+    if args.init_onnx:
+        freeze_norms(model)
     while (el := time.time() - t0) < budget:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
@@ -272,6 +319,8 @@ def main() -> None:
         if step % 500 == 0:
             export(model, Path(args.out), args.crop)
             model.train()
+            if args.init_onnx:
+                freeze_norms(model)
     export(model, Path(args.out), args.crop)
     torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
     print(f"done: {step} steps in {time.time() - t0:.0f}s -> {args.out}")
