@@ -29,15 +29,15 @@ from companion.vision.detections import Detections
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centernet.onnx"
 LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
-SWEET = (24.0, 72.0)  # die sizes (px at the network input) the detector reads best; see second_look
-TARGET = 32.0  # a second look scales the frame so its dice come out this size
+SWEET = (28.0, 72.0)  # die sizes (px at the network input) the detector reads best; see second_look
+TARGET = 40.0  # a second look scales the frame so its dice come out this size
 COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
 SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
 MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
-FIND_THRESHOLD = 0.15  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
+FIND_THRESHOLD = 0.2  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
 SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
 DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
@@ -226,13 +226,15 @@ def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
 def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
     """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
     smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds), such that they
-    come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the change would
-    be small)."""
+    come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the frame is too
+    small to show more)."""
     size = sure_size(found, frame_hw, long_side)
     if size is None or SWEET[0] <= size <= SWEET[1]:
         return None
     side = scale_for(size, frame_hw, long_side)
-    return None if abs(side - long_side) < long_side / 4 else side
+    if side > long_side and max(frame_hw) < 1.5 * long_side:
+        return None  # a frame hardly bigger than the first look's input has nothing finer to show
+    return None if side == long_side else side
 
 
 def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_THRESHOLD) -> Detections:

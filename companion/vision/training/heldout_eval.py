@@ -1,6 +1,9 @@
 """Score the classical, learned and hybrid readers on the held-out photos only (``heldout.txt``), per set and overall,
 with the project's scoring rule, plus median ms per image on one core. Usage, from the repository root:
-    .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json]
+    .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json] [--views ...]
+``--views`` also scores other views of the same photos: ``close2``/``close3``/``close4`` (zoomed in about the
+centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2`` (2x2 copies of the
+photo side by side: dice half as big relative to the frame, at the photo's own sharpness).
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.vision.dataset import load_image, predictions
 from companion.vision.pipeline import VisionProfile, read_dice
-from companion.vision.scoring import ImageScore, read_yolo_labels, score_image, total
+from companion.vision.scoring import ImageScore, Label, read_yolo_labels, score_image, total
 from companion.vision.training.data import HELD_OUT_FILE
 
 
@@ -24,7 +28,46 @@ def held_out(root: Path) -> list[Path]:
     return [root / line.strip() for line in HELD_OUT_FILE.read_text().splitlines() if line.strip()]
 
 
-def run(root: Path, method: str) -> dict[str, dict[str, float | int]]:
+def close_up(img: np.ndarray, labels: list[Label], zoom: float) -> tuple[np.ndarray, list[Label]]:
+    """The frame zoomed in about its centre (same size; dice ``zoom`` times bigger), and the labels of the dice
+    wholly inside it; dice cut by the frame's edge are painted over so they count neither way."""
+    h, w = img.shape[:2]
+    m = np.array([[zoom, 0, w / 2 * (1 - zoom)], [0, zoom, h / 2 * (1 - zoom)]])
+    out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    kept = []
+    for lb in labels:
+        x0, y0, x1, y1 = (m @ np.array([[lb.box[0], lb.box[2]], [lb.box[1], lb.box[3]], [1, 1]])).T.ravel()
+        if x0 >= 0 and y0 >= 0 and x1 < w and y1 < h:
+            kept.append(Label(lb.value, (x0, y0, x1, y1)))
+        elif x1 > 0 and y1 > 0 and x0 < w and y0 < h:
+            cv2.rectangle(out, (int(x0) - 4, int(y0) - 4), (int(x1) + 4, int(y1) + 4), (0, 0, 0), -1)
+    return out, kept
+
+
+def wide(img: np.ndarray, labels: list[Label], k: int = 2) -> tuple[np.ndarray, list[Label]]:
+    """``k`` x ``k`` copies of the frame side by side (its dice 1/k as big relative to the frame, as sharp)."""
+    h, w = img.shape[:2]
+    shifts = [(dx, dy) for dy in range(0, k * h, h) for dx in range(0, k * w, w)]
+    moved = [
+        Label(lb.value, (lb.box[0] + dx, lb.box[1] + dy, lb.box[2] + dx, lb.box[3] + dy))
+        for dx, dy in shifts
+        for lb in labels
+    ]
+    return np.tile(img, (k, k, 1)), moved
+
+
+def view(img: np.ndarray, labels: list[Label], name: str) -> tuple[np.ndarray, list[Label]]:
+    """One of the ``--views``: plain, close2/close3/close4, wide2."""
+    if name == "plain":
+        return img, labels
+    if name.startswith("close"):
+        return close_up(img, labels, float(name[5:]))
+    if name.startswith("wide"):
+        return wide(img, labels, int(name[4:]))
+    raise ValueError(f"unknown view {name!r}: plain, close2, close3, close4 or wide2")
+
+
+def run(root: Path, method: str, view_name: str = "plain") -> dict[str, dict[str, float | int]]:
     """Scores per set and over all held-out images for one method."""
     profile = VisionProfile(method=method)
     per_set: dict[str, list[ImageScore]] = {}
@@ -34,6 +77,9 @@ def run(root: Path, method: str) -> dict[str, dict[str, float | int]]:
         h, w = img.shape[:2]
         lab = path.parent.parent / "labels" / (path.stem + ".txt")
         labels = read_yolo_labels(lab, w, h) if lab.exists() else []
+        img, labels = view(img, labels, view_name)
+        if view_name != "plain" and not labels:
+            continue
         t0 = time.perf_counter()
         det = read_dice(img, profile)
         dt = (time.perf_counter() - t0) * 1000
@@ -56,19 +102,26 @@ def main() -> None:
     ap.add_argument("root", type=Path, help="folder holding felt-trays/ and angled-webcam/")
     ap.add_argument("--methods", default="classical,learned,hybrid")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--views", default="plain", help="comma-separated: plain, close2, close3, close4, wide2")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    for method in args.methods.split(","):
-        res = run(args.root, method)
-        if args.json:
-            print(json.dumps({"method": method, **res}))
-            continue
-        for name, r in res.items():
-            print(
-                f"{method:9s} {name:14s} images {r['images']:3d} dice {r['dice']:4d} accuracy {r['accuracy']:.1%} "
-                f"wrong {r['wrong']} missed {r['missed']} false {r['false']} ({r['false_rate']:.1%}) "
-                f"entirely right {r['perfect_images']:.0%} median {r['median_ms']} ms"
-            )
+    for view_name in args.views.split(","):
+        for method in args.methods.split(","):
+            report(args.root, method, view_name, args.json)
+
+
+def report(root: Path, method: str, view_name: str, as_json: bool) -> None:
+    res = run(root, method, view_name)
+    if as_json:
+        print(json.dumps({"method": method, "view": view_name, **res}))
+        return
+    for name, r in res.items():
+        print(
+            f"{method:9s} {view_name:6s} {name:14s} images {r['images']:3d} dice {r['dice']:4d} "
+            f"accuracy {r['accuracy']:.1%} "
+            f"wrong {r['wrong']} missed {r['missed']} false {r['false']} ({r['false_rate']:.1%}) "
+            f"entirely right {r['perfect_images']:.0%} median {r['median_ms']} ms"
+        )
 
 
 if __name__ == "__main__":
