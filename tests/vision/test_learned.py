@@ -4,6 +4,7 @@ sample photos within a tolerance), determinism, and the pipeline switch."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -162,6 +163,11 @@ def test_prepare_scales_the_longer_side_and_pads_to_a_multiple() -> None:
     assert blob.shape == (1, 3, 384, 512) and blob.dtype == np.float32 and f == pytest.approx(0.8)
     blob, f = learned.prepare(np.zeros((1000, 300), np.uint8))  # grey frames are accepted
     assert blob.shape[1] == 3 and blob.shape[2] == 512 and blob.shape[3] % learned.MULTIPLE == 0
+    img = np.random.default_rng(2).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    blob, f = learned.prepare(img, 160)  # the same numbers as OpenCV's own blob maker (channels first, normalised)
+    same = cv2.dnn.blobFromImage(img, scalefactor=learned.SCALE, mean=(learned.MEAN,) * 3)
+    assert blob.flags["C_CONTIGUOUS"] and np.array_equal(blob[:, :, :120], same)
+    assert (blob[:, :, 120:] == blob[:, :, 119:120]).all()  # padded by repeating the edge
 
 
 def test_decode_reads_peaks_values_boxes_and_drops_a_second_peak_on_one_die() -> None:
