@@ -98,13 +98,13 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     cy = (ys + off[1, ys, xs]) * stride / scale
     bw = np.exp(np.clip(wh[0, ys, xs], -2, 6)) * stride / scale
     bh = np.exp(np.clip(wh[1, ys, xs], -2, 6)) * stride / scale
+    near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
+        np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
+    )  # near[i, k]: peak i lies inside die k's box (or k inside i's), both ways the same
     keep: list[int] = []
-    for i in range(len(ys)):
-        if any(
-            abs(cx[i] - cx[k]) < 0.4 * max(bw[k], bw[i]) and abs(cy[i] - cy[k]) < 0.4 * max(bh[k], bh[i]) for k in keep
-        ):
-            continue
-        keep.append(i)
+    for i in range(len(ys)):  # strongest first: a peak near a die already kept goes
+        if not near[i, keep].any():
+            keep.append(i)
     k = np.asarray(keep)
     boxes = np.stack([cx[k] - bw[k] / 2, cy[k] - bh[k] / 2, cx[k] + bw[k] / 2, cy[k] + bh[k] / 2], axis=1)
     return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
@@ -130,24 +130,31 @@ def crop_matrix(
     return np.hstack([lin, t[:, None]]).astype(np.float64)
 
 
+def normalise_crops(crops_bgr: np.ndarray) -> np.ndarray:
+    """Crops (N, size, size, 3) uint8 -> (N, 3, size, size) float32, each with zero mean and unit spread (any
+    lighting)."""
+    f = crops_bgr.astype(np.float32)
+    f = (f - f.mean(axis=(1, 2, 3), keepdims=True)) / (f.std(axis=(1, 2, 3), keepdims=True) + 8.0)
+    return np.ascontiguousarray(f.transpose(0, 3, 1, 2))
+
+
 def normalise_crop(crop_bgr: np.ndarray) -> np.ndarray:
-    """A crop (size, size, 3) uint8 -> (3, size, size) float32 with zero mean and unit spread (any lighting)."""
-    f = crop_bgr.astype(np.float32)
-    f = (f - f.mean()) / (f.std() + 8.0)
-    return np.ascontiguousarray(f.transpose(2, 0, 1))
+    """One crop (size, size, 3) uint8 -> (3, size, size) float32 (``normalise_crops``)."""
+    return normalise_crops(crop_bgr[None])[0]
 
 
 def die_crops(frame_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP, context: float = CROP_CONTEXT) -> np.ndarray:
     """The face classifier's input for each box: (N, 3, size, size) float32."""
+    if not len(boxes):
+        return np.zeros((0, 3, size, size), np.float32)
     img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-    out = np.empty((len(boxes), 3, size, size), np.float32)
+    raw = np.empty((len(boxes), size, size, 3), np.uint8)
     for i, box in enumerate(boxes):
         side = max(box[2] - box[0], box[3] - box[1]) * context
         interp = cv2.INTER_AREA if side > 2 * size else cv2.INTER_LINEAR
         m = crop_matrix(box, size=size, context=context)
-        crop = cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-        out[i] = normalise_crop(crop)
-    return out
+        raw[i] = cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return normalise_crops(raw)
 
 
 def load_faces() -> list[cv2.dnn.Net]:
