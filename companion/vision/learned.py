@@ -140,7 +140,8 @@ def normalise_crops(crops_bgr: np.ndarray) -> np.ndarray:
 
 def normalise_crop(crop_bgr: np.ndarray) -> np.ndarray:
     """One crop (size, size, 3) uint8 -> (3, size, size) float32 (``normalise_crops``)."""
-    return normalise_crops(crop_bgr[None])[0]
+    one: np.ndarray = normalise_crops(crop_bgr[None])[0]
+    return one
 
 
 def die_crops(frame_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP, context: float = CROP_CONTEXT) -> np.ndarray:
