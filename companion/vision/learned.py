@@ -217,10 +217,12 @@ def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, lon
     return det.sorted_left_to_right()
 
 
-def sure_size(found: Detections, frame_hw: tuple[int, int], long_side: int) -> float | None:
+def sure_size(
+    found: Detections, frame_hw: tuple[int, int], long_side: int, at_least: float = SURE_FIND
+) -> float | None:
     """The median size (longer box side, px at the network input) of the detector's sure finds (peaks of at least
-    ``SURE_FIND``); None without any."""
-    sure = found[found.confidences >= SURE_FIND] if len(found) else found
+    ``at_least``); None without any."""
+    sure = found[found.confidences >= at_least] if len(found) else found
     if not len(sure):
         return None
     size = np.median(np.maximum(sure.boxes[:, 2] - sure.boxes[:, 0], sure.boxes[:, 3] - sure.boxes[:, 1]))
@@ -235,12 +237,14 @@ def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
     return int(np.clip(round(long_side * TARGET / size / MULTIPLE) * MULTIPLE, MIN_SIDE, top))
 
 
-def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
+def second_look(
+    found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE, at_least: float = SURE_FIND
+) -> int | None:
     """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
-    smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds), such that they
-    come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the frame is too
-    small to show more)."""
-    size = sure_size(found, frame_hw, long_side)
+    smaller than the detector reads best (``SWEET``, judged by the median size of its finds of at least
+    ``at_least``), such that they come out ``TARGET`` px; None when the first look is the right one (or found no
+    such die, or the frame is too small to show more)."""
+    size = sure_size(found, frame_hw, long_side, at_least)
     if size is None or SWEET[0] <= size <= SWEET[1]:
         return None
     side = scale_for(size, frame_hw, long_side)
@@ -254,7 +258,8 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
     out far from the size it reads best, again at the scale that brings them to ``TARGET`` (``second_look``). If
     nothing sure came out, the dice may be too big to be seen whole (a close-up): a quick look at
     ``COARSE_SIDE`` decides, and its finds count only if they are at least ``SWEET[0]`` there (dice of a usual
-    size are too small to be sure at that scale, so an empty tray costs one small extra pass)."""
+    size are too small to be sure at that scale, so an empty tray costs one small extra pass); or too small to be
+    sure: in a big frame, the weak finds' size decides whether to look closer."""
     hw = frame_bgr.shape[:2]
     found = find_dice(frame_bgr, min_confidence)
     side = second_look(found, hw)
@@ -265,6 +270,9 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
             side = second_look(coarse, hw, COARSE_SIDE)
             if side is None:
                 return coarse
+        else:  # no close-up: in a big sharp frame, weak finds too small to be sure are looked at closer
+            finer = second_look(found, hw, at_least=min_confidence)
+            side = finer if finer is not None and finer > LONG_SIDE else None
     return found if side is None else find_dice(frame_bgr, min_confidence, side)
 
 

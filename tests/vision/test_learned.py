@@ -301,6 +301,36 @@ def test_second_look_only_when_the_dice_came_out_far_from_the_size_the_detector_
     assert learned.second_look(found_of_size(12), (900, 1200)) == 1200  # a frame is never blown up
 
 
+def test_which_looks_are_taken(monkeypatch) -> None:
+    """Which network input sizes the reader asks for, with stand-in finds: a usual frame one look; a close-up
+    (nothing sure at first, big dice at the coarse look) a look at its scale; a big frame with only weak small
+    finds a closer look; a camera-sized frame with weak small finds nothing more (it has nothing finer)."""
+    sides: list[int] = []
+
+    def looks(first: Detections, coarse: Detections, hw: tuple[int, int]) -> list[int]:
+        sides.clear()
+
+        def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
+            sides.append(long_side)
+            return coarse if long_side == learned.COARSE_SIDE else first
+
+        monkeypatch.setattr(learned, "find_dice", find)
+        learned.find_at_the_right_scale(np.zeros((*hw, 3), np.uint8))
+        return list(sides)
+
+    nothing = Detections.empty()
+    assert looks(found_of_size(45), nothing, (480, 640)) == [learned.LONG_SIDE]
+    assert looks(nothing, found_of_size(400), (480, 640))[:2] == [learned.LONG_SIDE, learned.COARSE_SIDE]
+    assert looks(nothing, found_of_size(400), (480, 640))[2] < learned.COARSE_SIDE  # 120 px there: smaller still
+    weak_small = found_of_size(30, conf=learned.FIND_THRESHOLD)  # 8 px at the first look's input
+    big = looks(weak_small, nothing, (1920, 2560))
+    assert big[:2] == [learned.LONG_SIDE, learned.COARSE_SIDE] and big[2] > learned.LONG_SIDE
+    assert looks(found_of_size(10, conf=learned.FIND_THRESHOLD), nothing, (480, 640)) == [
+        learned.LONG_SIDE,
+        learned.COARSE_SIDE,
+    ]
+
+
 def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:
     """Dice far bigger (close-ups, 2-3x) or smaller (a wide, sharp frame) than in the photos trained on are read
     (found whole, not pip by pip); the reader before the second look read ~25-75% of such close-ups. Scored on all
