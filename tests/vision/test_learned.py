@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from test_reader_photos import FLOORS
 
 from companion.vision import learned
 from companion.vision.dataset import SAMPLES, labelled_set, predictions
@@ -14,13 +15,6 @@ from companion.vision.detections import Detections
 from companion.vision.pipeline import FLAG_BELOW, VisionProfile, confirm_with_classical, read_dice
 from companion.vision.scoring import score_image, total
 from companion.vision.training.heldout_eval import close_up, wide
-
-READ_FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) over the shipped samples;
-    # a little under the measured figures (most samples were training images: this guards against regressions;
-    # held-out figures are in docs/dice-reader.md). Measured: webcam 40/42 right, 2 false; felt 156/166, 7 false
-    "angled-webcam": (0.90, 0.06),
-    "felt-trays": (0.88, 0.10),
-}
 
 
 def test_model_files_are_shipped_and_small() -> None:
@@ -201,13 +195,13 @@ def test_output_format_on_a_real_photo() -> None:
     assert (np.diff(det.centres[:, 0]) >= 0).all()  # left to right
 
 
-@pytest.mark.parametrize("name", sorted(READ_FLOORS))
+@pytest.mark.parametrize("name", sorted(FLOORS))
 def test_shipped_samples_are_read_within_tolerance(name: str) -> None:
     scores = []
     for item, img in labelled_set(SAMPLES / name):
         scores.append(score_image(item.labels, predictions(learned.read_dice_learned(img))))
     s = total(scores)
-    min_acc, max_false = READ_FLOORS[name]
+    min_acc, max_false = FLOORS[name]
     assert s.accuracy >= min_acc, s.to_json()
     assert s.false_rate <= max_false, s.to_json()
 

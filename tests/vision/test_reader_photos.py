@@ -12,7 +12,9 @@ from companion.vision.dataset import SAMPLES, evaluate, labelled_set, prediction
 from companion.vision.pipeline import FLAG_BELOW, read_dice
 from companion.vision.scoring import score_image
 
-FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) for the default reader
+FLOORS = {  # set: (min per-die accuracy, max false detections per labelled die) for the default reader, a little
+    # under the measured figures (most samples were training images: this guards against regressions; held-out
+    # figures are in docs/dice-reader.md). Measured: webcam 40/42 right, 2 false; felt 156/166, 7 false
     "angled-webcam": (0.90, 0.06),
     "felt-trays": (0.88, 0.10),
 }
