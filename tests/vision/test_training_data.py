@@ -60,3 +60,25 @@ def test_close_up_views_make_the_dice_as_much_bigger_as_asked() -> None:
             if len(values):  # most views are cut around the die
                 sides.append(float(np.sqrt((boxes[0, 2] - boxes[0, 0]) * (boxes[0, 3] - boxes[0, 1]))))
         assert sides and np.allclose(sides, 32 * zoom, atol=1.0)  # 40 px x 512/640 x zoom
+
+
+def test_wrong_exposures_burn_out_or_darken_as_a_camera_would() -> None:
+    img = np.zeros((32, 32, 3), np.uint8)
+    img[:, :16] = 200  # a white die body
+    img[:, 16:] = 160  # a light table
+    img[10:14, 4:8] = 20  # a pip
+    overs = unders = 0
+    for seed in range(20):
+        out = data.misexpose(img, np.random.default_rng(seed))
+        assert out.shape == img.shape and out.dtype == np.uint8
+        if out[0, 0, 0] > 200:  # over-exposed: die and table burn out to the same white, the pip stays dark
+            overs += 1
+            assert out[0, 0, 0] == 255 and out[0, 20, 0] >= 160 * data.OVER[0] - 1 and out[11, 5, 0] < 60
+        else:
+            unders += 1
+            assert 200 * data.UNDER[0] - 1 <= out[0, 0, 0] <= 200 * data.UNDER[1] + 1
+    assert overs and unders  # both happen
+    rng_a, rng_b = np.random.default_rng(7), np.random.default_rng(7)
+    plain = data.colour_changes(img, rng_a)
+    assert np.array_equal(plain, data.colour_changes(img, rng_b, exposure=0.0))  # off: the same views as before
+    assert rng_a.random() == rng_b.random()  # and the same random stream after

@@ -66,12 +66,21 @@ def load(paths: list[Path]) -> list[Sample]:
     return out
 
 
+ZOOM = (0.6, 1.6)  # scale range of the usual training views (after the photo is shrunk to the network's side)
+
+
 def augment(
-    s: Sample, rng: np.random.Generator, crop: int, long_side: int, zoom: tuple[float, float] = (0.6, 1.6)
+    s: Sample,
+    rng: np.random.Generator,
+    crop: int,
+    long_side: int,
+    zoom: tuple[float, float] = ZOOM,
+    exposure: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random training view of a sample: scale/aspect change (the photo shrunk to ``long_side``, then scaled by
     a factor drawn from ``zoom``), crop, 90-degree turns, flips, colour changes (channel swaps, inversion,
-    hue/brightness/contrast), blur, noise, JPEG. Returns image, boxes, values."""
+    hue/brightness/contrast, a wrong exposure for an ``exposure`` share), blur, noise, JPEG. Returns image, boxes,
+    values."""
     img, boxes, values = s.image, s.boxes.copy(), s.values.copy()
     h, w = img.shape[:2]
     base = long_side / max(h, w)
@@ -118,7 +127,7 @@ def augment(
         out = np.rot90(out)
         boxes = np.stack([boxes[:, 1], crop - boxes[:, 2], boxes[:, 3], crop - boxes[:, 0]], axis=1)
     out = np.ascontiguousarray(out)
-    out = colour_changes(out, rng)
+    out = colour_changes(out, rng, exposure=exposure)
     if rng.random() < 0.35:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
         if ok:
@@ -126,12 +135,27 @@ def augment(
     return out, boxes.astype(np.float32), values
 
 
+OVER = (1.4, 2.4)  # gain range of an over-exposed view (white dice on a light table burn out together)
+UNDER = (0.3, 0.6)  # gain range of an under-exposed view
+
+
+def misexpose(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The camera's exposure wrong: light multiplied by a gain from ``OVER`` or ``UNDER`` (even odds, log-uniform)
+    before the sensor clips at 255, so burnt-out areas lose their texture as in life."""
+    lo, hi = OVER if rng.random() < 0.5 else UNDER
+    gain = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
 def colour_changes(
-    img: np.ndarray, rng: np.random.Generator, blur_sigma: tuple[float, float] = (0.4, 1.3)
+    img: np.ndarray, rng: np.random.Generator, blur_sigma: tuple[float, float] = (0.4, 1.3), exposure: float = 0.0
 ) -> np.ndarray:
-    """Random colour changes of a square image: channel swaps, hue/saturation, inversion, grey, contrast and
-    brightness, a light gradient, blur, noise (shared by the detector's and the face classifier's training)."""
+    """Random colour changes of a square image: for an ``exposure`` share a wrong exposure (``misexpose``), then
+    channel swaps, hue/saturation, inversion, grey, contrast and brightness, a light gradient, blur, noise (shared
+    by the detector's and the face classifier's training)."""
     out = img
+    if exposure and rng.random() < exposure:
+        out = misexpose(out, rng)
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
     if rng.random() < 0.3:

@@ -3,7 +3,9 @@ with the project's scoring rule, plus median ms per image on one core. Usage, fr
     .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json] [--views ...]
 ``--views`` also scores other views of the same photos: ``close2``/``close3``/``close4`` (zoomed in about the
 centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2`` (2x2 copies of the
-photo side by side: dice half as big relative to the frame, at the photo's own sharpness).
+photo side by side: dice half as big relative to the frame, at the photo's own sharpness), ``over``/``under`` (the
+light multiplied by 1.8 / 0.45 and clipped: a camera's exposure set wrong; white dice on a light table burn out
+together).
 """
 
 from __future__ import annotations
@@ -56,15 +58,21 @@ def wide(img: np.ndarray, labels: list[Label], k: int = 2) -> tuple[np.ndarray, 
     return np.tile(img, (k, k, 1)), moved
 
 
+EXPOSURES = {"over": 1.8, "under": 0.45}  # the light's gain in the exposure views
+VIEWS = ("plain", "close2", "close3", "close4", "wide2", *EXPOSURES)
+
+
 def view(img: np.ndarray, labels: list[Label], name: str) -> tuple[np.ndarray, list[Label]]:
-    """One of the ``--views``: plain, close2/close3/close4, wide2."""
+    """One of the ``--views``: plain, close2/close3/close4, wide2, over, under."""
     if name == "plain":
         return img, labels
+    if name in EXPOSURES:
+        return np.clip(img.astype(np.float32) * EXPOSURES[name], 0, 255).astype(np.uint8), labels
     if name.startswith("close"):
         return close_up(img, labels, float(name[5:]))
     if name.startswith("wide"):
         return wide(img, labels, int(name[4:]))
-    raise ValueError(f"unknown view {name!r}: plain, close2, close3, close4 or wide2")
+    raise ValueError(f"unknown view {name!r}: one of {', '.join(VIEWS)}")
 
 
 def run(root: Path, method: str, view_name: str = "plain") -> dict[str, dict[str, float | int]]:
@@ -102,7 +110,7 @@ def main() -> None:
     ap.add_argument("root", type=Path, help="folder holding felt-trays/ and angled-webcam/")
     ap.add_argument("--methods", default="classical,learned,hybrid")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--views", default="plain", help="comma-separated: plain, close2, close3, close4, wide2")
+    ap.add_argument("--views", default="plain", help="comma-separated, any of: " + ", ".join(VIEWS))
     args = ap.parse_args()
     cv2.setNumThreads(1)
     for view_name in args.views.split(","):

@@ -10,6 +10,10 @@ runs on 2 shared CPU cores, from the repository root:
         --close-ups 0.3
 (22 min on the photos' training split, then 9 min more adding 240 rendered scenes from ``tests/synth``, then
 20 min more with 30% of the views zoomed in 1.6-4x, so dice much bigger than in the photos are found whole).
+``--exposure`` (a share of over- or under-exposed views, ``data.misexpose``) was tried for 12 min more on top of
+that (``--resume /tmp/dice_zoom/last.pt ... --seed 3 --close-ups 0.3 --exposure 0.25 --lr 0.001``): the shipped
+detector already finds burnt-out dice (it is the classifiers that refused them), and the run's boxes were worse
+on a rendered black die, so it was not shipped.
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 
@@ -26,7 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from companion.vision.training.data import Sample, augment, load, split, synthetic, targets
+from companion.vision.training.data import ZOOM, Sample, augment, load, split, synthetic, targets
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -95,11 +99,12 @@ CLOSE_UP = (1.6, 4.0)  # zoom of the close-up views (dice up to ~4x the size the
 
 
 def batch(
-    samples: list[Sample], rng: np.random.Generator, n: int, crop: int, close_ups: float = 0.0
+    samples: list[Sample], rng: np.random.Generator, n: int, crop: int, close_ups: float = 0.0, exposure: float = 0.0
 ) -> tuple[torch.Tensor, ...]:
     """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
     webcam photos and rendered scenes (when there are any). A ``close_ups`` share of the views is zoomed in
-    (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip."""
+    (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip; an ``exposure``
+    share is over- or under-exposed (``data.misexpose``)."""
     felt = [s for s in samples if s.set_name == "felt-trays"]
     webcam = [s for s in samples if s.set_name == "angled-webcam"]
     synth = [s for s in samples if s.set_name == "synthetic"]
@@ -109,7 +114,8 @@ def batch(
         pool = pools[i % len(pools)] or samples
         s = pool[rng.integers(len(pool))]
         close = close_ups > 0 and rng.random() < close_ups
-        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE, *([CLOSE_UP] if close else []))
+        zoom = CLOSE_UP if close else ZOOM
+        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE, zoom, exposure)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
         hs.append(h)
@@ -162,6 +168,7 @@ def main() -> None:
     ap.add_argument("--synthetic", type=int, default=0, help="also train on this many rendered scenes")
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--close-ups", type=float, default=0.0, help="share of zoomed-in views (big dice)")
+    ap.add_argument("--exposure", type=float, default=0.0, help="share of views with a wrong exposure")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -195,7 +202,7 @@ def main() -> None:
         lr = args.lr * (min(1.0, step / args.warmup) if step < args.warmup else 0.5 * (1 + np.cos(np.pi * frac)))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups)
+        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups, args.exposure)
         out = model(x)
         loss, lh = loss_fn(out, heat, wh, off, mask)
         opt.zero_grad()
