@@ -22,6 +22,17 @@ each was trained 9 min more from its exported weights (batch norms frozen):
     .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 9 --synthetic 600 \
         --kinds 300 --stitched 300 --seed 16 --lr 0.001 --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_stitched.onnx
+then each 12 min more (both at once, one thread each) with a quarter of the crops over- or under-exposed
+(``data.misexpose``: before, white dice burnt out on a light table were called "no die"); the hard negatives of
+these two runs came from the detector of the ``--exposure`` trial in ``train.py`` (not shipped), which was in
+place at the time:
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+        --synthetic 600 --kinds 300 --seed 24 --lr 0.001 --exposure 0.25 \
+        --init-onnx companion/vision/models/dice_faces.onnx --out companion/vision/models/dice_faces.onnx
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+        --synthetic 600 --kinds 300 --stitched 300 --seed 26 --lr 0.001 --exposure 0.25 \
+        --init-onnx companion/vision/models/dice_faces_stitched.onnx \
+        --out companion/vision/models/dice_faces_stitched.onnx
 (a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Each run also
 writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
@@ -189,6 +200,7 @@ def batch(
     neg_share: float,
     hard: list[tuple[int, np.ndarray]],
     geometry: Geometry = SHIPPED,
+    exposure: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
@@ -220,7 +232,7 @@ def batch(
             smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
             crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller, geometry)
             label = int(s.values[j])
-        xs.append(learned.normalise_crop(colour_changes(crop, rng, blur_sigma=(0.3, 1.0))))
+        xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure)))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
@@ -270,6 +282,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
     ap.add_argument("--init-onnx", default=None, help="start from this exported classifier (batch norms frozen)")
+    ap.add_argument("--exposure", type=float, default=0.0, help="share of crops with a wrong exposure")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -304,7 +317,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry)
+        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
