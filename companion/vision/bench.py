@@ -13,12 +13,14 @@ from typing import Any
 
 def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str, Any]:
     """Median ms per 640x480 image on one core (wall and CPU time of ``read_dice``, OpenCV limited to one
-    thread), and the peak resident memory (MB) of ``companion dice read --json`` over the same photos in a fresh
-    process. Uses the shipped sample photos (both sets, resized to 640x480) unless ``images`` are given."""
+    thread; onnxruntime, where it runs the networks, always uses one), and the peak resident memory (MB) of
+    ``companion dice read --json`` over the same photos in a fresh process. Uses the shipped sample photos (both
+    sets, resized to 640x480) unless ``images`` are given."""
     import cv2
     import numpy as np
 
     from companion.vision.dataset import SAMPLES, image_paths, load_image
+    from companion.vision.learned import backend
     from companion.vision.pipeline import read_dice
 
     paths = (
@@ -50,6 +52,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
     _, status, usage = os.wait4(proc.pid, 0)
     return {
         "images": len(frames),
+        "networks_run_by": backend(),
         "median_ms": round(float(np.median(wall)), 2),
         "median_cpu_ms": round(float(np.median(cpu)), 2),
         "p90_ms": round(float(np.percentile(wall, 90)), 2),

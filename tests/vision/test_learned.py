@@ -367,3 +367,32 @@ def test_over_and_under_exposed_samples_are_read(view: str) -> None:
             scores.append(score_image(labels, predictions(learned.read_dice_learned(out))))
         s = total(scores)
         assert s.accuracy >= min_acc and s.false_rate <= max_false, (name, s.to_json())
+
+
+def test_backend_is_onnxruntime_where_installed_else_opencv_or_as_asked(monkeypatch) -> None:
+    monkeypatch.delenv("COMPANION_DNN", raising=False)
+    installed = learned.onnxruntime() is not None
+    assert learned.backend() == ("onnxruntime" if installed else "opencv")
+    monkeypatch.setattr(learned, "onnxruntime", lambda: None)  # e.g. 32-bit Raspberry Pi OS: no wheel
+    assert learned.backend() == "opencv"
+    monkeypatch.setenv("COMPANION_DNN", "OpenCV")
+    assert learned.backend() == "opencv"
+    monkeypatch.setenv("COMPANION_DNN", "tensorflow")
+    with pytest.raises(ValueError, match="COMPANION_DNN"):
+        learned.backend()
+    with pytest.raises(RuntimeError, match="not installed"):
+        learned.load_net.__wrapped__(str(learned.MODEL_PATH), False, "onnxruntime")  # past the cache
+
+
+def test_onnxruntime_and_opencv_give_the_same_numbers_and_readings() -> None:
+    pytest.importorskip("onnxruntime")
+    (item, img), *_ = labelled_set(SAMPLES / "felt-trays")
+    blob, _ = learned.prepare(img)
+    a = learned.load_net(str(learned.MODEL_PATH), False, "onnxruntime").run(blob)
+    b = learned.load_net(str(learned.MODEL_PATH), False, "opencv").run(blob)
+    assert a.shape == b.shape and np.abs(a - b).max() < 1e-4
+    boxes = np.array([lb.box for lb in item.labels], np.float32)
+    crops = learned.die_crops(img, boxes)
+    for x, y in zip(learned.load_faces("onnxruntime"), learned.load_faces("opencv"), strict=True):
+        assert np.abs(x.run(crops) - y.run(crops)).max() < 1e-4
+    assert isinstance(learned.load_net(), learned.OrtNet if learned.backend() == "onnxruntime" else learned.OpenCvNet)
