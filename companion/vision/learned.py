@@ -9,10 +9,10 @@ by OpenCV's ``dnn``; ``COMPANION_DNN=opencv`` or ``onnxruntime`` picks one).
    again at the scale that suits them (``find_at_the_right_scale``).
 2. The face classifiers (``dice_faces_stitched.onnx`` and ``dice_faces.onnx``, two training runs): each spot is
    cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
-   ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The second classifier only sees the
-   spots the first is unsure of (``SURE``). A spot either classifier thinks is no die goes; the most likely face of
-   their mean is the value and its probability the confidence. A reading centred inside a surer one's box is the
-   same die read twice and goes (``one_per_die``).
+   ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The spots the first is unsure of
+   (``SURE``) are read again by both, each in four views (mirrored and turned). A spot either classifier thinks is
+   no die goes; the most likely face of their mean is the value and its probability the confidence. A reading
+   centred inside a surer one's box is the same die read twice and goes (``one_per_die``).
 
 Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
@@ -43,6 +43,7 @@ MULTIPLE = 16  # input sides are padded to a multiple of this
 MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
 FIND_THRESHOLD = 0.2  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
 SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
+VIEWS = 4  # an unsure spot is read in this many views by each classifier (``other_views``)
 DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
@@ -68,6 +69,7 @@ class OrtNet:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.enable_cpu_mem_arena = False  # its arena kept ~15 MB more at peak for no speed gain here
         self.session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
 
@@ -224,16 +226,25 @@ def load_faces(runner: str | None = None) -> list[Net]:
     return [load_net(str(path), True, runner) for path in FACES_PATHS]
 
 
+def other_views(crops: np.ndarray) -> np.ndarray:
+    """Three more views of each crop (N, C, S, S), stacked (3N): mirrored, turned a quarter, turned a half. A
+    die's face reads the same in all of them, and the classifiers were trained on any turn and mirror, so their
+    mean is a steadier reading than one view's."""
+    turns = (crops[:, :, :, ::-1], np.rot90(crops, 1, axes=(2, 3)), np.rot90(crops, 2, axes=(2, 3)))
+    return np.ascontiguousarray(np.concatenate(turns))
+
+
 def classify_faces(
     frame_bgr: np.ndarray, boxes: np.ndarray, die_threshold: float | None = None, sure: float | None = None
 ) -> np.ndarray:
-    """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The classifiers vote:
-    a spot is only as much a die as the least convinced classifier says (column 0 is their highest "no die"),
-    and the rest is shared out among the values as their mean probabilities say. Only the spots the first
-    classifier is unsure of are shown to the others (its row stands for the rest): with ``die_threshold``, a spot
-    it already rules out (die probability under it; it would go anyway); with ``sure``, a spot it calls a die at
-    least this surely and whose face takes at least this share of it (on the photos, a second opinion never
-    changed such a reading)."""
+    """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The first classifier
+    reads every crop; the spots it is unsure of are read again, by every classifier, in ``VIEWS`` views each
+    (``other_views``), and the classifiers vote: a spot is only as much a die as the least convinced classifier
+    says (column 0 is their highest "no die", each classifier's the mean over the views), and the rest is shared
+    out among the values as their mean probabilities say. Spots the first classifier is not unsure of keep its
+    row: with ``die_threshold``, a spot it already rules out (die probability under it; it would go anyway); with
+    ``sure``, a spot it calls a die at least this surely and whose face takes at least this share of it (on the
+    photos, a second opinion never changed such a reading)."""
     if not len(boxes):
         return np.zeros((0, 7), np.float32)
     crops = die_crops(frame_bgr, boxes)
@@ -246,10 +257,13 @@ def classify_faces(
     if sure is not None:
         rest &= ~((die >= sure) & (first[:, 1:].max(axis=1) >= sure * np.maximum(die, 1e-9)))
     out = first.copy()
-    if len(nets) > 1 and rest.any():
-        each = [first[rest]]
+    if rest.any():
+        n = int(rest.sum())
+        again = np.ascontiguousarray(crops[rest])
+        more = other_views(again)
+        each = [np.concatenate([first[rest][None], nets[0].run(more).reshape(VIEWS - 1, n, 7)]).mean(axis=0)]
         for net in nets[1:]:
-            each.append(net.run(np.ascontiguousarray(crops[rest])).reshape(int(rest.sum()), 7))
+            each.append(net.run(np.concatenate([again, more])).reshape(VIEWS, n, 7).mean(axis=0))
         out[rest] = combine(np.stack(each))
     return out
 

@@ -396,3 +396,32 @@ def test_onnxruntime_and_opencv_give_the_same_numbers_and_readings() -> None:
     for x, y in zip(learned.load_faces("onnxruntime"), learned.load_faces("opencv"), strict=True):
         assert np.abs(x.run(crops) - y.run(crops)).max() < 1e-4
     assert isinstance(learned.load_net(), learned.OrtNet if learned.backend() == "onnxruntime" else learned.OpenCvNet)
+
+
+def test_unsure_spots_are_read_in_four_views_by_every_classifier(monkeypatch) -> None:
+    crops = np.random.default_rng(2).normal(size=(3, 3, 32, 32)).astype(np.float32)
+    views = learned.other_views(crops)
+    assert views.shape == (9, 3, 32, 32)
+    assert np.array_equal(views[0], crops[0][:, :, ::-1])  # mirrored
+    assert np.array_equal(views[3], np.rot90(crops[0], 1, axes=(1, 2)))  # turned a quarter
+    assert np.array_equal(views[8], np.rot90(crops[2], 2, axes=(1, 2)))  # turned a half
+
+    class ByCorner:
+        """A stand-in classifier whose answer depends on the view: the face is 1 + (top-left pixel > 0) + k."""
+
+        def __init__(self, k: int) -> None:
+            self.k = k
+
+        def run(self, x: np.ndarray) -> np.ndarray:
+            p = np.full((len(x), 7), 0.01, np.float32)
+            p[np.arange(len(x)), 1 + (x[:, 0, 0, 0] > 0).astype(int) + self.k] = 0.94
+            return p / p.sum(axis=1, keepdims=True)
+
+    nets = [ByCorner(0), ByCorner(2)]
+    monkeypatch.setattr(learned, "die_crops", lambda frame, boxes: crops)
+    monkeypatch.setattr(learned, "load_faces", lambda: nets)
+    got = learned.classify_faces(np.zeros((64, 64, 3), np.uint8), np.zeros((3, 4), np.float32))
+    every = [crops, crops[:, :, :, ::-1], np.rot90(crops, 1, axes=(2, 3)), np.rot90(crops, 2, axes=(2, 3))]
+    each = np.stack([np.mean([net.run(np.ascontiguousarray(v)) for v in every], axis=0) for net in nets])
+    assert got == pytest.approx(learned.combine(each), abs=1e-6)
+    assert got[:, 1:].sum(axis=1) == pytest.approx(1 - got[:, 0])
