@@ -21,6 +21,7 @@ time. Deterministic.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +31,8 @@ import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
+
+log = logging.getLogger(__name__)
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centernet.onnx"
 LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
@@ -52,6 +55,10 @@ FACES_PATHS = (  # two face classifiers from two training runs (see classify_fac
 )
 CROP = 32  # side of the square crop the face classifier reads
 CROP_CONTEXT = 1.5  # the crop covers the die box grown this much
+
+
+class ModelLoadError(RuntimeError):
+    """A network file is there but cannot be loaded (damaged, or not an ONNX file)."""
 
 
 class Net(Protocol):
@@ -96,19 +103,22 @@ BACKENDS = ("onnxruntime", "opencv")
 
 
 def onnxruntime() -> Any | None:
-    """The onnxruntime module, or None where it is not installed (no wheel for 32-bit Raspberry Pi OS)."""
+    """The onnxruntime module, or None where it is not installed (no wheel for 32-bit Raspberry Pi OS) or its
+    library does not load."""
     try:
         return importlib.import_module("onnxruntime")
-    except ImportError:
+    except (ImportError, OSError):
         return None
 
 
 def backend() -> str:
     """Which runs the networks: ``COMPANION_DNN`` if set (``onnxruntime`` or ``opencv``), else onnxruntime where
-    it is installed, else OpenCV."""
+    it is installed, else OpenCV. Any other ``COMPANION_DNN`` is logged as an error and the default is used (the
+    dice are still read)."""
     chosen = os.environ.get("COMPANION_DNN", "").strip().lower()
     if chosen and chosen not in BACKENDS:
-        raise ValueError(f"COMPANION_DNN={chosen!r}: use one of {', '.join(BACKENDS)}")
+        log.error("COMPANION_DNN=%r is not one of %s; using the default", chosen, ", ".join(BACKENDS))
+        chosen = ""
     return chosen or ("onnxruntime" if onnxruntime() is not None else "opencv")
 
 
@@ -122,7 +132,10 @@ def load_net(path: str = str(MODEL_PATH), classic: bool = False, runner: str | N
     ort = onnxruntime() if runner == "onnxruntime" else None
     if runner == "onnxruntime" and ort is None:
         raise RuntimeError("COMPANION_DNN=onnxruntime but onnxruntime is not installed (pip install onnxruntime)")
-    return OrtNet(path, ort) if ort is not None else OpenCvNet(path, classic)
+    try:
+        return OrtNet(path, ort) if ort is not None else OpenCvNet(path, classic)
+    except Exception as err:  # onnxruntime and OpenCV each raise their own types for a damaged file
+        raise ModelLoadError(f"dice model {path} could not be loaded ({type(err).__name__}: {err})") from err
 
 
 def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:

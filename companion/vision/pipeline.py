@@ -223,13 +223,13 @@ _missing_model_logged: set[str] = set()
 
 def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) -> Detections:
     """The learned reader on one image (imported on first use: it loads the network files). Should a network file
-    be missing (a broken install), the classical reader stands in, with one logged error naming the file, so the
-    table keeps its dice reader."""
-    from companion.vision.learned import read_dice_learned
+    be missing or damaged (a broken install), the classical reader stands in, with one logged error naming the
+    file, so the table keeps its dice reader."""
+    from companion.vision.learned import ModelLoadError, read_dice_learned
 
     try:
         return read_dice_learned(image_bgr)
-    except FileNotFoundError as err:
+    except (FileNotFoundError, ModelLoadError) as err:
         if str(err) not in _missing_model_logged:
             _missing_model_logged.add(str(err))
             log.error("%s; reading dice with the classical reader instead", err)
