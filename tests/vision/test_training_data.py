@@ -82,3 +82,18 @@ def test_wrong_exposures_burn_out_or_darken_as_a_camera_would() -> None:
     plain = data.colour_changes(img, rng_a)
     assert np.array_equal(plain, data.colour_changes(img, rng_b, exposure=0.0))  # off: the same views as before
     assert rng_a.random() == rng_b.random()  # and the same random stream after
+
+
+def test_colour_casts_scale_each_channel_and_clip() -> None:
+    img = np.full((8, 8, 3), 200, np.uint8)
+    seen = set()
+    for seed in range(12):
+        out = data.colour_cast(img, np.random.default_rng(seed))
+        assert out.shape == img.shape and out.dtype == np.uint8
+        gains = out[0, 0].astype(float) / 200
+        assert np.all(gains >= data.CAST[0] - 0.01) and np.all(gains <= data.CAST[1] + 0.01)
+        assert len(set(out[0, 0].tolist())) > 1  # the channels moved apart: a cast, not a brightness change
+        seen.add(int(out[0, 0].argmax()))
+    assert len(seen) > 1  # warm and cold casts both happen
+    bright = np.full((8, 8, 3), 250, np.uint8)
+    assert max(int(data.colour_cast(bright, np.random.default_rng(s)).max()) for s in range(12)) == 255  # clipped

@@ -147,15 +147,33 @@ def misexpose(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
+CAST = (0.55, 1.3)  # range of each channel's gain in a colour cast
+
+
+def colour_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The light's colour or the camera's white balance wrong: each channel multiplied by its own gain from
+    ``CAST`` (log-uniform) before the sensor clips at 255, as under a warm lamp (blue low, red burnt out on white
+    dice) or a cold one."""
+    gains = np.exp(rng.uniform(np.log(CAST[0]), np.log(CAST[1]), 3)).astype(np.float32)
+    return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
 def colour_changes(
-    img: np.ndarray, rng: np.random.Generator, blur_sigma: tuple[float, float] = (0.4, 1.3), exposure: float = 0.0
+    img: np.ndarray,
+    rng: np.random.Generator,
+    blur_sigma: tuple[float, float] = (0.4, 1.3),
+    exposure: float = 0.0,
+    casts: float = 0.0,
 ) -> np.ndarray:
-    """Random colour changes of a square image: for an ``exposure`` share a wrong exposure (``misexpose``), then
-    channel swaps, hue/saturation, inversion, grey, contrast and brightness, a light gradient, blur, noise (shared
-    by the detector's and the face classifier's training)."""
+    """Random colour changes of a square image: for an ``exposure`` share a wrong exposure (``misexpose``), for a
+    ``casts`` share a colour cast (``colour_cast``), then channel swaps, hue/saturation, inversion, grey, contrast
+    and brightness, a light gradient, blur, noise (shared by the detector's and the face classifier's
+    training)."""
     out = img
     if exposure and rng.random() < exposure:
         out = misexpose(out, rng)
+    if casts and rng.random() < casts:
+        out = colour_cast(out, rng)
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
     if rng.random() < 0.3:

@@ -5,7 +5,7 @@ with the project's scoring rule, plus median ms per image on one core. Usage, fr
 centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2`` (2x2 copies of the
 photo side by side: dice half as big relative to the frame, at the photo's own sharpness), ``over``/``under`` (the
 light multiplied by 1.8 / 0.45 and clipped: a camera's exposure set wrong; white dice on a light table burn out
-together).
+together), ``warm``/``cold`` (a colour cast: blue x0.6, red x1.2 as under a warm lamp, or the other way).
 """
 
 from __future__ import annotations
@@ -59,15 +59,17 @@ def wide(img: np.ndarray, labels: list[Label], k: int = 2) -> tuple[np.ndarray, 
 
 
 EXPOSURES = {"over": 1.8, "under": 0.45}  # the light's gain in the exposure views
-VIEWS = ("plain", "close2", "close3", "close4", "wide2", *EXPOSURES)
+CASTS = {"warm": (0.6, 0.9, 1.2), "cold": (1.25, 1.0, 0.7)}  # the channels' gains (B, G, R) in the colour-cast views
+VIEWS = ("plain", "close2", "close3", "close4", "wide2", *EXPOSURES, *CASTS)
 
 
 def view(img: np.ndarray, labels: list[Label], name: str) -> tuple[np.ndarray, list[Label]]:
-    """One of the ``--views``: plain, close2/close3/close4, wide2, over, under."""
+    """One of the ``--views``: plain, close2/close3/close4, wide2, over, under, warm, cold."""
     if name == "plain":
         return img, labels
-    if name in EXPOSURES:
-        return np.clip(img.astype(np.float32) * EXPOSURES[name], 0, 255).astype(np.uint8), labels
+    if name in EXPOSURES or name in CASTS:
+        gain = np.array(EXPOSURES[name] if name in EXPOSURES else CASTS[name], np.float32)
+        return np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8), labels
     if name.startswith("close"):
         return close_up(img, labels, float(name[5:]))
     if name.startswith("wide"):

@@ -201,6 +201,7 @@ def batch(
     hard: list[tuple[int, np.ndarray]],
     geometry: Geometry = SHIPPED,
     exposure: float = 0.0,
+    casts: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
@@ -232,7 +233,7 @@ def batch(
             smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
             crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller, geometry)
             label = int(s.values[j])
-        xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure)))
+        xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure, casts)))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
@@ -283,6 +284,7 @@ def main() -> None:
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
     ap.add_argument("--init-onnx", default=None, help="start from this exported classifier (batch norms frozen)")
     ap.add_argument("--exposure", type=float, default=0.0, help="share of crops with a wrong exposure")
+    ap.add_argument("--casts", type=float, default=0.0, help="share of crops with a colour cast")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -317,7 +319,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure)
+        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure, args.casts)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
