@@ -80,6 +80,8 @@ class CameraFeed:
             probing = not self._wanted.is_set()
             if probing:
                 self._wake.clear()  # one read, then sleep until the next probe or want
+                if self._wanted.is_set():  # a want() came between the check and the clear: keep its wake
+                    self._wake.set()
             started = time.monotonic()
             try:
                 frame = self.source.read()

@@ -1,0 +1,52 @@
+"""The camera feed thread (companion/ui/camera_feed.py) without Kivy: a screen's want() is never lost."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from companion.ui.camera_feed import CameraFeed
+
+
+class StillSource:
+    def read(self) -> Any:
+        return "frame"
+
+
+class WantedArrivingLate(threading.Event):
+    """The feed's "a screen wants frames" flag; the first time the feed thread looks, a screen's want() arrives
+    right after the look (the race: a probe's read had started, then the dice screen opened)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed: CameraFeed | None = None
+        self.raced = False
+
+    def is_set(self) -> bool:
+        answer = super().is_set()
+        if not self.raced and threading.current_thread().name == "camera-feed" and self.feed is not None:
+            self.raced = True
+            self.feed.want(True, processed.append)
+        return answer
+
+
+processed: list[Any] = []
+
+
+def test_a_want_arriving_while_a_probe_starts_is_not_lost() -> None:
+    posts: list[tuple[str, Any]] = []
+    feed = CameraFeed(StillSource(), lambda kind, data: posts.append((kind, data)), interval_s=0.01, retry_s=0.01)
+    wanted = WantedArrivingLate()
+    wanted.feed = feed
+    feed._wanted = wanted
+    processed.clear()
+    try:
+        feed.probe()
+        deadline = time.monotonic() + 5
+        while not processed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert wanted.raced
+        assert processed, "the screen asked for frames while a probe started, and none came"
+    finally:
+        feed.stop()
