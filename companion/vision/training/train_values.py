@@ -33,6 +33,15 @@ place at the time:
         --synthetic 600 --kinds 300 --stitched 300 --seed 26 --lr 0.001 --exposure 0.25 \
         --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_stitched.onnx
+then each 12 min more with colour casts (``data.colour_cast``: under a warm lamp white dice turn orange with red
+burnt out, and some were called "no die"), hard negatives from the shipped detector:
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+        --synthetic 600 --kinds 300 --seed 44 --lr 0.0007 --exposure 0.15 --casts 0.25 \
+        --init-onnx companion/vision/models/dice_faces.onnx --out companion/vision/models/dice_faces.onnx
+    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+        --synthetic 600 --kinds 300 --stitched 300 --seed 46 --lr 0.0007 --exposure 0.15 --casts 0.25 \
+        --init-onnx companion/vision/models/dice_faces_stitched.onnx \
+        --out companion/vision/models/dice_faces_stitched.onnx
 (a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Each run also
 writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
