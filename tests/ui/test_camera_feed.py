@@ -22,16 +22,14 @@ class WantedArrivingLate(threading.Event):
         super().__init__()
         self.feed: CameraFeed | None = None
         self.raced = False
+        self.processed: list[Any] = []  # the frames the screen's processor was given
 
     def is_set(self) -> bool:
         answer = super().is_set()
         if not self.raced and threading.current_thread().name == "camera-feed" and self.feed is not None:
             self.raced = True
-            self.feed.want(True, processed.append)
+            self.feed.want(True, self.processed.append)
         return answer
-
-
-processed: list[Any] = []
 
 
 def test_a_want_arriving_while_a_probe_starts_is_not_lost() -> None:
@@ -40,13 +38,12 @@ def test_a_want_arriving_while_a_probe_starts_is_not_lost() -> None:
     wanted = WantedArrivingLate()
     wanted.feed = feed
     feed._wanted = wanted
-    processed.clear()
     try:
         feed.probe()
         deadline = time.monotonic() + 5
-        while not processed and time.monotonic() < deadline:
+        while not wanted.processed and time.monotonic() < deadline:
             time.sleep(0.01)
         assert wanted.raced
-        assert processed, "the screen asked for frames while a probe started, and none came"
+        assert wanted.processed, "the screen asked for frames while a probe started, and none came"
     finally:
         feed.stop()
