@@ -11,6 +11,8 @@ from typing import Any
 from hardware.camera import CameraUnavailable
 
 Processor = Callable[[Any], Any]
+WAKE_CHECK_S = 0.5  # the feed thread looks at the "wanted" flag at least this often, even with no wake
+REPOST_S = 1.0  # a posted frame the UI has not taken after this long is taken as lost, and the newest is posted
 
 
 class CameraFeed:
@@ -31,6 +33,7 @@ class CameraFeed:
         self._thread: threading.Thread | None = None
         self._consumed = threading.Event()
         self._consumed.set()
+        self._posted_at = 0.0
         self.latest: tuple[Any, Any] | None = None
         self.error: str | None = None
         self._seen_frame = False
@@ -74,9 +77,12 @@ class CameraFeed:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait()
+            # A wake may be missed between threads; the wanted flag is the truth, so look at it every so often.
+            self._wake.wait(WAKE_CHECK_S)
             if self._stop.is_set():
                 return
+            if not (self._wake.is_set() or self._wanted.is_set()):
+                continue
             probing = not self._wanted.is_set()
             if probing:
                 self._wake.clear()  # one read, then sleep until the next probe or want
@@ -108,7 +114,9 @@ class CameraFeed:
                 except Exception as err:  # a vision bug must not kill the feed; show it instead
                     result = err
             self.latest = (frame, result)
-            if self._consumed.is_set():
+            # One frame in flight; one the UI never took (the hub dropped it when full) is replaced after a while.
+            if self._consumed.is_set() or time.monotonic() - self._posted_at > REPOST_S:
                 self._consumed.clear()
+                self._posted_at = time.monotonic()
                 self._post("frame", self.latest)
             self._stop.wait(max(0.0, self.interval_s - (time.monotonic() - started)))

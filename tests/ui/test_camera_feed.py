@@ -47,3 +47,28 @@ def test_a_want_arriving_while_a_probe_starts_is_not_lost() -> None:
         assert wanted.processed, "the screen asked for frames while a probe started, and none came"
     finally:
         feed.stop()
+
+
+def test_a_frame_the_hub_dropped_does_not_stop_the_feed() -> None:
+    """The hub drops items when its queue is full; the UI then never says it took that frame. Frames keep
+    coming (the newest, after ``REPOST_S``), instead of the feed waiting for ever."""
+    posts: list[Any] = []
+    dropped = {"n": 0}
+
+    def post(kind: str, data: Any) -> None:
+        if kind != "frame":
+            return
+        if not dropped["n"]:
+            dropped["n"] = 1  # the first frame is lost on its way
+            return
+        posts.append(data)
+
+    feed = CameraFeed(StillSource(), post, interval_s=0.01, retry_s=0.01)
+    try:
+        feed.want(True, lambda frame: "read")
+        deadline = time.monotonic() + 5
+        while not posts and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert dropped["n"] and posts[0] == ("frame", "read")
+    finally:
+        feed.stop()

@@ -66,9 +66,14 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
         reader=read,
     )
 
+    held: list[Roll | None] = [None]  # the settled roll, handed over with every frame until the dice move again
+
     def process(frame: Any) -> LiveResult:
         settled = reader.feed(frame, clock())
-        return LiveResult(reader.state, to_roll(reader.latest, flag_below=flag_below), settled)
+        if settled is not None or reader.state != "settled":
+            held[0] = settled
+        # The feed keeps only the newest result for the UI, so a roll sent with one frame alone could be lost.
+        return LiveResult(reader.state, to_roll(reader.latest, flag_below=flag_below), held[0])
 
     return process
 
@@ -142,6 +147,7 @@ class DiceScreen(Screen):
         self.selected: int | None = None
         self.adding = False
         self.by_hand = False  # the shown roll was entered or corrected by touch
+        self._taken: Roll | None = None  # the settled roll last shown (it comes with every frame until the dice move)
         self.return_to = "home"
         self._texture: Texture | None = None
 
@@ -213,10 +219,11 @@ class DiceScreen(Screen):
         if not isinstance(result, LiveResult):
             return
         busy = self.selected is not None or self.adding
-        if result.settled is not None and not busy and (result.settled.dice or not self.by_hand):
+        fresh = result.settled is not None and result.settled is not self._taken
+        if fresh and result.settled is not None and not busy and (result.settled.dice or not self.by_hand):
             # A new settled roll replaces the last one unless the player is correcting it right now (an empty
             # tray does not replace dice entered by hand, e.g. while the camera was away).
-            self.roll = result.settled
+            self.roll = self._taken = result.settled
             self.by_hand = False
             check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
             self.say(f"Settled: {len(self.roll.dice)} dice — {check}")
