@@ -219,11 +219,11 @@ class DiceScreen(Screen):
         if not isinstance(result, LiveResult):
             return
         busy = self.selected is not None or self.adding
-        fresh = result.settled is not None and result.settled is not self._taken
-        if fresh and result.settled is not None and not busy and (result.settled.dice or not self.by_hand):
+        settled = result.settled
+        if settled is not None and settled is not self._taken and not busy and (settled.dice or not self.by_hand):
             # A new settled roll replaces the last one unless the player is correcting it right now (an empty
             # tray does not replace dice entered by hand, e.g. while the camera was away).
-            self.roll = self._taken = result.settled
+            self.roll = self._taken = settled
             self.by_hand = False
             check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
             self.say(f"Settled: {len(self.roll.dice)} dice — {check}")
