@@ -76,6 +76,10 @@ class DieSpec:
     body: tuple[float, float, float] = (0.85, 0.85, 0.82)
     colour_jitter: tuple[float, float, float] = (1.0, 1.0, 1.0)
     mark: bool = False  # colour dice only: a white face with a coloured disc instead of a plain coloured face
+    marble: tuple[float, float, float] | None = None  # pip dice: a second body colour swirled through the first
+    ink: tuple[float, float, float] | None = None  # pip dice: the pips' colour (RGB); None = black or white
+    opacity: float = 1.0  # pip dice: below 1 the tray shows through the body (translucent plastic)
+    look_seed: int = 0  # where the marble's swirls lie
 
 
 @dataclass(frozen=True)
@@ -288,8 +292,25 @@ def _face_reflectance(die: DieSpec) -> tuple[np.ndarray, np.ndarray | None, np.n
             return np.array(die.body[::-1], dtype=np.float32), None, colour
         return colour, None, np.zeros(3, np.float32)
     body = np.array(die.body[::-1], dtype=np.float32)
+    if die.ink is not None:
+        return body, None, np.array(die.ink[::-1], dtype=np.float32)
     ink = np.array([0.03, 0.03, 0.03], np.float32) if body.mean() > 0.3 else np.array([0.85, 0.85, 0.85], np.float32)
     return body, None, ink
+
+
+def marble(n: int, seed: int) -> np.ndarray:
+    """An (n, n) share in 0..1 of a marbled die's second colour: smooth noise bent into veins and swirls."""
+    rng = np.random.default_rng(seed)
+    field = np.zeros((n, n), np.float32)
+    for cells, weight in ((3, 1.0), (6, 0.5), (12, 0.25)):
+        field += weight * cv2.resize(
+            rng.normal(0, 1, (cells, cells)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC
+        )
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    a = float(rng.uniform(0, np.pi))
+    stripes = np.sin((xx * np.cos(a) + yy * np.sin(a)) * float(rng.uniform(4, 10)) + 3.0 * field)
+    share: np.ndarray = np.clip(0.5 + float(rng.uniform(0.5, 1.5)) * stripes, 0.0, 1.0)  # soft or sharp veins
+    return share
 
 
 def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
@@ -297,11 +318,21 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
     body_pts = np.round(_square(die, 1.08) * SS).astype(np.int32)
     face, _, ink = _face_reflectance(die)
     body_colour = face * 0.55  # the bevel and sides are in shade
-    cv2.fillConvexPoly(scene, body_pts, body_colour.tolist(), lineType=cv2.LINE_AA)
+    if die.opacity < 1.0:
+        body_mask = np.zeros(scene.shape[:2], np.float32)
+        cv2.fillConvexPoly(body_mask, body_pts, 1.0, lineType=cv2.LINE_AA)
+        cover = die.opacity * body_mask[:, :, None]
+        scene *= 1 - cover
+        scene += body_colour[None, None, :] * cover
+    else:
+        cv2.fillConvexPoly(scene, body_pts, body_colour.tolist(), lineType=cv2.LINE_AA)
     # the top face: rendered upright on its own canvas, then rotated into place
     n = round(die.size * SS)
     canvas = np.zeros((n, n, 3), np.float32)
     canvas[:] = face
+    if die.kind == "pips" and die.marble is not None:
+        share = marble(n, die.look_seed)[:, :, None]
+        canvas[:] = canvas * (1 - share) + np.array(die.marble[::-1], np.float32)[None, None, :] * share
     radius = max(2, n // 9)
     alpha = np.zeros((n, n), np.float32)
     cv2.rectangle(alpha, (radius, 0), (n - 1 - radius, n - 1), 1.0, -1)
@@ -330,6 +361,9 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
     hh, ww = scene.shape[:2]
     warped = cv2.warpAffine(canvas, m, (ww, hh), flags=cv2.INTER_LINEAR)
     a = cv2.warpAffine(alpha, m, (ww, hh), flags=cv2.INTER_LINEAR)[:, :, None]
+    if die.opacity < 1.0:  # translucent: the body lets some of the tray through; the pips stay solid
+        ink_a = cv2.warpAffine(ink_mask, m, (ww, hh), flags=cv2.INTER_LINEAR)[:, :, None]
+        a = a * (die.opacity + (1.0 - die.opacity) * ink_a)
     scene *= 1 - a
     scene += warped * a
     return _square(die)

@@ -97,3 +97,43 @@ def test_colour_casts_scale_each_channel_and_clip() -> None:
     assert len(seen) > 1  # warm and cold casts both happen
     bright = np.full((8, 8, 3), 250, np.uint8)
     assert max(int(data.colour_cast(bright, np.random.default_rng(s)).max()) for s in range(12)) == 255  # clipped
+
+
+def test_marbled_translucent_and_coloured_pip_dice_are_drawn_as_asked() -> None:
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from synth.dice_render import DieSpec, Light, make_table, render
+
+    table = make_table(3, markers=False, tray="green felt")
+    blue, white, gold = (0.1, 0.2, 0.7), (0.9, 0.9, 0.9), (0.9, 0.7, 0.1)
+
+    def face(**looks: object) -> np.ndarray:
+        shot = render(table, [DieSpec("pips", 1, (320.0, 240.0), 80.0, 0.0, body=blue, **looks)], Light())  # type: ignore[arg-type]
+        x0, y0, x1, y1 = shot.dice[0].box
+        return shot.image[y0 + 6 : y1 - 6, x0 + 6 : x1 - 6].astype(np.float64)
+
+    plain = face()
+    marbled = face(marble=white, look_seed=4)
+    assert marbled.std(axis=(0, 1)).mean() > 2 * plain.std(axis=(0, 1)).mean()  # veins of a second colour
+    assert not np.array_equal(marbled, face(marble=white, look_seed=5))  # the seed moves the veins
+    # the single pip at the centre takes the ink colour (BGR: gold is red and green, little blue)
+    pip = face(ink=gold)[30:40, 30:40].mean(axis=(0, 1))
+    assert pip[2] > 2 * pip[0] and pip[1] > 2 * pip[0]
+    # a translucent body lets the green felt through: less blue than the same die opaque, nearer the felt
+    see_through = face(opacity=0.5)
+    assert see_through[:20, :20, 0].mean() < plain[:20, :20, 0].mean() - 20
+
+
+def test_rendered_looks_leave_the_plain_scenes_as_they_were() -> None:
+    plain = data.synthetic(2, seed0=40000, repo=REPO, others=0.2)
+    again = data.synthetic(2, seed0=40000, repo=REPO, others=0.2, looks=0.0)
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(plain, again, strict=True))  # cached sets stay valid
+    looks = data.synthetic(2, seed0=40000, repo=REPO, others=0.2, looks=1.0)
+    assert any(not np.array_equal(a.image, b.image) for a, b in zip(plain, looks, strict=True))
+    rng = np.random.default_rng(0)
+    drawn = [data.die_looks(rng, (0.8, 0.8, 0.8)) for _ in range(50)]
+    assert all(d for d in drawn) and {"marble", "ink", "opacity"} <= {k for d in drawn for k in d}
+    for d in drawn:  # pips stand out from a light body: dark ink, a light second colour
+        assert "ink" not in d or max(d["ink"]) <= 0.15
+        assert "marble" not in d or min(d["marble"]) >= 0.35

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -259,15 +260,38 @@ def add_stitches(img: np.ndarray, keep_clear: np.ndarray, rng: np.random.Generat
     return cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.4, 1.0)))
 
 
+def die_looks(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, Any]:
+    """What makes a pip die less plain (``tests/synth`` ``DieSpec`` fields): a second body colour swirled through
+    the first (marbled), pips of a colour that still stands out from the body, or a translucent body; one or
+    more of these."""
+    out: dict[str, Any] = {}
+    pick = int(rng.integers(1, 8))  # a bit mask: marble, ink, translucent
+    dark = float(np.mean(body)) < 0.3  # as the renderer picks white pips (else black)
+    if pick & 1:  # the second colour as light or dark as the body, so the pips stand out from both
+        out["marble"] = tuple(float(v) for v in (rng.uniform(0.02, 0.25, 3) if dark else rng.uniform(0.35, 0.95, 3)))
+        out["look_seed"] = int(rng.integers(1 << 30))
+    if pick & 2:
+        out["ink"] = tuple(float(v) for v in (rng.uniform(0.55, 0.95, 3) if dark else rng.uniform(0.0, 0.15, 3)))
+    if pick & 4:
+        out["opacity"] = float(rng.uniform(0.5, 0.85))
+    return out
+
+
 def synthetic(
-    n: int, seed0: int = 1000, repo: str | Path = ".", others: float = 0.0, stitches: bool = False
+    n: int,
+    seed0: int = 1000,
+    repo: str | Path = ".",
+    others: float = 0.0,
+    stitches: bool = False,
+    looks: float = 0.0,
 ) -> list[Sample]:
     """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
     tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
     some touching. Adds dice looks the two photo sets lack. With ``others`` > 0 that share of the dice are plain
     colour dice or picture dice (cat, rat, swap): their boxes go to ``Sample.others`` (no pip die: negatives for
     the face classifier; the calibrated colour/picture stage reads them). With ``stitches``, rows of stitches or
-    rivets are drawn off the dice (``add_stitches``)."""
+    rivets are drawn off the dice (``add_stitches``). With ``looks`` > 0 that share of the pip dice are marbled,
+    have coloured pips or are translucent (``die_looks``)."""
     import sys
 
     sys.path.insert(0, str(Path(repo) / "tests"))
@@ -306,7 +330,8 @@ def synthetic(
                     face = str(rng.choice(list(PICTURE_FACES)))
                     specs.append(DieSpec("picture", face, c, size=size, angle=angle, body=body))
                 continue
-            specs.append(DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=angle, body=body))
+            extra = die_looks(rng, body) if looks and rng.random() < looks else {}
+            specs.append(DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=angle, body=body, **extra))
         shot = render(
             table,
             specs,

@@ -247,11 +247,14 @@ def batch(
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
 
-def rendered(cache: Path, n: int, seed0: int, others: float, stitches: bool = False) -> list[Sample]:
+def rendered(
+    cache: Path, n: int, seed0: int, others: float, stitches: bool = False, looks: float = 0.0
+) -> list[Sample]:
     """``n`` rendered scenes (``data.synthetic``), cached in a pickle between runs."""
     if cache.exists():
         return list(pickle.loads(cache.read_bytes()))
-    out = synthetic(n, seed0, repo=Path(__file__).resolve().parents[3], others=others, stitches=stitches)
+    repo = Path(__file__).resolve().parents[3]
+    out = synthetic(n, seed0, repo=repo, others=others, stitches=stitches, looks=looks)
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_bytes(pickle.dumps(out))
     return out
@@ -288,6 +291,12 @@ def main() -> None:
         "--kinds", type=int, default=0, help="also this many rendered scenes with colour and picture dice (negatives)"
     )
     ap.add_argument("--stitched", type=int, default=0, help="also this many rendered scenes with stitched rims")
+    ap.add_argument(
+        "--looks",
+        type=int,
+        default=0,
+        help="also this many rendered scenes with marbled or translucent dice, coloured pips",
+    )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -309,6 +318,8 @@ def main() -> None:
         samples += rendered(Path(args.cache) / f"kinds-{args.kinds}.pkl", args.kinds, 20000, 0.4)
     if args.stitched:
         samples += rendered(Path(args.cache) / f"stitched-{args.stitched}.pkl", args.stitched, 30000, 0.2, True)
+    if args.looks:
+        samples += rendered(Path(args.cache) / f"looks-{args.looks}.pkl", args.looks, 40000, 0.2, looks=0.7)
     hard = hard_negatives(samples)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
     model = FaceNet()
