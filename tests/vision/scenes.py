@@ -25,10 +25,17 @@ def scene(
     tray: str = "green felt",
     seed: int = 1,
     light: Light | None = None,
+    marble: tuple[float, float, float] | None = None,
+    ink: tuple[float, float, float] | None = None,
+    opacity: float = 1.0,
 ) -> Rendered:
-    """Dice given as (value, centre x, centre y) on a 640x480 tray, a little blur, noise and JPEG."""
+    """Dice given as (value, centre x, centre y) on a 640x480 tray, a little blur, noise and JPEG; optionally
+    marbled with a second colour (each die its own veins), with pips of the ``ink`` colour, or translucent."""
     table = make_table(seed, markers=False, tray=tray)
-    specs = [DieSpec("pips", v, (x, y), size=size, angle=angle, body=body) for v, x, y in dice]
+    specs = [
+        DieSpec("pips", v, (x, y), size, angle, body, marble=marble, ink=ink, opacity=opacity, look_seed=seed + i)
+        for i, (v, x, y) in enumerate(dice)
+    ]
     return render(table, specs, light or Light(), blur=0.6, noise=2.0, seed=seed, jpeg=90)
 
 

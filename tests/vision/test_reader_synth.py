@@ -1,5 +1,6 @@
-"""The reader on synthetic renders of the hard cases: every value, light and dark dice, touching dice, a tray wall,
-glare, a hand in frame, shadows. Expected values come from the render's truth."""
+"""The reader on synthetic renders of the hard cases: every value, light and dark dice, marbled and translucent dice,
+coloured pips, touching dice, a tray wall, glare, a hand in frame, shadows. Expected values come from the render's
+truth."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def read_as(img: np.ndarray, dice: list[tuple[int, float, float]]) -> None:
 
 
 ALL = [(v, 90 + 80 * v, 240) for v in range(1, 7)]
+GOLD = (0.95, 0.75, 0.2)
 
 
 @pytest.mark.parametrize(
@@ -40,6 +42,50 @@ ALL = [(v, 90 + 80 * v, 240) for v in range(1, 7)]
 )
 def test_every_value_on_light_and_dark_dice(body: tuple[float, float, float], tray: str) -> None:
     read_as(scene(ALL, body=body, tray=tray, angle=20).image, ALL)
+
+
+@pytest.mark.parametrize(
+    ("body", "marble", "ink", "tray"),
+    [
+        (RED, (0.3, 0.02, 0.03), IVORY, "green felt"),  # dark red veins, cream pips
+        (IVORY, (0.9, 0.6, 0.2), (0.05, 0.05, 0.3), "purple felt"),  # pearl with orange veins, dark blue pips
+        (WHITE, (0.55, 0.6, 0.7), BLACK, "black felt"),  # white with grey-blue swirls, black pips
+    ],
+)
+def test_every_value_on_marbled_dice(
+    body: tuple[float, float, float], marble: tuple[float, float, float], ink: tuple[float, float, float], tray: str
+) -> None:
+    read_as(scene(ALL, body=body, marble=marble, ink=ink, tray=tray, angle=20).image, ALL)
+
+
+@pytest.mark.parametrize(
+    ("body", "ink", "tray"),
+    [
+        ((0.1, 0.5, 0.2), WHITE, "black felt"),  # translucent green
+        ((0.7, 0.1, 0.1), WHITE, "grey board"),  # translucent red
+        ((0.5, 0.3, 0.6), WHITE, "brown wood"),  # translucent purple
+    ],
+)
+def test_every_value_on_translucent_dice(
+    body: tuple[float, float, float], ink: tuple[float, float, float], tray: str
+) -> None:
+    read_as(scene(ALL, body=body, ink=ink, opacity=0.6, tray=tray, angle=35, seed=2).image, ALL)
+
+
+@pytest.mark.xfail(strict=True, reason="known limit: dark veins as big and as contrasting as the pips are misread")
+def test_every_value_on_dice_with_bold_dark_veins() -> None:
+    # a green die with dark green veins and gold pips, plain to the eye: the pips are the only round yellow spots;
+    # the face classifiers read most of these wrong (a fine-tune with rendered marbled dice did not mend it)
+    read_as(
+        scene(ALL, body=(0.1, 0.45, 0.2), marble=(0.02, 0.1, 0.05), ink=GOLD, tray="black felt", angle=20).image, ALL
+    )
+
+
+def test_every_value_with_coloured_pips() -> None:
+    gold_on_black = scene(ALL, body=BLACK, ink=GOLD, tray="green felt", angle=10).image
+    read_as(gold_on_black, ALL)
+    red_on_white = scene(ALL, body=WHITE, ink=(0.6, 0.03, 0.03), tray="black felt", angle=50, seed=3).image
+    read_as(red_on_white, ALL)
 
 
 @pytest.mark.parametrize("angle", [0, 33])

@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import pickle
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -216,7 +217,9 @@ def batch(
     for i, j in die_views(samples):
         by_set.setdefault(samples[i].set_name, []).append((i, j))
     # felt-tray dice twice as often as the others (the small dice are the hard part); empty pools left out
-    pools = [p for p in (by_set.get(k, []) for k in ("felt-trays", "felt-trays", "angled-webcam", "synthetic")) if p]
+    # (rendered dice with looks, ``--looks``, are a pool of their own: among all rendered dice they would be few)
+    kinds = ("felt-trays", "felt-trays", "angled-webcam", "synthetic", "looks")
+    pools = [p for p in (by_set.get(k, []) for k in kinds) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
     xs, ys = [], []
     while len(xs) < n:
@@ -319,7 +322,8 @@ def main() -> None:
     if args.stitched:
         samples += rendered(Path(args.cache) / f"stitched-{args.stitched}.pkl", args.stitched, 30000, 0.2, True)
     if args.looks:
-        samples += rendered(Path(args.cache) / f"looks-{args.looks}.pkl", args.looks, 40000, 0.2, looks=0.7)
+        looks = rendered(Path(args.cache) / f"looks-{args.looks}.pkl", args.looks, 40000, 0.2, looks=0.7)
+        samples += [replace(s, set_name="looks") for s in looks]
     hard = hard_negatives(samples)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
     model = FaceNet()
