@@ -267,8 +267,8 @@ def die_looks(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, An
     out: dict[str, Any] = {}
     pick = int(rng.integers(1, 8))  # a bit mask: marble, ink, translucent
     dark = float(np.mean(body)) < 0.3  # as the renderer picks white pips (else black)
-    if pick & 1:  # the second colour as light or dark as the body, so the pips stand out from both
-        out["marble"] = tuple(float(v) for v in (rng.uniform(0.02, 0.25, 3) if dark else rng.uniform(0.35, 0.95, 3)))
+    if pick & 1:  # the second colour on the body's side of the pips (veins may come close to the pips' shade)
+        out["marble"] = tuple(float(v) for v in (rng.uniform(0.02, 0.45, 3) if dark else rng.uniform(0.2, 0.95, 3)))
         out["look_seed"] = int(rng.integers(1 << 30))
     if pick & 2:
         out["ink"] = tuple(float(v) for v in (rng.uniform(0.55, 0.95, 3) if dark else rng.uniform(0.0, 0.15, 3)))

@@ -44,7 +44,8 @@ burnt out, and some were called "no die"), hard negatives from the shipped detec
         --out companion/vision/models/dice_faces_stitched.onnx
 (a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Tried and not
 shipped (docs/dice-reader.md): each classifier 12 min more with ``--looks 300`` (marbled, translucent dice and
-coloured pips; seeds 74/76, else as the colour-cast run; and 20 min, seeds 84/86), and 16 min with
+coloured pips; seeds 74/76, else as the colour-cast run; 20 min, seeds 84/86; and with darker veins 16 min,
+seeds 94/96), and 16 min with
 ``--crop 48 --lr 0.001`` (seeds 54/56). Each run also writes its PyTorch weights next to ``--out``
 (``.pt``, not shipped).
 """
