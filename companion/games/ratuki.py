@@ -217,7 +217,9 @@ class RatukiEngine:
         require(reason in STOP_REASONS, f"stop reason must be one of {', '.join(STOP_REASONS)}, not {reason!r}")
         seat = action.get("seat")
         if seat is not None:
-            _name(state, seat)
+            name = _name(state, seat)
+            if "name" in action:
+                require(action["name"] == name, f"seat {seat} is {name}, not {action['name']!r}")
         clock = state["clock"]
         if clock["since"] is not None:
             clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
@@ -303,6 +305,8 @@ class RatukiEngine:
             extra = f", hand {action['hand']}" if action.get("hand") else ""
             who = action.get("name") or f"seat {action.get('seat')}"
             return f"Score for {who}: pile {action.get('score_pile')}, left {action.get('left')}{extra}"
+        if kind == "stop" and action.get("reason") == "out" and action.get("seat") is not None:
+            return f"Round stopped: {action.get('name') or 'seat ' + str(action.get('seat'))} went out"
         return {
             "start": "Round started",
             "pause": "Clock paused",

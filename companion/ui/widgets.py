@@ -76,8 +76,9 @@ def closing_row(view: ModalView, back: Widget, act: Widget, on_act: Callable[[],
 
 def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
     """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
-    button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons)."""
-    view = ModalView(
+    button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons). It closes at
+    once: a quick second tap after *Keep it* must not land on the red button of a view still fading out."""
+    view = QuickModal(
         size_hint=(None, None),
         size=(dp(560), dp(220)),
         auto_dismiss=True,
@@ -89,6 +90,69 @@ def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text:
     box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
     box.add_widget(closing_row(view, Factory.BigButton(text=no_text), Factory.DangerButton(text=yes_text), on_yes))
     view.add_widget(box)
+    view.open()
+    return view
+
+
+class QuickModal(ModalView):
+    """A modal that closes at once (no fade): a tap right after it closes lands on the screen, not on the view
+    still fading out there."""
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["animation"] = False
+        return super().dismiss(*args, **kwargs)
+
+
+def choose_player(
+    question: str,
+    players: list[Player] | tuple[Player, ...],
+    on_choose: Callable[[int], Any],
+    *,
+    other_text: str | None = None,
+    on_other: Callable[[], Any] | None = None,
+) -> ModalView:
+    """Ask which player: a modal with the question, one big button per player in their colour (tapping it closes
+    the view and calls ``on_choose(seat)``), and a bottom row with *Back* (only closes) and, if given, an
+    ``other_text`` button for "none of them". The open view is returned; its ``choose(seat)`` does what tapping
+    that player's button does (a screen routes a player's own arcade button there)."""
+    view = QuickModal(
+        size_hint=(None, None),
+        size=(dp(640), dp(300)),
+        auto_dismiss=True,
+        background="",
+        background_color=(0.16, 0.16, 0.20, 1),
+        overlay_color=(0, 0, 0, 0.75),
+    )
+
+    def choose(seat: int) -> None:
+        view.dismiss()
+        on_choose(seat)
+
+    box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+    box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(600), None), halign="center"))
+    row = BoxLayout(size_hint_y=None, height=dp(80), spacing=dp(8))
+    for player in players:
+        button = Factory.BigButton(
+            text=player.name,
+            bold=True,
+            background_normal="",
+            background_color=get_color_from_hex(player.colour),
+            color=readable_text(player.colour),
+        )
+        button.seat = player.seat
+        button.bind(on_release=lambda b: choose(b.seat))
+        row.add_widget(button)
+    box.add_widget(row)
+    back = Factory.BigButton(text="Back")
+    if other_text is not None and on_other is not None:
+        box.add_widget(closing_row(view, back, Factory.BigButton(text=other_text), on_other))
+    else:
+        back.size_hint_y = None
+        back.height = dp(56)
+        back.bind(on_release=lambda _b: view.dismiss())
+        box.add_widget(back)
+    view.add_widget(box)
+    view.choose = choose  # type: ignore[attr-defined]
     view.open()
     return view
 

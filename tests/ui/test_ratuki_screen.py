@@ -60,6 +60,15 @@ def calls(screen: Any) -> list[dict[str, Any]]:
     return [a for a in screen.session.actions if a["type"] == "call"]
 
 
+def out(ui: UI, screen: Any, who: str = "End round, not sure who") -> None:
+    """*Out! End round*, then the answer to "who went out?" tapped: a player's name, or not sure."""
+    ui.tap_text("Out! End round")
+    assert screen._out_view is not None
+    ui.tap(button(screen._out_view, who))
+    assert screen._out_view is None and screen.state["phase"] == "scoring"
+    ui.advance(2)  # the score pane's layout (a tap lands where the widgets are drawn)
+
+
 def test_verdict_sentences_and_clock() -> None:
     assert verdict_parts("take", ["Ana"], 37.2, "Bo") == ("ANA takes the stack", "37 ms ahead of Bo")
     assert verdict_parts("take", ["Ana"], None, None) == ("ANA takes the stack", "")
@@ -179,7 +188,7 @@ def test_the_stall_prompt_asks_whether_the_round_is_over(ui: UI) -> None:
 def test_score_entry_with_counters_then_the_sheet(ui: UI) -> None:
     screen = playing(ui)
     ui.clock_value += 200
-    ui.tap_text("Out! End round")
+    out(ui, screen, "Ana")
     assert screen.ids.panes.current == "score"
     rows = screen.score_rows
     for _ in range(4):
@@ -273,7 +282,7 @@ def test_a_game_resumes_where_the_journal_stops(tmp_path: Any) -> None:
         press(first, 2, t + 0.2)  # late: the margin
         assert first.wait_until(lambda: len(calls(screen)) == 1)
         first.clock_value += 90
-        first.tap_text("Out! End round")
+        out(first, screen)
         first.tap(button(screen.score_rows[1].ids.pile, "+5"))
         first.tap(button(screen.score_rows[1], "Save"))
         game_id = screen.session.game_id
@@ -389,7 +398,13 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
         assert ui.wait_until(lambda: screen.verdict_headline == "TIE: Eve, Bo")
         assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
         assert not layout_faults(ui)
-        ui.tap_text("Out! End round")
+        if number == 1:  # Bo went out and presses his button when asked
+            ui.tap_text("Out! End round")
+            press(ui, 2, time.monotonic())
+            assert ui.wait_until(lambda: screen.state["phase"] == "scoring")
+            ui.advance(2)  # the score pane's layout (a tap lands where the widgets are drawn)
+        else:
+            out(ui, screen, "Dee")
         for seat, (pile, left, hand) in counts.items():
             row = screen.score_rows[seat]
             for _ in range(pile):
@@ -472,7 +487,7 @@ def test_a_tie_on_different_stacks_is_corrected_by_touch(ui: UI) -> None:
 
 def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:
     screen = playing(ui, count_hand=True)
-    ui.tap_text("Out! End round")
+    out(ui, screen, "Bo")
     rows = screen.score_rows
     for seat, (pile, left, hand) in {1: (3, 1, 2), 2: (2, 0, 1), 3: (1, 2, 0)}.items():
         for _ in range(pile):
@@ -511,3 +526,40 @@ def test_everyone_pressing_to_start_the_round_is_not_a_call(ui: UI) -> None:
     press(ui, 3, t + 2.0)  # a real call afterwards still counts
     assert ui.wait_until(lambda: len(calls(screen)) == 1)
     assert screen.state["calls"][0]["verdict"]["seats"] == [3]
+
+
+def test_out_asks_who_went_out_and_keeps_their_cards_left_at_0(ui: UI) -> None:
+    screen = playing(ui)
+    t = time.monotonic()
+    ui.tap_text("Out! End round")
+    view = screen._out_view
+    assert view is not None
+    assert any("Who went out?" in str(getattr(w, "text", "")) for w in view.walk())
+    shot = ui.screenshot("ratuki-who-went-out")
+    assert shot.exists()
+    ui.tap(button(view, "Back"))  # a mis-tap: play goes on
+    assert screen._out_view is None and screen.state["phase"] == "playing"
+    ui.tap_text("Out! End round")
+    press(ui, 3, t + 5)  # Cy went out: her button answers, and is no call
+    assert ui.wait_until(lambda: screen.state["phase"] == "scoring")
+    ui.advance(2)
+    assert calls(screen) == []
+    stop = screen.session.actions[-1]
+    assert stop["type"] == "stop" and stop["reason"] == "out" and stop["seat"] == 3 and stop["name"] == "Cy"
+    rows = screen.score_rows
+    assert rows[3].went_out and not rows[1].went_out and not rows[2].went_out
+    assert "went out" in ui.texts()
+    ui.tap(button(rows[3].ids.left, "+5"))
+    assert rows[3].ids.left.value == 0  # both her piles are empty: no cards left
+    ui.tap(button(rows[2].ids.left, "+5"))
+    assert rows[2].ids.left.value == 5
+    ui.tap(button(rows[3].ids.pile, "+5"))
+    ui.screenshot("ratuki-score-went-out")
+    ui.tap(ui.find("Save", rows[3]))
+    assert screen.state["entries"]["Cy"]["left"] == 0
+    ui.tap_text("Undo")  # her score
+    ui.tap_text("Undo")  # the stop: back to playing, nobody marked
+    assert screen.state["phase"] == "playing" and not screen.state.get("stopped")
+    out(ui, screen, "Bo")  # the right one this time
+    assert rows[2].went_out and not rows[3].went_out and rows[3].ids.left.maximum > 0
+    assert "Bo went out" in screen.session.describe(screen.session.actions[-1])

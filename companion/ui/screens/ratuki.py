@@ -34,7 +34,7 @@ from companion.games.ratuki_referee import TAKE, TIE, Contest, Referee, Verdict,
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
-from companion.ui.widgets import readable_text
+from companion.ui.widgets import choose_player, readable_text
 from hardware.buttons import ButtonEvent
 
 load_kv("ratuki")
@@ -137,6 +137,7 @@ class RatukiScoreRow(BoxLayout):
     colour = ListProperty([1, 1, 1, 1])
     text_colour = ListProperty([0, 0, 0, 1])
     saved = BooleanProperty(False)
+    went_out = BooleanProperty(False)  # this player called out: no cards left, the counter stays at 0
     show_hand = BooleanProperty(False)
     hand = NumericProperty(0)
     points_text = StringProperty("")
@@ -187,6 +188,7 @@ class RatukiScreen(GameScreen):
         self.referee = Referee(window_ms=50, lockout_ms=500)
         self.chime = Chime(TONES)
         self.live: Verdict | None = None  # verdict shown but not yet journaled (its lockout is running)
+        self._out_view: Any = None  # the open "who went out?" question
         self.shown_at: float | None = None  # self.now() when the last verdict reached the screen
         self.shown_at_wall = 0.0
         self.score_rows: dict[int, RatukiScoreRow] = {}
@@ -312,6 +314,9 @@ class RatukiScreen(GameScreen):
             self.referee.down.add(event.seat)  # the start press is not a call; its release frees the seat
             return
         if phase != "playing":
+            return
+        if self._out_view is not None:  # asked who went out: the player who did presses their button
+            self._out_view.choose(event.seat)
             return
         if self.paused:
             self.show_message("The clock is paused: tap Resume to call stacks", error=True)
@@ -459,10 +464,34 @@ class RatukiScreen(GameScreen):
             self.flush()
             self.act({"type": "pause", "tick": self.now()})
 
-    def stop_round(self, reason: str) -> None:
+    def stop_round(self, reason: str, seat: int | None = None) -> None:
         self.flush()
         self.stall_text = ""
-        self.act({"type": "stop", "tick": self.now(), "reason": reason})
+        action: Action = {"type": "stop", "tick": self.now(), "reason": reason}
+        if seat is not None:
+            action.update(seat=seat, name=self._name(seat))
+        self.act(action)
+
+    def ask_who_went_out(self) -> Any:
+        """*Out!*: ask who went out (their draw and discard piles are empty), so their score row is set to no
+        cards left. A player may also press their own button while asked. Returns the open view (tests)."""
+        if self.session is None or self.state["phase"] != "playing":
+            return None
+        self.flush()
+
+        def closed(view: Any) -> None:
+            if self._out_view is view:  # a view closed by Back fades out after the next one may have opened
+                self._out_view = None
+
+        self._out_view = choose_player(
+            "Who went out? (draw and discard piles empty) — tap them, or they press their button",
+            self.players,
+            lambda seat: self.stop_round("out", seat),
+            other_text="End round, not sure who",
+            on_other=lambda: self.stop_round("out"),
+        )
+        self._out_view.bind(on_dismiss=closed)
+        return self._out_view
 
     def separate_stacks(self) -> None:
         """The tie on the banner was on different central stacks (the rules' tie is only on one stack, and a
@@ -486,7 +515,7 @@ class RatukiScreen(GameScreen):
         super().undo()
         if last is not None and last.get("type") == "score" and self.state["phase"] == "scoring":
             # Undoing a Save is how a count is corrected: put the saved counts back in the counters to adjust.
-            row = self.score_rows.get(last.get("seat"))
+            row = self.score_rows.get(int(last.get("seat") or 0))
             if row is not None and not row.saved:
                 row.ids.pile.value = int(last.get("score_pile", 0))
                 row.ids.left.value = int(last.get("left", 0))
@@ -567,7 +596,11 @@ class RatukiScreen(GameScreen):
 
     def _update_score_rows(self) -> None:
         entries = self.state["entries"]
+        stopped = self.state.get("stopped") or {}
+        out_seat = stopped.get("seat") if stopped.get("reason") == "out" else None
         for seat, row in self.score_rows.items():
+            row.went_out = seat == out_seat and self.state["phase"] == "scoring"
+            row.ids.left.maximum = 0 if row.went_out else self.settings["deck_size"]
             entry = entries.get(self._name(seat))
             was_saved = row.saved
             row.saved = entry is not None
