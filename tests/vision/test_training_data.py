@@ -135,3 +135,31 @@ def test_rendered_scenes_with_looks_differ_and_keep_the_pips_readable() -> None:
     for d in drawn:  # pips stand out from a light body: dark ink, a second colour lighter than the pips
         assert "ink" not in d or max(d["ink"]) <= 0.15
         assert "marble" not in d or min(d["marble"]) >= 0.2
+
+
+def test_motion_blur_streaks_a_dot_along_one_line() -> None:
+    img = np.full((64, 64, 3), 200, np.uint8)
+    img[32, 32] = 0  # one dark pixel in the middle
+    lengths = []
+    for seed in range(10):
+        out = data.motion_blur(img, np.random.default_rng(seed))
+        assert out.shape == img.shape and out.dtype == np.uint8
+        assert out.min() > 0  # smeared, so no pixel stays black
+        assert abs(float(out.mean()) - float(img.mean())) < 1.0  # the light is moved, not added or lost
+        dark = np.argwhere(out[:, :, 0] < 195)
+        spread = max(int(np.ptp(dark[:, 0])), int(np.ptp(dark[:, 1])))
+        assert 64 * data.MOTION[0] - 2 <= spread <= 64 * data.MOTION[1] + 2  # a streak as long as asked
+        lengths.append(spread)
+        # along one line: the darkness's second moments are far from round
+        w = 200.0 - out[:, :, 0].astype(float)
+        yy, xx = np.mgrid[0:64, 0:64].astype(float)
+        pts = np.stack([yy.ravel(), xx.ravel()])
+        evals = np.linalg.eigvalsh(np.cov(pts, aweights=w.ravel()))
+        assert evals[1] > 4 * evals[0]
+    assert len(set(lengths)) > 1
+    rng_a, rng_b = np.random.default_rng(7), np.random.default_rng(7)
+    plain = data.colour_changes(img, rng_a)
+    assert np.array_equal(plain, data.colour_changes(img, rng_b, motion=0.0))  # off: the same views as before
+    assert rng_a.random() == rng_b.random()
+    blurred = [data.colour_changes(img, np.random.default_rng(s), motion=1.0) for s in range(4)]
+    assert all(b.min() > 0 for b in blurred)  # always on at 1.0 (no other change there darkens the dot to 0)

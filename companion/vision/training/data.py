@@ -159,22 +159,46 @@ def colour_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
+MOTION = (0.06, 0.18)  # range of a motion blur's streak length, as a share of the image side
+
+
+def motion_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The die moved (or the hand holding the phone) while the shutter was open: a straight streak of
+    ``MOTION`` times the image side in any direction (a die of the classifier's crop is about two thirds of it,
+    so the streak is a tenth to a quarter of a die)."""
+    n = img.shape[0]
+    length = max(2.0, float(rng.uniform(*MOTION)) * n)
+    k = int(np.ceil(length)) | 1
+    a = rng.uniform(0, np.pi)
+    d = np.array([np.cos(a), np.sin(a)])
+    yy, xx = np.mgrid[0:k, 0:k].astype(np.float32) - (k - 1) / 2
+    along = np.clip(xx * d[0] + yy * d[1], -(length - 1) / 2, (length - 1) / 2)
+    gap = np.hypot(xx - along * d[0], yy - along * d[1])  # distance to the streak's centre line
+    kernel = np.clip(1.0 - gap, 0.0, None).astype(np.float32)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    out: np.ndarray = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return out
+
+
 def colour_changes(
     img: np.ndarray,
     rng: np.random.Generator,
     blur_sigma: tuple[float, float] = (0.4, 1.3),
     exposure: float = 0.0,
     casts: float = 0.0,
+    motion: float = 0.0,
 ) -> np.ndarray:
     """Random colour changes of a square image: for an ``exposure`` share a wrong exposure (``misexpose``), for a
-    ``casts`` share a colour cast (``colour_cast``), then channel swaps, hue/saturation, inversion, grey, contrast
-    and brightness, a light gradient, blur, noise (shared by the detector's and the face classifier's
-    training)."""
+    ``casts`` share a colour cast (``colour_cast``), for a ``motion`` share a motion blur (``motion_blur``), then
+    channel swaps, hue/saturation, inversion, grey, contrast and brightness, a light gradient, blur, noise (shared
+    by the detector's and the face classifier's training)."""
     out = img
     if exposure and rng.random() < exposure:
         out = misexpose(out, rng)
     if casts and rng.random() < casts:
         out = colour_cast(out, rng)
+    if motion and rng.random() < motion:
+        out = motion_blur(out, rng)
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
     if rng.random() < 0.3:

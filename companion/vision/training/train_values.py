@@ -46,7 +46,8 @@ burnt out, and some were called "no die"), hard negatives from the shipped detec
 shipped (docs/dice-reader.md): each classifier 12 min more with ``--looks 300`` (marbled, translucent dice and
 coloured pips; seeds 74/76, else as the colour-cast run; 20 min, seeds 84/86; and with darker veins 16 min,
 seeds 94/96), and 16 min with
-``--crop 48 --lr 0.001`` (seeds 54/56). Each run also writes its PyTorch weights next to ``--out``
+``--crop 48 --lr 0.001`` (seeds 54/56), and 12 min with ``--motion 0.3`` (seeds 104/106, else as the colour-cast
+run). Each run also writes its PyTorch weights next to ``--out``
 (``.pt``, not shipped).
 """
 
@@ -216,6 +217,7 @@ def batch(
     geometry: Geometry = SHIPPED,
     exposure: float = 0.0,
     casts: float = 0.0,
+    motion: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
@@ -249,7 +251,7 @@ def batch(
             smaller = 0.82 if s.set_name == "angled-webcam" else 0.62
             crop = view(s.image, s.boxes[j], rng, float(rng.uniform(0, 0.15)), smaller, geometry)
             label = int(s.values[j])
-        xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure, casts)))
+        xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure, casts, motion)))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
@@ -310,6 +312,7 @@ def main() -> None:
     ap.add_argument("--init-onnx", default=None, help="start from this exported classifier (batch norms frozen)")
     ap.add_argument("--exposure", type=float, default=0.0, help="share of crops with a wrong exposure")
     ap.add_argument("--casts", type=float, default=0.0, help="share of crops with a colour cast")
+    ap.add_argument("--motion", type=float, default=0.0, help="share of crops with a motion blur")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -347,7 +350,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure, args.casts)
+        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure, args.casts, args.motion)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
