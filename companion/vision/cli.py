@@ -122,7 +122,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 2
     s = result.score
     if args.json:
-        print(json.dumps(s.to_json()))
+        out = s.to_json()
+        if result.unreadable:
+            out["unreadable"] = len(result.unreadable)
+        print(json.dumps(out))
     else:
         print(f"set            {args.set_dir}")
         print(f"images         {s.images}")
@@ -132,14 +135,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"misses         {s.missed}")
         print(f"false dice     {s.false} ({s.false_rate:.2%} of labelled dice)")
         print(f"images right   {s.perfect_share:.2%} ({s.perfect_images} of {s.images})")
+        if result.unreadable:
+            print(f"unreadable     {len(result.unreadable)} images (their labelled dice count as missed)")
     if args.list:
         for path, sc in result.images:
-            if not sc.perfect:
+            if sc.unread:
+                print(f"  {path.name}: could not be read, {sc.labelled} labelled dice missed")
+            elif not sc.perfect:
                 print(
                     f"  {path.name}: {sc.right}/{sc.labelled} right, {sc.wrong} wrong, {sc.missed} missed, "
                     f"{sc.false} false"
                 )
-    return 0
+    for problem in result.unreadable:
+        print(f"dice eval: {problem}; its labelled dice count as missed", file=sys.stderr)
+    return 1 if result.unreadable else 0
 
 
 def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str, Any]:

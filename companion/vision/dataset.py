@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -66,19 +66,36 @@ def predictions(det: Detections) -> list[Prediction]:
 
 @dataclass(frozen=True)
 class EvalResult:
-    """Scores of a whole set plus per-image scores and reading times."""
+    """Scores of a whole set plus per-image scores and reading times; ``unreadable``: images that could not be
+    read (their labelled dice count as missed)."""
 
     score: SetScore
     images: list[tuple[Path, ImageScore]]
     ms: list[float]
+    unreadable: list[str] = field(default_factory=list)
 
 
 def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalResult:
-    """Read every image of a labelled set and score it per ``shared/dice/README.md``."""
-    per_image, times = [], []
-    for item, img in labelled_set(set_dir):
+    """Read every image of a labelled set and score it per ``shared/dice/README.md``. An image that cannot be
+    read is named in ``unreadable`` and its labelled dice count as missed (the figures stay honest); a broken
+    label file stops the evaluation (ValueError naming the file and line)."""
+    root = Path(set_dir)
+    if not (root / "images").is_dir():
+        raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
+    per_image, times, unreadable = [], [], []
+    for path in image_paths(root / "images"):
+        label_file = root / "labels" / (path.stem + ".txt")
+        try:
+            img = load_image(path)
+        except ValueError as err:
+            unreadable.append(str(err))
+            labels = read_yolo_labels(label_file, 1, 1) if label_file.exists() else []
+            per_image.append((path, replace(score_image(labels, []), unread=True)))
+            continue
+        h, w = img.shape[:2]
+        labels = read_yolo_labels(label_file, w, h) if label_file.exists() else []
         t0 = time.perf_counter()
         det = read_dice(img, profile)
         times.append((time.perf_counter() - t0) * 1000)
-        per_image.append((item.path, score_image(item.labels, predictions(det))))
-    return EvalResult(total(s for _, s in per_image), per_image, times)
+        per_image.append((path, score_image(labels, predictions(det))))
+    return EvalResult(total(s for _, s in per_image), per_image, times, unreadable)

@@ -39,11 +39,12 @@ class ImageScore:
     wrong: int
     missed: int
     false: int
+    unread: bool = False  # the image could not be read (its dice are missed; never entirely right)
 
     @property
     def perfect(self) -> bool:
         """Every die right and nothing extra reported."""
-        return self.right == self.labelled and self.false == 0
+        return self.right == self.labelled and self.false == 0 and not self.unread
 
 
 def read_yolo_labels(path: str | Path, width: int, height: int) -> list[Label]:

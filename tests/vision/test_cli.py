@@ -87,6 +87,30 @@ def test_eval_prints_the_shared_figures(tmp_path: Path, capsys: pytest.CaptureFi
     assert figures["right"] + figures["wrong"] + figures["missed"] == figures["dice"]
 
 
+def test_eval_counts_an_unreadable_image_as_missed_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = SAMPLES / "angled-webcam"
+    dst = tmp_path / "set"
+    (dst / "images").mkdir(parents=True)
+    (dst / "labels").mkdir()
+    name = sorted(p.stem for p in (src / "images").iterdir())[0]
+    shutil.copy(src / "images" / f"{name}.jpg", dst / "images")
+    shutil.copy(src / "labels" / f"{name}.txt", dst / "labels")
+    (dst / "images" / "broken.jpg").write_bytes(b"not a photo")
+    (dst / "labels" / "broken.txt").write_text("0 0.5 0.5 0.1 0.1\n3 0.2 0.2 0.1 0.1\n")
+    assert run(["dice", "eval", str(dst), "--json", "--list"]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    figures = json.loads(lines[0])
+    good = len((dst / "labels" / f"{name}.txt").read_text().split()) // 5
+    assert figures["images"] == 2 and figures["dice"] == good + 2 and figures["unreadable"] == 1
+    assert figures["missed"] >= 2 and figures["right"] + figures["wrong"] + figures["missed"] == figures["dice"]
+    assert figures["perfect_images"] <= 0.5  # the unreadable one is never entirely right
+    assert any("broken.jpg: could not be read, 2 labelled dice missed" in line for line in lines)
+    assert "broken.jpg" in captured.err and "count as missed" in captured.err
+
+
 def test_eval_without_images_folder_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["dice", "eval", str(tmp_path)]) == 2
     assert "no images/ folder" in capsys.readouterr().err
