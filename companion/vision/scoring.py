@@ -48,15 +48,25 @@ class ImageScore:
 
 
 def read_yolo_labels(path: str | Path, width: int, height: int) -> list[Label]:
-    """Read a YOLO label file (``CLASS CX CY W H`` relative; class k shows k+1 pips) into pixel boxes."""
+    """Read a YOLO label file (``CLASS CX CY W H`` relative; class k shows k+1 pips) into pixel boxes. A line
+    that is a segmentation outline (``CLASS X1 Y1 X2 Y2 X3 Y3 ...``) counts as its bounding box, as YOLO tools
+    read it; a sixth number after a box (a confidence) is ignored."""
     labels = []
     for line_no, line in enumerate(Path(path).read_text().splitlines(), 1):
         if not line.strip():
             continue
         parts = line.split()
-        if len(parts) != 5:
-            raise ValueError(f"{path}:{line_no}: expected 'CLASS CX CY W H', got {line!r}")
-        cls, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
+        try:
+            cls, nums = int(parts[0]), [float(v) for v in parts[1:]]
+        except ValueError:
+            nums = []
+        if len(nums) in (4, 5):  # a box (a sixth number, a confidence, is ignored)
+            cx, cy, w, h = nums[:4]
+        elif len(nums) >= 6 and len(nums) % 2 == 0:  # a YOLO segmentation outline: its bounding box
+            xs, ys = nums[0::2], nums[1::2]
+            cx, cy, w, h = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)
+        else:
+            raise ValueError(f"{path}:{line_no}: expected 'CLASS CX CY W H' (or an outline), got {line!r}")
         labels.append(
             Label(cls + 1, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height))
         )

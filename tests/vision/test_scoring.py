@@ -73,3 +73,16 @@ def test_yolo_labels_to_pixels(tmp_path: Path) -> None:
     f.write_text("0 0.5 0.5\n")
     with pytest.raises(ValueError, match=r"x\.txt:1"):
         read_yolo_labels(f, 640, 480)
+    for bad in ("0 0.5 0.5 0.1 0.2 0.9 0.3 0.4\n", "two 0.5 0.5 0.1 0.1\n", "0 0.5 x 0.1 0.1\n"):
+        f.write_text(bad)
+        with pytest.raises(ValueError, match=r"x\.txt:1"):
+            read_yolo_labels(f, 640, 480)
+
+
+def test_yolo_outlines_and_confidences_count_as_boxes(tmp_path: Path) -> None:
+    f = tmp_path / "seg.txt"
+    # a die outlined as a turned square (segmentation export), and a box with a trailing confidence
+    f.write_text("2 0.5 0.2 0.6 0.3 0.5 0.4 0.4 0.3\n4 0.25 0.75 0.1 0.1 0.87\n")
+    a, b = read_yolo_labels(f, 640, 480)
+    assert a.value == 3 and a.box == pytest.approx((256, 96, 384, 192))
+    assert b.value == 5 and b.box == pytest.approx((128, 336, 192, 384))
