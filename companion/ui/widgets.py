@@ -74,26 +74,6 @@ def closing_row(view: ModalView, back: Widget, act: Widget, on_act: Callable[[],
     return row
 
 
-def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
-    """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
-    button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons). It closes at
-    once: a quick second tap after *Keep it* must not land on the red button of a view still fading out."""
-    view = QuickModal(
-        size_hint=(None, None),
-        size=(dp(560), dp(220)),
-        auto_dismiss=True,
-        background="",
-        background_color=(0.16, 0.16, 0.20, 1),
-        overlay_color=(0, 0, 0, 0.75),
-    )
-    box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
-    box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
-    box.add_widget(closing_row(view, Factory.BigButton(text=no_text), Factory.DangerButton(text=yes_text), on_yes))
-    view.add_widget(box)
-    view.open()
-    return view
-
-
 class QuickModal(ModalView):
     """A modal that closes at once (no fade): a tap right after it closes lands on the screen, not on the view
     still fading out there."""
@@ -101,6 +81,31 @@ class QuickModal(ModalView):
     def dismiss(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["animation"] = False
         return super().dismiss(*args, **kwargs)
+
+
+def dialog(width: float, height: float) -> QuickModal:
+    """An empty dark dialog of ``width`` x ``height`` dp over a dimmed screen; a tap outside closes it."""
+    return QuickModal(
+        size_hint=(None, None),
+        size=(dp(width), dp(height)),
+        auto_dismiss=True,
+        background="",
+        background_color=(0.16, 0.16, 0.20, 1),
+        overlay_color=(0, 0, 0, 0.75),
+    )
+
+
+def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
+    """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
+    button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons). It closes at
+    once: a quick second tap after *Keep it* must not land on the red button of a view still fading out."""
+    view = dialog(560, 220)
+    box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+    box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
+    box.add_widget(closing_row(view, Factory.BigButton(text=no_text), Factory.DangerButton(text=yes_text), on_yes))
+    view.add_widget(box)
+    view.open()
+    return view
 
 
 def choose_player(
@@ -115,14 +120,7 @@ def choose_player(
     the view and calls ``on_choose(seat)``), and a bottom row with *Back* (only closes) and, if given, an
     ``other_text`` button for "none of them". The open view is returned; its ``choose(seat)`` does what tapping
     that player's button does (a screen routes a player's own arcade button there)."""
-    view = QuickModal(
-        size_hint=(None, None),
-        size=(dp(640), dp(300)),
-        auto_dismiss=True,
-        background="",
-        background_color=(0.16, 0.16, 0.20, 1),
-        overlay_color=(0, 0, 0, 0.75),
-    )
+    view = dialog(640, 300)
 
     def choose(seat: int) -> None:
         view.dismiss()
