@@ -11,8 +11,10 @@ by OpenCV's ``dnn``; ``COMPANION_DNN=opencv`` or ``onnxruntime`` picks one).
    cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
    ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The spots the first is unsure of
    (``SURE``) are read again by both, each in four views (mirrored and turned). A spot either classifier thinks is
-   no die goes; the most likely face of their mean is the value and its probability the confidence. A reading
-   centred inside a surer one's box is the same die read twice and goes (``one_per_die``).
+   no die goes; the most likely face of their mean is the value and its probability the confidence. A spot
+   called no die whose box is far from the size of the frame's sure dice is read again at that size
+   (``reread_odd_sizes``: a white die on a white table is boxed by its pips alone). A reading centred inside a
+   surer one's box is the same die read twice and goes (``one_per_die``).
 
 Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
@@ -48,6 +50,8 @@ FIND_THRESHOLD = 0.2  # the two-stage reader asks the detector for peaks this we
 SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
 VIEWS = 4  # an unsure spot is read in this many views by each classifier (``other_views``)
 DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
+SIZE_SURE = 0.8  # readings at least this sure set a frame's typical die size (``reread_odd_sizes``)
+ODD_SIDES = (0.8, 1.25)  # a box with a side outside these multiples of the typical die size is the wrong size
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
     Path(__file__).parent / "models" / "dice_faces_stitched.onnx",  # first: it also knows stitched tray rims
@@ -373,6 +377,41 @@ def one_per_die(det: Detections) -> Detections:
     return det[np.asarray(sorted(keep))]
 
 
+def reread_odd_sizes(
+    frame_bgr: np.ndarray, boxes: np.ndarray, p: np.ndarray, die_threshold: float = DIE_THRESHOLD
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dice in one frame are about the same size. A spot the classifiers call no die (die probability under
+    ``die_threshold``) whose box has a side outside ``ODD_SIDES`` times the frame's typical die size (the median
+    of the readings at least ``SIZE_SURE`` sure; three are needed) is read again in a square box of that size
+    about the same centre, and the new reading replaces it (box and probabilities) when it is a die read at
+    least ``SIZE_SURE`` surely. This finds the dice whose body the detector could not see: a white die on a white
+    table is boxed by its pip pattern alone, and a crop around a 3's diagonal looks like no die. Spots read as
+    dice are never changed. ``boxes`` (N, 4) float and ``p`` (N, 7) as from ``classify_faces``; returns new
+    arrays."""
+    best = p[:, 1:].max(axis=1) if len(p) else np.zeros(0, np.float32)
+    sure = best >= SIZE_SURE
+    if sure.sum() < 3:
+        return boxes, p
+    sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
+    typical = float(np.median(np.sqrt(np.prod(np.maximum(sides[sure], 1.0), axis=1))))
+    rel = sides / typical
+    odd = ((1.0 - p[:, 0]) < die_threshold) & ((rel.min(axis=1) < ODD_SIDES[0]) | (rel.max(axis=1) > ODD_SIDES[1]))
+    if not odd.any():
+        return boxes, p
+    centres = (boxes[odd, :2] + boxes[odd, 2:]) / 2
+    square = np.concatenate([centres - typical / 2, centres + typical / 2], axis=1).astype(np.float32)
+    h, w = frame_bgr.shape[:2]
+    square = np.clip(square, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.float32)
+    again = classify_faces(frame_bgr, square, die_threshold, SURE)
+    take = (again[:, 1:].max(axis=1) >= SIZE_SURE) & ((1.0 - again[:, 0]) >= die_threshold)
+    if not take.any():
+        return boxes, p
+    idx = np.flatnonzero(odd)[take]
+    boxes, p = boxes.copy(), p.copy()
+    boxes[idx], p[idx] = square[take], again[take]
+    return boxes, p
+
+
 def read_dice_learned(
     frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
 ) -> Detections:
@@ -383,9 +422,16 @@ def read_dice_learned(
     found = find_at_the_right_scale(frame_bgr, find_threshold)
     if not len(found):
         return found
-    p = classify_faces(frame_bgr, found.boxes.astype(np.float32), die_threshold, SURE)
+    boxes = found.boxes.astype(np.float32)
+    p = classify_faces(frame_bgr, boxes, die_threshold, SURE)
+    boxes, p = reread_odd_sizes(frame_bgr, boxes, p, die_threshold)
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold
-    read = found.replace(values=values.astype(np.int32), confidences=conf.astype(np.float32), faces=[])[keep]
+    read = found.replace(
+        boxes=np.round(boxes).astype(found.boxes.dtype),
+        values=values.astype(np.int32),
+        confidences=conf.astype(np.float32),
+        faces=[],
+    )[keep]
     return one_per_die(read).sorted_left_to_right()

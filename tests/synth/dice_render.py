@@ -39,6 +39,13 @@ TRAY_COLOURS: dict[str, tuple[float, float, float]] = {
     "grey board": (0.28, 0.28, 0.28),
     "purple felt": (0.16, 0.06, 0.22),
 }
+# Light tables, by name only (random trays come from TRAY_COLOURS, so seeded scenes stay as they were): white dice
+# on them show hardly any edge, only their pips.
+LIGHT_TABLES: dict[str, tuple[float, float, float]] = {
+    "white paper": (0.75, 0.75, 0.72),
+    "light wood": (0.62, 0.45, 0.28),
+    "light grey": (0.5, 0.5, 0.5),
+}
 
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
@@ -130,7 +137,7 @@ def make_table(
     rng = np.random.default_rng(seed)
     w, h = size
     name = tray or list(TRAY_COLOURS)[int(rng.integers(len(TRAY_COLOURS)))]
-    base = np.array(TRAY_COLOURS[name][::-1], dtype=np.float32)  # BGR
+    base = np.array({**TRAY_COLOURS, **LIGHT_TABLES}[name][::-1], dtype=np.float32)  # BGR
     big = (h * SS, w * SS)
     fine = rng.normal(0.0, 1.0, big).astype(np.float32)
     coarse = cv2.resize(rng.normal(0.0, 1.0, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w * SS, h * SS))

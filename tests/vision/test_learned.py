@@ -130,6 +130,49 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     assert det.boxes.tolist() == [[0, 0, 20, 20], [40, 0, 60, 20]]
 
 
+def test_a_no_die_spot_of_the_wrong_size_is_read_again_at_the_frames_die_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.zeros((100, 300, 3), np.uint8)
+    die = [0.02, 0.0, 0.0, 0.0, 0.0, 0.0, 0.98]  # a sure 6
+    boxes = np.array(
+        [
+            [10, 10, 50, 50],  # three sure dice, 40 px
+            [60, 10, 100, 50],
+            [110, 10, 150, 50],
+            [172, 22, 188, 38],  # 16 px, called no die: a white die boxed by its pips
+            [210, 22, 226, 38],  # 16 px too, no die, and no die at 40 px either (a keyboard key)
+            [240, 10, 280, 50],  # the right size, no die: left alone
+        ],
+        np.float32,
+    )
+    no_die = [0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01]
+    p = np.array([die, die, die, no_die, no_die, no_die], np.float32)
+    asked: list[list[float]] = []
+
+    def classify(frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float) -> np.ndarray:
+        asked.extend(b.tolist())
+        three = [0.05, 0.0, 0.0, 0.93, 0.01, 0.01, 0.0]
+        return np.array([three if (x0 + x1) / 2 < 200 else no_die for x0, _, x1, _ in b], np.float32)
+
+    monkeypatch.setattr(learned, "classify_faces", classify)
+    new_boxes, new_p = learned.reread_odd_sizes(frame, boxes, p)
+    assert asked == [[160, 10, 200, 50], [198, 10, 238, 50]]  # only the two odd spots, 40 px about their centres
+    assert new_boxes[3].tolist() == [160, 10, 200, 50] and new_p[3].argmax() == 3  # read: a 3, die-sized box
+    assert new_boxes[4].tolist() == boxes[4].tolist() and new_p[4].tolist() == p[4].tolist()  # still no die
+    assert np.array_equal(new_boxes[[0, 1, 2, 5]], boxes[[0, 1, 2, 5]])
+    assert boxes[3].tolist() == [172, 22, 188, 38]  # the inputs are not changed
+    # with fewer than three sure dice there is no typical size to go by
+    asked.clear()
+    fewer = p.copy()
+    fewer[2] = no_die
+    assert learned.reread_odd_sizes(frame, boxes, fewer)[0].tolist() == boxes.tolist() and asked == []
+    # a die read (even unsurely) at an odd size is never changed
+    asked.clear()
+    unsure = p.copy()
+    unsure[3] = [0.3, 0.0, 0.4, 0.3, 0.0, 0.0, 0.0]
+    unsure[4] = die
+    assert learned.reread_odd_sizes(frame, boxes, unsure)[1].tolist() == unsure.tolist() and asked == []
+
+
 def test_a_die_read_twice_is_kept_once() -> None:
     det = Detections.from_lists(
         [[0, 0, 40, 40], [25, 25, 45, 45], [50, 0, 90, 40], [38, 10, 58, 30]], [2, 1, 6, 3], [0.95, 0.9, 0.8, 0.6]

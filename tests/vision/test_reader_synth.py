@@ -45,6 +45,21 @@ def test_every_value_on_light_and_dark_dice(body: tuple[float, float, float], tr
 
 
 @pytest.mark.parametrize(
+    ("body", "tray", "size", "angle"),
+    [
+        (WHITE, "white paper", 30, 25),  # white on white: the detector boxes some dice by their pips alone
+        (WHITE, "white paper", 60, 40),
+        (IVORY, "light wood", 44, 20),
+        (BLACK, "white paper", 36, 10),
+        (RED, "light grey", 44, 30),
+    ],
+)
+def test_every_value_on_a_light_table(body: tuple[float, float, float], tray: str, size: float, angle: float) -> None:
+    for seed in (1, 2):
+        read_as(scene(ALL, body=body, tray=tray, size=size, angle=angle, seed=seed).image, ALL)
+
+
+@pytest.mark.parametrize(
     ("body", "marble", "ink", "tray"),
     [
         (RED, (0.3, 0.02, 0.03), IVORY, "green felt"),  # dark red veins, cream pips
