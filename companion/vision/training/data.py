@@ -131,8 +131,9 @@ def augment(
     out = colour_changes(out, rng, exposure=exposure)
     if rng.random() < 0.35:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
-        if ok:
-            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out, boxes.astype(np.float32), values
 
 
@@ -211,7 +212,7 @@ def colour_changes(
     if rng.random() < 0.1:
         g = cv2.cvtColor(np.ascontiguousarray(out), cv2.COLOR_BGR2GRAY)
         out = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
-    f = out.astype(np.float32)
+    f: np.ndarray = out.astype(np.float32)
     contrast = rng.uniform(0.6, 1.4)
     bright = rng.uniform(-40, 40)
     f = (f - 128) * contrast + 128 + bright + rng.uniform(-15, 15, 3)

@@ -117,7 +117,7 @@ def from_onnx(model: FaceNet, path: Path) -> None:
         raise ValueError(f"{path}: {len(convs)} convolutions, the model has {len(blocks)}")
     with torch.no_grad():
         for node, block in zip(convs, blocks, strict=True):
-            conv, norm = block[0], block[1]
+            conv, norm = block[0], block[1]  # type: ignore[index]
             conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
@@ -228,7 +228,8 @@ def batch(
     kinds = ("felt-trays", "felt-trays", "angled-webcam", "synthetic", "looks")
     pools = [p for p in (by_set.get(k, []) for k in kinds) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
     while len(xs) < n:
         negative, r = rng.random() < neg_share, rng.random()
         if negative and hard and r < 0.4:
@@ -239,10 +240,10 @@ def batch(
             crop, label = view(samples[i].image, box, rng, float(rng.uniform(0, 0.15)), 0.62, geometry), 0
         elif negative:
             s = samples[rng.integers(len(samples))]
-            box = negative_box(s, rng)
-            if box is None:
+            spot = negative_box(s, rng)
+            if spot is None:
                 continue
-            crop, label = view(s.image, box, rng, 0.0, geometry=geometry), 0
+            crop, label = view(s.image, spot, rng, 0.0, geometry=geometry), 0
         else:
             pool = pools[rng.integers(len(pools))]
             i, j = pool[rng.integers(len(pool))]
