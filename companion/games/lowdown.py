@@ -627,7 +627,11 @@ class LowdownEngine:
         "secret_roller": list(ROLLERS),
         "secret_dice": list(SECRET_MODES),
     }
+    # Settings whose choices are the JSON files in a folder of the app's data folder (the setup screen lists
+    # them; None = the default board).
+    setting_files: ClassVar[dict[str, str]] = {"layout": "lowdown-layouts"}
     setting_labels: ClassVar[dict[str, str]] = {
+        "layout": "Board layout",
         "edition": "Edition (es: secret pair from the right, en: left)",
         "secret_roller": "Secret roller side",
         "secret_dice": "Secret pair dice",

@@ -143,3 +143,50 @@ def test_settings_rows_do_not_overlap(ui: UI) -> None:
         label = next((w for w in row.children if type(w).__name__ == "Label"), None)
         if label is not None:
             assert label.texture_size[1] <= row.height
+
+
+def test_lowdown_board_layout_is_picked_from_the_layouts_folder(
+    ui: UI, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another board layout: its file copied into the data folder's ``lowdown-layouts``, then picked by tapping;
+    a broken file is refused at Start with the file named; the game records the picked board inline."""
+    import json
+    import shutil
+
+    from companion.games.lowdown import DEFAULT_LAYOUT_PATH, default_layout
+    from companion.paths import data_dir
+
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
+    screen = ui.screen("setup")
+    screen.prepare("lowdown", seed=1)
+    ui.go("setup")
+    ui.advance(2)
+    button = ui.find("Board layout")
+    assert "[b]default[/b]" in button.text and "lowdown-layouts" in button.text  # where to put one
+    ui.tap(button)
+    assert screen.settings["layout"] is None  # nothing else to pick yet
+    ui.screenshot("setup-lowdown-layout-none")
+    folder = data_dir() / "lowdown-layouts"
+    folder.mkdir(parents=True)
+    shutil.copy(DEFAULT_LAYOUT_PATH, folder / "club.json")
+    mine = json.loads(DEFAULT_LAYOUT_PATH.read_text())
+    mine["grids"] = mine["grids"][:1]
+    (folder / "broken.json").write_text(json.dumps(mine))
+    screen.prepare("lowdown", seed=1)
+    ui.advance(2)
+    button = ui.find("Board layout")
+    assert "[b]default[/b]" in button.text and "lowdown-layouts" not in button.text
+    ui.tap(button)
+    assert screen.settings["layout"] == str(folder / "broken.json")
+    button = ui.find("Board layout")
+    assert "[b]broken.json[/b]" in button.text
+    ui.tap_text("Start game")
+    assert ui.app.session is None and "broken.json" in screen.error_text
+    ui.tap(ui.find("Board layout"))
+    assert screen.settings["layout"] == str(folder / "club.json")
+    ui.screenshot("setup-lowdown-layout")
+    ui.tap_text("Start game")
+    assert ui.app.session is not None
+    recorded = ui.app.session.setup.settings["layout"]
+    assert recorded == json.loads((folder / "club.json").read_text())  # recorded inline, not as a path
+    assert ui.app.session.state["layout"] == default_layout()  # the same board as the default (a copy of it)

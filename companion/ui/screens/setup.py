@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -11,10 +12,11 @@ from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.utils import get_color_from_hex
+from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games import engine as find_engine
 from companion.games.base import BadSetup, Player, Setup
+from companion.paths import data_dir
 from companion.ui.namepad import NamePad
 from companion.ui.screens import load_kv
 from companion.ui.widgets import readable_text
@@ -27,7 +29,8 @@ PALETTE = ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047", "#8e24aa", "#0
 
 class SetupScreen(Screen):
     """Collects a :class:`Setup` and starts the game. Settings shown: booleans as toggles, numbers with −/+,
-    strings with the engine's ``setting_choices`` cycled by tapping."""
+    strings with the engine's ``setting_choices`` cycled by tapping, and files (the engine's ``setting_files``:
+    the ``.json`` files in that folder of the data folder, or the default) likewise."""
 
     title_text = StringProperty("")
     error_text = StringProperty("")
@@ -38,6 +41,7 @@ class SetupScreen(Screen):
         self.count = 0
         self.rows: list[dict[str, Any]] = []
         self.settings: dict[str, Any] = {}
+        self._files: dict[str, Path] = {}  # file settings: the folder each one's choices come from
 
     def prepare(self, game: str, *, seed: int | None = None) -> None:
         """Fill the screen for ``game`` from the config's default names and colours."""
@@ -106,10 +110,15 @@ class SetupScreen(Screen):
         grid.clear_widgets()
         choices: dict[str, list[Any]] = dict(getattr(engine, "setting_choices", {}) or {})
         labels: dict[str, str] = dict(getattr(engine, "setting_labels", {}) or {})
+        self._files = {key: data_dir() / folder for key, folder in (getattr(engine, "setting_files", {}) or {}).items()}
+        for key, folder in self._files.items():
+            choices[key] = [None, *sorted(str(path) for path in folder.glob("*.json"))]
         for key, value in self.settings.items():
             label = labels.get(key, key.replace("_", " "))
             if isinstance(value, bool) or key in choices:
                 button = Factory.BigButton(font_size=dp(17), height=dp(52))
+                # a long text (a file name, where files go) wraps and the button grows with it
+                button.bind(texture_size=lambda b, size: setattr(b, "height", max(dp(52), size[1] + dp(10))))
                 button.bind(on_release=lambda _b, k=key: self.cycle_setting(k, choices.get(k)))
                 self._show_setting(button, label, key)
                 grid.add_widget(button)
@@ -134,7 +143,14 @@ class SetupScreen(Screen):
     def _show_setting(self, button: Any, label: str, key: str) -> None:
         value = self.settings[key]
         shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        button.text = f"{label}: [b]{shown}[/b]"
+        hint = ""
+        if key in self._files:
+            folder = self._files[key]
+            shown = "default" if value is None else Path(str(value)).name
+            if not any(folder.glob("*.json")):
+                where = str(folder).replace(str(Path.home()), "~", 1)
+                hint = f"\n[size={int(dp(13))}]to add one, copy its .json file into {escape_markup(where)}[/size]"
+        button.text = f"{label}: [b]{escape_markup(shown)}[/b]{hint}"
         button.markup = True
 
     # -- edits -------------------------------------------------------------------------------------------
