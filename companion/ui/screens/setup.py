@@ -146,7 +146,7 @@ class SetupScreen(Screen):
         hint = ""
         if key in self._files:
             folder = self._files[key]
-            shown = "default" if value is None else Path(str(value)).name
+            shown = "default" if value is None else "given inline" if isinstance(value, dict) else Path(str(value)).name
             if not any(folder.glob("*.json")):
                 where = str(folder).replace(str(Path.home()), "~", 1)
                 hint = f"\n[size={int(dp(13))}]to add one, copy its .json file into {escape_markup(where)}[/size]"
