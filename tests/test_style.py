@@ -21,29 +21,22 @@ def test_ruff_check() -> None:
     assert proc.returncode == 0, proc.stdout[-4000:]
 
 
-def test_mypy_strict_engines_and_calibration() -> None:
+def mypy(*args: str) -> None:
+    """Run mypy on ``args`` from the repository root; fail with its report."""
     pytest.importorskip("mypy")
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "companion/games", "calibration"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, "-m", "mypy", "--no-incremental", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert proc.returncode == 0, proc.stdout[-4000:]
+
+
+def test_mypy_strict_engines_and_calibration() -> None:
+    mypy("--strict", "companion/games", "calibration")
 
 
 def test_mypy_everything_else() -> None:
     """The app, vision, hardware and training code type-check too (not strict: Kivy and OpenCV are untyped)."""
-    pytest.importorskip("mypy")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "companion", "hardware", "calibration"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout[-4000:]
+    mypy("companion", "hardware", "calibration")
 
 
 def test_engines_import_only_the_standard_library() -> None:
