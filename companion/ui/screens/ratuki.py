@@ -480,7 +480,7 @@ class RatukiScreen(GameScreen):
         self.flush()
 
         def closed(view: Any) -> None:
-            if self._out_view is view:  # a view closed by Back fades out after the next one may have opened
+            if self._out_view is view:  # only the question still open clears it
                 self._out_view = None
 
         self._out_view = choose_player(
