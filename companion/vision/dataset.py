@@ -49,10 +49,14 @@ def labelled_set(set_dir: str | Path) -> Iterator[tuple[LabelledImage, np.ndarra
         raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
     for path in image_paths(root / "images"):
         img = load_image(path)
-        label_file = root / "labels" / (path.stem + ".txt")
         h, w = img.shape[:2]
-        labels = read_yolo_labels(label_file, w, h) if label_file.exists() else []
-        yield LabelledImage(path, labels), img
+        yield LabelledImage(path, labels_of(root, path, w, h)), img
+
+
+def labels_of(root: Path, image: Path, width: int, height: int) -> list[Label]:
+    """The labelled dice of ``image`` in set ``root`` (``labels/NAME.txt``; none without a label file)."""
+    label_file = root / "labels" / (image.stem + ".txt")
+    return read_yolo_labels(label_file, width, height) if label_file.exists() else []
 
 
 def predictions(det: Detections) -> list[Prediction]:
@@ -84,16 +88,14 @@ def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalR
         raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
     per_image, times, unreadable = [], [], []
     for path in image_paths(root / "images"):
-        label_file = root / "labels" / (path.stem + ".txt")
         try:
             img = load_image(path)
         except ValueError as err:
             unreadable.append(str(err))
-            labels = read_yolo_labels(label_file, 1, 1) if label_file.exists() else []
-            per_image.append((path, replace(score_image(labels, []), unread=True)))
+            per_image.append((path, replace(score_image(labels_of(root, path, 1, 1), []), unread=True)))
             continue
         h, w = img.shape[:2]
-        labels = read_yolo_labels(label_file, w, h) if label_file.exists() else []
+        labels = labels_of(root, path, w, h)
         t0 = time.perf_counter()
         det = read_dice(img, profile)
         times.append((time.perf_counter() - t0) * 1000)
