@@ -44,13 +44,19 @@ class LabelledImage:
 
 def labelled_set(set_dir: str | Path) -> Iterator[tuple[LabelledImage, np.ndarray]]:
     """Images of a set with their labels; an image without a label file counts as showing no dice."""
-    root = Path(set_dir)
-    if not (root / "images").is_dir():
-        raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
-    for path in image_paths(root / "images"):
+    root, paths = set_images(set_dir)
+    for path in paths:
         img = load_image(path)
         h, w = img.shape[:2]
         yield LabelledImage(path, labels_of(root, path, w, h)), img
+
+
+def set_images(set_dir: str | Path) -> tuple[Path, list[Path]]:
+    """A labelled set's folder and its images (ValueError when it has no ``images/`` folder)."""
+    root = Path(set_dir)
+    if not (root / "images").is_dir():
+        raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
+    return root, image_paths(root / "images")
 
 
 def labels_of(root: Path, image: Path, width: int, height: int) -> list[Label]:
@@ -83,11 +89,9 @@ def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalR
     """Read every image of a labelled set and score it per ``shared/dice/README.md``. An image that cannot be
     read is named in ``unreadable`` and its labelled dice count as missed (the figures stay honest); a broken
     label file stops the evaluation (ValueError naming the file and line)."""
-    root = Path(set_dir)
-    if not (root / "images").is_dir():
-        raise ValueError(f"{root} has no images/ folder (expected images/ and YOLO labels/)")
+    root, paths = set_images(set_dir)
     per_image, times, unreadable = [], [], []
-    for path in image_paths(root / "images"):
+    for path in paths:
         try:
             img = load_image(path)
         except ValueError as err:
