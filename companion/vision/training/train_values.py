@@ -45,11 +45,9 @@ burnt out, and some were called "no die"), hard negatives from the shipped detec
 (a run stops on the clock, so a rerun on another machine makes similar, not identical, weights). Tried and not
 shipped (docs/dice-reader.md): each classifier 12 min more with ``--looks 300`` (marbled, translucent dice and
 coloured pips; seeds 74/76, else as the colour-cast run; 20 min, seeds 84/86; and with darker veins 16 min,
-seeds 94/96), and 16 min with
-``--crop 48 --lr 0.001`` (seeds 54/56), and 12 min with ``--motion 0.3`` (seeds 104/106, else as the colour-cast
-run), and ``--width 2`` from scratch (40 min, one thread, seed 114, ``--exposure 0.15 --casts 0.25``).
-Each run also writes its PyTorch weights next to ``--out``
-(``.pt``, not shipped).
+seeds 94/96), 16 min with ``--crop 48 --lr 0.001`` (seeds 54/56), 12 min with ``--motion 0.3`` (seeds 104/106,
+else as the colour-cast run), and ``--width 2`` from scratch (40 min, one thread, seed 114, ``--exposure 0.15
+--casts 0.25``). Each run also writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
 
 from __future__ import annotations
