@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="companion-kivy-")
+_COMPANION_HOME = tempfile.mkdtemp(prefix="companion-home-")
+for _scratch in (_KIVY_HOME, _COMPANION_HOME):
+    # Each run used to leave both folders behind in /tmp (hundreds a day on a busy machine).
+    atexit.register(shutil.rmtree, _scratch, ignore_errors=True)
 os.environ.update(
     {
         "KIVY_NO_ARGS": "1",
@@ -16,7 +22,7 @@ os.environ.update(
         "KIVY_NO_CONSOLELOG": "0",
         "KIVY_LOG_MODE": "PYTHON",
         "KIVY_METRICS_DENSITY": "1",
-        "COMPANION_HOME": tempfile.mkdtemp(prefix="companion-home-"),
+        "COMPANION_HOME": _COMPANION_HOME,
     }
 )
 if not os.environ.get("DISPLAY"):
