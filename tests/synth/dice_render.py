@@ -87,6 +87,14 @@ class DieSpec:
     ink: tuple[float, float, float] | None = None  # pip dice: the pips' colour (RGB); None = black or white
     opacity: float = 1.0  # pip dice: below 1 the tray shows through the body (translucent plastic)
     look_seed: int = 0  # where the marble's swirls lie
+    # pip dice: how the pips are laid out, as dice makers differ (defaults: the layout every render used so far)
+    pip_size: float = 0.09  # pip radius, a share of the face's side
+    pip_spread: float = 0.23  # from the face's centre to the outer pips' centres, a share of the side
+    big_one: float = 1.0  # the 1's pip radius x this (many dice have a big 1)
+    accent: tuple[float, float, float] | None = None  # the 1's and the 4's pips in this colour (Chinese dice: red)
+    # pip dice: a side face in view, as from a camera at an angle: (its value, its depth as a share of the side,
+    # its shade); drawn beside the top face's lower edge (before the die's rotation), its pips squashed
+    side: tuple[int, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +239,8 @@ def render(
     for die in dice:
         corners = _draw_die(scene, die)
         truth.append(TruthDie(die.kind, die.face, _box(corners, table.view, w, h)))
+        if die.side is not None:  # what a reader must not take for a die
+            truth.append(TruthDie("side", die.side[0], _box(_side_corners(die), table.view, w, h)))
     # light: white balance gains, brightness, smooth gradient, then the camera's gamma
     yy, xx = np.mgrid[0 : h * SS, 0 : w * SS].astype(np.float32)
     a = math.radians(light.gradient_angle)
@@ -299,6 +309,8 @@ def _face_reflectance(die: DieSpec) -> tuple[np.ndarray, np.ndarray | None, np.n
             return np.array(die.body[::-1], dtype=np.float32), None, colour
         return colour, None, np.zeros(3, np.float32)
     body = np.array(die.body[::-1], dtype=np.float32)
+    if die.accent is not None and die.face in (1, 4):
+        return body, None, np.array(die.accent[::-1], dtype=np.float32)
     if die.ink is not None:
         return body, None, np.array(die.ink[::-1], dtype=np.float32)
     ink = np.array([0.03, 0.03, 0.03], np.float32) if body.mean() > 0.3 else np.array([0.85, 0.85, 0.85], np.float32)
@@ -357,7 +369,7 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
     elif die.kind == "colour" and die.mark:
         cv2.circle(ink_mask, (n // 2, n // 2), int(0.3 * n), 1.0, -1, lineType=cv2.LINE_AA)
     elif die.kind == "pips":
-        _draw_pips(ink_mask, int(die.face))
+        _draw_pips(ink_mask, int(die.face), die.pip_size, die.pip_spread, die.big_one)
     canvas[:] = canvas * (1 - ink_mask[:, :, None]) + ink[None, None, :] * ink_mask[:, :, None]
     # a soft highlight towards one corner so faces are not perfectly flat
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
@@ -373,21 +385,49 @@ def _draw_die(scene: np.ndarray, die: DieSpec) -> np.ndarray:
         a = a * (die.opacity + (1.0 - die.opacity) * ink_a)
     scene *= 1 - a
     scene += warped * a
+    if die.kind == "pips" and die.side is not None:
+        value, depth, shade = die.side
+        k = max(2, round(n * depth))
+        flat = np.zeros((n, n), np.float32)
+        _draw_pips(flat, value, die.pip_size, die.pip_spread, die.big_one)
+        pips = cv2.resize(flat, (n, k), interpolation=cv2.INTER_AREA)
+        band = np.zeros((k, n, 3), np.float32)
+        band[:] = face * shade
+        band[:] = band * (1 - pips[:, :, None]) + ink[None, None, :] * shade * pips[:, :, None]
+        below = np.array(m, np.float64)
+        below[:, 2] = below[:, 2] + below[:, 1] * n  # the band's (u, v) is the top canvas's (u, v + n)
+        band_alpha = cv2.warpAffine(np.ones((k, n), np.float32), below, (ww, hh), flags=cv2.INTER_LINEAR)[:, :, None]
+        scene *= 1.0 - band_alpha
+        shown = cv2.warpAffine(band, below, (ww, hh), flags=cv2.INTER_LINEAR)
+        scene += shown * band_alpha
     return _square(die)
 
 
-def _draw_pips(mask: np.ndarray, value: int) -> None:
+def _side_corners(die: DieSpec) -> np.ndarray:
+    """The corners of a die's side face in view (``DieSpec.side``), flat layout, output px."""
+    assert die.side is not None
+    half, depth = die.size / 2, die.size * die.side[1]
+    a = math.radians(die.angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    pts = np.array([[-half, half], [half, half], [half, half + depth], [-half, half + depth]]) @ rot.T
+    return np.asarray(pts + np.array(die.centre), np.float64)
+
+
+def _draw_pips(mask: np.ndarray, value: int, size: float = 0.09, spread: float = 0.23, big_one: float = 1.0) -> None:
     n = mask.shape[0]
+    lo, hi = 0.5 - spread, 0.5 + spread
+    row = 0.5 - spread * 25 / 23, 0.5 + spread * 25 / 23  # a 6's rows lie a little further out
     spots = {
         1: [(0.5, 0.5)],
-        2: [(0.27, 0.27), (0.73, 0.73)],
-        3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
-        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
-        5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
-        6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+        2: [(lo, lo), (hi, hi)],
+        3: [(lo, lo), (0.5, 0.5), (hi, hi)],
+        4: [(lo, lo), (hi, lo), (lo, hi), (hi, hi)],
+        5: [(lo, lo), (hi, lo), (0.5, 0.5), (lo, hi), (hi, hi)],
+        6: [(lo, row[0]), (hi, row[0]), (lo, 0.5), (hi, 0.5), (lo, row[1]), (hi, row[1])],
     }[value]
+    radius = int(n * size * (big_one if value == 1 else 1.0))
     for x, y in spots:
-        cv2.circle(mask, (int(x * n), int(y * n)), int(n * 0.09), 1.0, -1, lineType=cv2.LINE_AA)
+        cv2.circle(mask, (int(x * n), int(y * n)), radius, 1.0, -1, lineType=cv2.LINE_AA)
 
 
 def _draw_icon(mask: np.ndarray, name: str) -> None:

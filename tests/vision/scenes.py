@@ -4,6 +4,7 @@ shared renderer ``tests/synth/dice_render.py`` plus overlays drawn here. Determi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -28,12 +29,26 @@ def scene(
     marble: tuple[float, float, float] | None = None,
     ink: tuple[float, float, float] | None = None,
     opacity: float = 1.0,
+    style: dict[str, Any] | None = None,
 ) -> Rendered:
     """Dice given as (value, centre x, centre y) on a 640x480 tray, a little blur, noise and JPEG; optionally
-    marbled with a second colour (each die its own veins), with pips of the ``ink`` colour, or translucent."""
+    marbled with a second colour (each die its own veins), with pips of the ``ink`` colour, translucent, or with
+    another pip layout (``style``: ``DieSpec``'s pip_size, pip_spread, big_one, accent)."""
     table = make_table(seed, markers=False, tray=tray)
     specs = [
-        DieSpec("pips", v, (x, y), size, angle, body, marble=marble, ink=ink, opacity=opacity, look_seed=seed + i)
+        DieSpec(
+            "pips",
+            v,
+            (x, y),
+            size,
+            angle,
+            body,
+            marble=marble,
+            ink=ink,
+            opacity=opacity,
+            look_seed=seed + i,
+            **(style or {}),
+        )
         for i, (v, x, y) in enumerate(dice)
     ]
     return render(table, specs, light or Light(), blur=0.6, noise=2.0, seed=seed, jpeg=90)

@@ -137,6 +137,32 @@ def test_rendered_scenes_with_looks_differ_and_keep_the_pips_readable() -> None:
         assert "marble" not in d or min(d["marble"]) >= 0.2
 
 
+def test_other_pip_layouts_keep_pips_apart_and_on_the_face() -> None:
+    plain = data.synthetic(2, seed0=50000, repo=REPO, others=0.2)
+    styled = data.synthetic(2, seed0=50000, repo=REPO, others=0.2, styles=1.0)
+    assert any(not np.array_equal(a.image, b.image) for a, b in zip(plain, styled, strict=True))
+    rng = np.random.default_rng(0)
+    drawn = [data.pip_style(rng, (0.85, 0.85, 0.82)) for _ in range(200)]
+    assert any("big_one" in d for d in drawn) and any("accent" in d for d in drawn)
+    for d in drawn:
+        step = d["pip_spread"] * 25 / 23  # a 6's rows: the closest pips of any face
+        assert 2 * d["pip_size"] <= 0.84 * step + 1e-9  # a gap of about a fifth of a pip at least
+        assert step + d["pip_size"] <= 0.45  # off the rounded corners
+        assert d.get("big_one", 1.0) * d["pip_size"] <= 0.24 + 1e-9  # a big 1 still well inside the face
+    on_red = [data.pip_style(rng, (0.62, 0.05, 0.05)) for _ in range(200)]
+    assert not any("accent" in d for d in on_red)  # red pips would not show on a red die
+
+
+def test_side_faces_in_view_are_negatives_beside_their_dice() -> None:
+    shots = data.synthetic(3, seed0=50000, repo=REPO, styles=1.0, sides=1.0)
+    assert all(len(s.others) == len(s.boxes) for s in shots)  # every pip die shows a side, and nothing else
+    for s in shots:
+        for side in s.others:
+            centre = (side[:2] + side[2:]) / 2
+            gaps = [np.hypot(*(centre - (b[:2] + b[2:]) / 2)) / (b[2] - b[0]) for b in s.boxes]
+            assert 0.3 < min(gaps) < 1.0  # right beside a die, not on it
+
+
 def test_motion_blur_streaks_a_dot_along_one_line() -> None:
     img = np.full((64, 64, 3), 200, np.uint8)
     img[32, 32] = 0  # one dark pixel in the middle

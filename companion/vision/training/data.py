@@ -302,6 +302,23 @@ def die_looks(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, An
     return out
 
 
+def pip_style(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, Any]:
+    """How one dice maker lays out the pips (``tests/synth`` ``DieSpec`` fields): pips small or big, close to the
+    centre or out towards the corners, often a big 1, sometimes the 1 and the 4 in red (Chinese dice). Pips never
+    touch (a 6's rows stay about a fifth of a pip apart, 0.19, or more) and stay off the rounded corners."""
+    spread = float(rng.uniform(0.19, 0.28))
+    step = spread * 25 / 23  # between a 6's rows, the closest pips of any face
+    size = float(rng.uniform(0.055, min(0.125, 0.42 * step)))
+    out: dict[str, Any] = {"pip_size": size, "pip_spread": spread}
+    if rng.random() < 0.4:
+        out["big_one"] = float(rng.uniform(1.4, min(2.6, 0.24 / size)))
+    if rng.random() < 0.25:
+        red = (float(rng.uniform(0.45, 0.8)), float(rng.uniform(0.0, 0.08)), float(rng.uniform(0.0, 0.08)))
+        if float(np.abs(np.array(red) - np.array(body)).mean()) > 0.25:  # red pips on a red die would not show
+            out["accent"] = red
+    return out
+
+
 def synthetic(
     n: int,
     seed0: int = 1000,
@@ -309,6 +326,8 @@ def synthetic(
     others: float = 0.0,
     stitches: bool = False,
     looks: float = 0.0,
+    styles: float = 0.0,
+    sides: float = 0.0,
 ) -> list[Sample]:
     """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
     tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
@@ -316,7 +335,9 @@ def synthetic(
     colour dice or picture dice (cat, rat, swap): their boxes go to ``Sample.others`` (no pip die: negatives for
     the face classifier; the calibrated colour/picture stage reads them). With ``stitches``, rows of stitches or
     rivets are drawn off the dice (``add_stitches``). With ``looks`` > 0 that share of the pip dice are marbled,
-    have coloured pips or are translucent (``die_looks``)."""
+    have coloured pips or are translucent (``die_looks``). With ``styles`` > 0 that share of the pip dice have
+    another maker's pip layout (``pip_style``). With ``sides`` > 0 that share of the pip dice show a side face too,
+    as from a camera at an angle (its pips squashed; its box goes to ``Sample.others``: no die to read there)."""
     import sys
 
     sys.path.insert(0, str(Path(repo) / "tests"))
@@ -341,7 +362,8 @@ def synthetic(
         for _ in range(int(rng.integers(2, 13))):
             for _ in range(100):
                 c = (float(rng.uniform(40, 600)), float(rng.uniform(40, 440)))
-                if all(np.hypot(c[0] - d.centre[0], c[1] - d.centre[1]) > size * 1.1 for d in specs):
+                apart = size * (1.7 if sides else 1.1)  # room for a side face
+                if all(np.hypot(c[0] - d.centre[0], c[1] - d.centre[1]) > apart for d in specs):
                     break
             else:
                 continue
@@ -356,6 +378,11 @@ def synthetic(
                     specs.append(DieSpec("picture", face, c, size=size, angle=angle, body=body))
                 continue
             extra = die_looks(rng, body) if looks and rng.random() < looks else {}
+            if styles and rng.random() < styles:
+                extra.update(pip_style(rng, body))
+            if sides and rng.random() < sides:
+                depth, shade = float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.45, 0.95))
+                extra["side"] = (int(rng.integers(1, 7)), depth, shade)
             specs.append(DieSpec("pips", int(rng.integers(1, 7)), c, size=size, angle=angle, body=body, **extra))
         shot = render(
             table,
