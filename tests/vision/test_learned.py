@@ -19,7 +19,7 @@ from companion.vision.training.heldout_eval import view as light_view
 
 
 def test_model_files_are_shipped_and_small() -> None:
-    for path in (learned.MODEL_PATH, *learned.FACES_PATHS):
+    for path in (learned.MODEL_PATH, *learned.FACES_PATHS, *learned.LAYOUT_PATHS):
         assert path.is_file()
         assert path.stat().st_size < 3 * 1024 * 1024
     assert learned.load_net() is learned.load_net()  # loaded once
@@ -122,12 +122,44 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
         np.float32,
     )
     monkeypatch.setattr(learned, "find_dice", find)
-    monkeypatch.setattr(learned, "classify_faces", lambda frame, boxes, die_threshold, sure: probs[: len(boxes)])
+    seconds: list[int] = []
+
+    def classify(frame, boxes, die_threshold=None, sure=None, nets=None) -> np.ndarray:
+        if nets is not None:  # the second opinion on the rivet: no die either
+            seconds.append(len(boxes))
+            return np.tile(np.array([[0.9, 0.1, 0, 0, 0, 0, 0]], np.float32), (len(boxes), 1))
+        return probs[: len(boxes)]
+
+    monkeypatch.setattr(learned, "classify_faces", classify)
     det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8))
     assert set(asked) == {learned.FIND_THRESHOLD}
+    assert seconds == [1]  # only the spot ruled out, found at 0.4 (>= the detector's own 0.3), was asked again
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
     assert det.confidences.tolist() == pytest.approx([0.9, 0.35])
     assert det.boxes.tolist() == [[0, 0, 20, 20], [40, 0, 60, 20]]
+
+
+def test_a_ruled_out_spot_the_detector_found_gets_a_second_opinion(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.zeros((40, 200, 3), np.uint8)
+    boxes = np.array([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20], [120, 0, 140, 20]], np.float32)
+    no_die = [0.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0]
+    p = np.array([[0.02, 0, 0, 0, 0.98, 0, 0], no_die, no_die, no_die], np.float32)
+    peaks = np.array([0.9, 0.6, 0.25, 0.5], np.float32)  # the third: too weak a find to ask about
+    seen: list[list[float]] = []
+
+    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None) -> np.ndarray:
+        assert nets is not None and len(nets) == len(learned.LAYOUT_PATHS)  # the other pair, not the first
+        seen.append(boxes[:, 0].tolist())
+        big_one = [0.1, 0.85, 0.05, 0, 0, 0, 0]  # a big 1, read
+        unsure = [0.3, 0.2, 0.2, 0.2, 0.1, 0.0, 0.0]  # a die, but no face half sure: stays ruled out
+        return np.array([big_one, unsure], np.float32)
+
+    monkeypatch.setattr(learned, "classify_faces", layouts)
+    out = learned.second_opinion(frame, boxes, p, peaks)
+    assert seen == [[40.0, 120.0]]  # the sure 4 and the weak find were not asked about
+    assert out[1].tolist() == pytest.approx([0.1, 0.85, 0.05, 0, 0, 0, 0])
+    assert np.array_equal(out[[0, 2, 3]], p[[0, 2, 3]])
+    assert p[1].tolist() == pytest.approx(no_die)  # a new array: the input is not changed
 
 
 def test_a_no_die_spot_of_the_wrong_size_is_read_again_at_the_frames_die_size(monkeypatch: pytest.MonkeyPatch) -> None:
