@@ -109,7 +109,7 @@ def test_marbled_translucent_and_coloured_pip_dice_are_drawn_as_asked() -> None:
     blue, white, gold = (0.1, 0.2, 0.7), (0.9, 0.9, 0.9), (0.9, 0.7, 0.1)
 
     def face(**looks: object) -> np.ndarray:
-        shot = render(table, [DieSpec("pips", 1, (320.0, 240.0), 80.0, 0.0, body=blue, **looks)], Light())  # type: ignore[arg-type]
+        shot = render(table, [DieSpec("pips", 1, (320.0, 240.0), 80.0, 0.0, body=blue, **looks)], Light())
         x0, y0, x1, y1 = shot.dice[0].box
         return shot.image[y0 + 6 : y1 - 6, x0 + 6 : x1 - 6].astype(np.float64)
 
@@ -125,10 +125,15 @@ def test_marbled_translucent_and_coloured_pip_dice_are_drawn_as_asked() -> None:
     assert see_through[:20, :20, 0].mean() < plain[:20, :20, 0].mean() - 20
 
 
+def renders_differ(seed0: int, **option: float) -> bool:
+    """Two rendered scenes with an option of ``data.synthetic`` turned on differ from the same seeds without it."""
+    plain = data.synthetic(2, seed0=seed0, repo=REPO, others=0.2)
+    changed = data.synthetic(2, seed0=seed0, repo=REPO, others=0.2, **option)  # type: ignore[arg-type]
+    return any(not np.array_equal(a.image, b.image) for a, b in zip(plain, changed, strict=True))
+
+
 def test_rendered_scenes_with_looks_differ_and_keep_the_pips_readable() -> None:
-    plain = data.synthetic(2, seed0=40000, repo=REPO, others=0.2)
-    looks = data.synthetic(2, seed0=40000, repo=REPO, others=0.2, looks=1.0)
-    assert any(not np.array_equal(a.image, b.image) for a, b in zip(plain, looks, strict=True))
+    assert renders_differ(40000, looks=1.0)
     rng = np.random.default_rng(0)
     drawn = [data.die_looks(rng, (0.8, 0.8, 0.8)) for _ in range(50)]
     assert all(d for d in drawn) and {"marble", "ink", "opacity"} <= {k for d in drawn for k in d}
@@ -138,9 +143,7 @@ def test_rendered_scenes_with_looks_differ_and_keep_the_pips_readable() -> None:
 
 
 def test_other_pip_layouts_keep_pips_apart_and_on_the_face() -> None:
-    plain = data.synthetic(2, seed0=50000, repo=REPO, others=0.2)
-    styled = data.synthetic(2, seed0=50000, repo=REPO, others=0.2, styles=1.0)
-    assert any(not np.array_equal(a.image, b.image) for a, b in zip(plain, styled, strict=True))
+    assert renders_differ(50000, styles=1.0)
     rng = np.random.default_rng(0)
     drawn = [data.pip_style(rng, (0.85, 0.85, 0.82)) for _ in range(200)]
     assert any("big_one" in d for d in drawn) and any("accent" in d for d in drawn)
