@@ -277,12 +277,16 @@ def _kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
     return lin[0], lin[1], lin[2]
 
 
-def _square(die: DieSpec, scale: float = 1.0) -> np.ndarray:
-    half = die.size * scale / 2
+def _placed(die: DieSpec, pts: np.ndarray) -> np.ndarray:
+    """Points given about the die's centre (before its rotation) where they lie: turned and moved (output px)."""
     a = math.radians(die.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    pts = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T
-    return np.asarray(pts + np.array(die.centre), np.float64)
+    return np.asarray(pts @ rot.T + np.array(die.centre), np.float64)
+
+
+def _square(die: DieSpec, scale: float = 1.0) -> np.ndarray:
+    half = die.size * scale / 2
+    return _placed(die, np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))
 
 
 def _box(corners: np.ndarray, view: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
@@ -407,10 +411,7 @@ def _side_corners(die: DieSpec) -> np.ndarray:
     """The corners of a die's side face in view (``DieSpec.side``), flat layout, output px."""
     assert die.side is not None
     half, depth = die.size / 2, die.size * die.side[1]
-    a = math.radians(die.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    pts = np.array([[-half, half], [half, half], [half, half + depth], [-half, half + depth]]) @ rot.T
-    return np.asarray(pts + np.array(die.centre), np.float64)
+    return _placed(die, np.array([[-half, half], [half, half], [half, half + depth], [-half, half + depth]]))
 
 
 def _draw_pips(mask: np.ndarray, value: int, size: float = 0.09, spread: float = 0.23, big_one: float = 1.0) -> None:

@@ -33,7 +33,8 @@ def scene(
 ) -> Rendered:
     """Dice given as (value, centre x, centre y) on a 640x480 tray, a little blur, noise and JPEG; optionally
     marbled with a second colour (each die its own veins), with pips of the ``ink`` colour, translucent, or with
-    another pip layout (``style``: ``DieSpec``'s pip_size, pip_spread, big_one, accent)."""
+    another pip layout or a side face in view (``style``: ``DieSpec``'s pip_size, pip_spread, big_one, accent,
+    side)."""
     table = make_table(seed, markers=False, tray=tray)
     specs = [
         DieSpec(
