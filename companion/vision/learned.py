@@ -360,7 +360,12 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
     nothing sure came out, the dice may be too big to be seen whole (a close-up): a quick look at
     ``COARSE_SIDE`` decides, and its finds count only if they are at least ``SWEET[0]`` there (dice of a usual
     size are too small to be sure at that scale, so an empty tray costs one small extra pass); or too small to be
-    sure: in a big frame, the weak finds' size decides whether to look closer."""
+    sure: in a big frame, the weak finds' size decides whether to look closer. The weak finds' size counts in a
+    big frame even when a few sure ones came out the right size: dice too small to be sure are most of the weak
+    finds, and the few sure ones' boxes come out too big (a wide 2x2 view of the felt photos, dice ~20 px at the
+    first look: 4 sure finds of 120 dice, measured 33 px). A closer look measures the dice again and, if they are
+    still too small, looks closer once more: the detector makes dice far smaller than it was trained on come out
+    bigger than they are (10-17 px as 20-28 px), so the first closer look falls short."""
     hw = frame_bgr.shape[:2]
     found = find_dice(frame_bgr, min_confidence)
     side = second_look(found, hw)
@@ -371,10 +376,18 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
             side = second_look(coarse, hw, COARSE_SIDE)
             if side is None:
                 return coarse
-        else:  # no close-up: in a big sharp frame, weak finds too small to be sure are looked at closer
-            finer = second_look(found, hw, at_least=min_confidence)
-            side = finer if finer is not None and finer > LONG_SIDE else None
-    return found if side is None else find_dice(frame_bgr, min_confidence, side)
+    if side is None:  # no close-up: in a big sharp frame, weak finds too small to be sure are looked at closer
+        finer = second_look(found, hw, at_least=min_confidence)
+        side = finer if finer is not None and finer > LONG_SIDE else None
+    if side is None:
+        return found
+    found = find_dice(frame_bgr, min_confidence, side)
+    if side > LONG_SIDE:  # measured again: tiny dice come out too big at the first look, so it fell short
+        size = sure_size(found, hw, side, min_confidence)
+        again = LONG_SIDE if size is None or size >= SWEET[0] else scale_for(size, hw, side)
+        if again > side:
+            found = find_dice(frame_bgr, min_confidence, again)
+    return found
 
 
 def one_per_die(det: Detections) -> Detections:
