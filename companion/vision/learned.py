@@ -42,6 +42,7 @@ SWEET = (28.0, 72.0)  # die sizes (px at the network input) the detector reads b
 TARGET = 40.0  # a second look scales the frame so its dice come out this size
 COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
 SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
+TRUST_SMALL = 30.0  # in a big frame, finds measuring under this at the first look may be far smaller: look closer
 MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
@@ -365,7 +366,9 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
     finds, and the few sure ones' boxes come out too big (a wide 2x2 view of the felt photos, dice ~20 px at the
     first look: 4 sure finds of 120 dice, measured 33 px). A closer look measures the dice again and, if they are
     still too small, looks closer once more: the detector makes dice far smaller than it was trained on come out
-    bigger than they are (10-17 px as 20-28 px), so the first closer look falls short."""
+    bigger than they are (10-17 px as 20-29 px), so the first closer look falls short, and at the first look
+    finds measuring under ``TRUST_SMALL`` (a little over ``SWEET[0]``) are looked at closer (felt dice tiled 3x3,
+    13 px at the first look, measured 28.5 px)."""
     hw = frame_bgr.shape[:2]
     found = find_dice(frame_bgr, min_confidence)
     side = second_look(found, hw)
@@ -376,9 +379,9 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
             side = second_look(coarse, hw, COARSE_SIDE)
             if side is None:
                 return coarse
-    if side is None:  # no close-up: in a big sharp frame, weak finds too small to be sure are looked at closer
-        finer = second_look(found, hw, at_least=min_confidence)
-        side = finer if finer is not None and finer > LONG_SIDE else None
+    if side is None and max(hw) >= 1.5 * LONG_SIDE:  # no close-up: a big sharp frame has finer detail to show
+        size = sure_size(found, hw, LONG_SIDE, min_confidence)
+        side = scale_for(size, hw, LONG_SIDE) if size is not None and size < TRUST_SMALL else None
     if side is None:
         return found
     found = find_dice(frame_bgr, min_confidence, side)
