@@ -64,6 +64,7 @@ LAYOUT_PATHS = (  # a second opinion (see second_opinion): the pair trained on m
 )
 CROP = 32  # side of the square crop the face classifier reads
 CROP_CONTEXT = 1.5  # the crop covers the die box grown this much
+SHRINK_FIRST = 4  # a die's crop area more than this many times the crop's side is shrunk by averaging first
 
 
 class ModelLoadError(RuntimeError):
@@ -239,8 +240,33 @@ def die_crops(frame_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP, contex
         side = max(box[2] - box[0], box[3] - box[1]) * context
         interp = cv2.INTER_AREA if side > 2 * size else cv2.INTER_LINEAR
         m = crop_matrix(box, size=size, context=context)
-        raw[i] = cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        src = img
+        if side > SHRINK_FIRST * size:
+            src, m = shrunk_first(img, m, size, 2 * size / side)
+        raw[i] = cv2.warpAffine(src, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return normalise_crops(raw)
+
+
+def shrunk_first(img: np.ndarray, m: np.ndarray, size: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``img`` that crop map ``m`` reads, shrunk by ``factor`` averaging pixels (``cv2.INTER_AREA``),
+    and the map from the shrunk part to the same crop. ``warpAffine`` samples a few pixels per crop pixel, so a
+    die many times bigger than the crop would come out aliased (a photo's grain and fine texture as blotches);
+    the classifiers were trained on crops at most a few times smaller than the die."""
+    h, w = img.shape[:2]
+    inv = cv2.invertAffineTransform(m)
+    corners = inv @ np.array([[0.0, size, 0.0, size], [0.0, 0.0, size, size], [1.0, 1.0, 1.0, 1.0]])
+    x0, y0 = (max(0, int(np.floor(v)) - 2) for v in corners.min(axis=1))
+    x1, y1 = min(w, int(np.ceil(corners[0].max())) + 3), min(h, int(np.ceil(corners[1].max())) + 3)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return img, m
+    nw, nh = max(1, round((x1 - x0) * factor)), max(1, round((y1 - y0) * factor))
+    small = cv2.resize(img[y0:y1, x0:x1], (nw, nh), interpolation=cv2.INTER_AREA)
+    rx, ry = nw / (x1 - x0), nh / (y1 - y0)
+    # a shrunk pixel q stands for frame pixel p = (q + 0.5) / r - 0.5 + origin (pixel centres, as cv2.resize)
+    d = np.diag([1 / rx, 1 / ry])
+    c = np.array([0.5 / rx - 0.5 + x0, 0.5 / ry - 0.5 + y0])
+    lin = m[:, :2]
+    return small, np.hstack([lin @ d, (lin @ c + m[:, 2])[:, None]])
 
 
 def load_faces(runner: str | None = None) -> list[Net]:

@@ -75,6 +75,30 @@ def test_normalise_crop_and_die_crops() -> None:
     assert crops.shape == (2, 3, learned.CROP, learned.CROP)  # a box at the frame's edge is padded
 
 
+def test_a_die_far_bigger_than_the_crop_is_averaged_not_aliased() -> None:
+    """A die many times the crop's size (a close-up from a 12-megapixel phone) is shrunk by averaging before it is
+    cut out: a photo's fine grain comes out as the even grey it averages to, not as blotches (a plain warp samples
+    a few pixels per crop pixel). Its place in the crop is the same (a smooth ramp comes out the same both ways)."""
+    size, box = learned.CROP, np.array([1000.0, 1200.0, 1600.0, 1800.0])  # 900 px of frame for 32 px of crop
+    grain = np.random.default_rng(1).integers(0, 256, (3000, 3000, 3), dtype=np.uint8)
+    m = learned.crop_matrix(box)
+    aliased = cv2.warpAffine(grain, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+    src, m2 = learned.shrunk_first(grain, m, size, 2 * size / 900)
+    averaged = cv2.warpAffine(src, m2, (size, size), borderMode=cv2.BORDER_REPLICATE)
+    assert src.shape[1] < 100 and averaged.std() < 6 and aliased.std() > 30  # measured: 2.8 and 49
+    ramp = np.tile(np.linspace(0, 255, 3000, dtype=np.float32)[None, :, None], (3000, 1, 3)).astype(np.uint8)
+    src, m2 = learned.shrunk_first(ramp, m, size, 2 * size / 900)
+    plain = cv2.warpAffine(ramp, m, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(int)
+    assert np.abs(cv2.warpAffine(src, m2, (size, size), borderMode=cv2.BORDER_REPLICATE) - plain).max() <= 2
+    # die_crops does this for such a die only: a usual die's crop is cut straight from the frame
+    big = learned.die_crops(grain, box[None])
+    assert float(big.std(axis=(2, 3)).mean()) < 0.5  # normalised: 0.26 (cut straight: 0.86)
+    x = grain[:200, :200]
+    usual = np.array([[50.0, 50.0, 90.0, 90.0]])
+    raw = cv2.warpAffine(x, learned.crop_matrix(usual[0]), (size, size), borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(learned.die_crops(x, usual)[0], learned.normalise_crop(raw))
+
+
 def test_face_classifier_gives_probabilities_per_box() -> None:
     item, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
     boxes = np.array([lb.box for lb in item.labels], np.float32)
