@@ -156,6 +156,16 @@ def test_other_pip_layouts_keep_pips_apart_and_on_the_face() -> None:
     assert not any("accent" in d for d in on_red)  # red pips would not show on a red die
 
 
+def test_faint_pips_lie_between_the_body_and_the_usual_pips() -> None:
+    assert renders_differ(60000, faint=1.0)
+    rng = np.random.default_rng(0)
+    for body, usual in (((0.85, 0.85, 0.82), 0.03), ((0.1, 0.2, 0.5), 0.85)):  # dark pips on light, light on dark
+        for _ in range(50):
+            ink = np.array(data.faint_ink(rng, body))
+            share = (ink - np.array(body)) / (usual - np.array(body))
+            assert np.allclose(share, share[0]) and data.FAINT[0] <= share[0] <= data.FAINT[1]
+
+
 def test_side_faces_in_view_are_negatives_beside_their_dice() -> None:
     shots = data.synthetic(3, seed0=50000, repo=REPO, styles=1.0, sides=1.0)
     assert all(len(s.others) == len(s.boxes) for s in shots)  # every pip die shows a side, and nothing else

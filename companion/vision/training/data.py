@@ -319,6 +319,20 @@ def pip_style(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, An
     return out
 
 
+FAINT = (0.3, 0.6)  # faint pips: this share of the way from the body's colour to the usual pip colour
+
+
+def faint_ink(rng: np.random.Generator, body: tuple[float, ...]) -> tuple[float, float, float]:
+    """Faint pips (worn paint, grey pips on white, light pips on a light translucent die): a colour between the
+    body's and the renderer's usual pip colour (near black on a light die, near white on a dark one), only a
+    ``FAINT`` share of the way. The photo sets' pips are all far darker (or lighter) than their dice; rendered grey
+    pips on white (0.5-0.55 on 0.85, a contrast a person still reads) were read at 67-77%."""
+    b = np.array(body[:3], np.float64)
+    usual = np.full(3, 0.03) if b.mean() > 0.3 else np.full(3, 0.85)  # as tests/synth/dice_render.py draws them
+    ink = b + float(rng.uniform(*FAINT)) * (usual - b)
+    return (float(ink[0]), float(ink[1]), float(ink[2]))
+
+
 def synthetic(
     n: int,
     seed0: int = 1000,
@@ -328,6 +342,7 @@ def synthetic(
     looks: float = 0.0,
     styles: float = 0.0,
     sides: float = 0.0,
+    faint: float = 0.0,
 ) -> list[Sample]:
     """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
     tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
@@ -337,7 +352,8 @@ def synthetic(
     rivets are drawn off the dice (``add_stitches``). With ``looks`` > 0 that share of the pip dice are marbled,
     have coloured pips or are translucent (``die_looks``). With ``styles`` > 0 that share of the pip dice have
     another maker's pip layout (``pip_style``). With ``sides`` > 0 that share of the pip dice show a side face too,
-    as from a camera at an angle (its pips squashed; its box goes to ``Sample.others``: no die to read there)."""
+    as from a camera at an angle (its pips squashed; its box goes to ``Sample.others``: no die to read there).
+    With ``faint`` > 0 that share of the pip dice (without coloured pips) have faint pips (``faint_ink``)."""
     import sys
 
     sys.path.insert(0, str(Path(repo) / "tests"))
@@ -380,6 +396,8 @@ def synthetic(
             extra = die_looks(rng, body) if looks and rng.random() < looks else {}
             if styles and rng.random() < styles:
                 extra.update(pip_style(rng, body))
+            if faint and rng.random() < faint and "ink" not in extra:
+                extra["ink"] = faint_ink(rng, body)
             if sides and rng.random() < sides:
                 depth, shade = float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.45, 0.95))
                 extra["side"] = (int(rng.integers(1, 7)), depth, shade)

@@ -169,6 +169,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--close-ups", type=float, default=0.0, help="share of zoomed-in views (big dice)")
     ap.add_argument("--exposure", type=float, default=0.0, help="share of views with a wrong exposure")
+    ap.add_argument("--faint", type=int, default=0, help="also this many rendered scenes, half the dice faint pips")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -186,6 +187,15 @@ def main() -> None:
             cache.write_bytes(pickle.dumps(extra))
         samples += extra
         print(f"{len(extra)} rendered scenes added", flush=True)
+    if args.faint:  # rendered scenes (seeds apart from the others) where half the pip dice have faint pips
+        cache = work / f"faint-{args.faint}.pkl"
+        if cache.exists():
+            extra = pickle.loads(cache.read_bytes())
+        else:
+            extra = synthetic(args.faint, 60000, repo=Path(__file__).resolve().parents[3], faint=0.5)
+            cache.write_bytes(pickle.dumps(extra))
+        samples += extra
+        print(f"{len(extra)} rendered scenes with faint pips added", flush=True)
     model = DiceNet()
     if args.resume:
         model.load_state_dict(torch.load(args.resume))

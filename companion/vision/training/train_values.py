@@ -236,9 +236,10 @@ def batch(
     for i, j in die_views(samples):
         by_set.setdefault(samples[i].set_name, []).append((i, j))
     # felt-tray dice twice as often as the others (the small dice are the hard part); empty pools left out
-    # (rendered dice with looks, ``--looks``, or other pip layouts, ``--styles``, are pools of their own, each half
+    # (rendered dice with looks, ``--looks``, other pip layouts, ``--styles``, or faint pips, ``--faint``, are pools
+    # of their own, each half
     # as often as a photo set: among all rendered dice they would be few)
-    kinds = ("felt-trays",) * 4 + ("angled-webcam", "synthetic") * 2 + ("looks", "styles")
+    kinds = ("felt-trays",) * 4 + ("angled-webcam", "synthetic") * 2 + ("looks", "styles", "faint")
     pools = [p for p in (by_set.get(k, []) for k in kinds) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
     xs: list[np.ndarray] = []
@@ -280,12 +281,15 @@ def rendered(
     looks: float = 0.0,
     styles: float = 0.0,
     sides: float = 0.0,
+    faint: float = 0.0,
 ) -> list[Sample]:
     """``n`` rendered scenes (``data.synthetic``), cached in a pickle between runs."""
     if cache.exists():
         return list(pickle.loads(cache.read_bytes()))
     repo = Path(__file__).resolve().parents[3]
-    out = synthetic(n, seed0, repo=repo, others=others, stitches=stitches, looks=looks, styles=styles, sides=sides)
+    out = synthetic(
+        n, seed0, repo=repo, others=others, stitches=stitches, looks=looks, styles=styles, sides=sides, faint=faint
+    )
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_bytes(pickle.dumps(out))
     return out
@@ -335,6 +339,9 @@ def main() -> None:
         help="also this many rendered scenes with other pip layouts (big 1s, red 1s and 4s, small or big pips) and "
         "side faces in view (negatives)",
     )
+    ap.add_argument(
+        "--faint", type=int, default=0, help="also this many rendered scenes where half the pip dice have faint pips"
+    )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -365,6 +372,9 @@ def main() -> None:
         cache = Path(args.cache) / f"styles-{args.styles}.pkl"
         styled = rendered(cache, args.styles, 50000, 0.2, styles=0.8, sides=0.3)
         samples += [replace(s, set_name="styles") for s in styled]
+    if args.faint:
+        faint = rendered(Path(args.cache) / f"faint-{args.faint}.pkl", args.faint, 60000, 0.2, faint=0.5)
+        samples += [replace(s, set_name="faint") for s in faint]
     hard = hard_negatives(samples)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
     model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)))  # type: ignore[arg-type]
