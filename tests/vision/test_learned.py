@@ -460,6 +460,34 @@ def test_which_looks_are_taken(monkeypatch) -> None:
     assert looks(found_of_size(31 * 5, conf=learned.FIND_THRESHOLD), nothing, (1920, 2560))[-1] <= learned.LONG_SIDE
 
 
+def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
+    """A detector input bigger than ``TILE`` x ``TILE`` is run in overlapping tiles (memory): no piece the network
+    sees is bigger, and the output matches the one-piece run (the tiles' margins cover what the network looks at
+    around each cell)."""
+    item, img = next(iter(labelled_set(SAMPLES / "felt-trays")))
+    tiled, _ = wide(img, item.labels, 2)
+    net = learned.load_net()
+    shapes: list[tuple[int, ...]] = []
+
+    class Counting:
+        def run(self, x: np.ndarray) -> np.ndarray:
+            shapes.append(x.shape)
+            return net.run(x)
+
+    for side in (1280, 800):
+        blob, _ = learned.prepare(tiled, side)
+        shapes.clear()
+        out = learned.run_in_tiles(Counting(), blob)
+        assert len(shapes) > 1 and all(h <= learned.TILE and w <= learned.TILE for _, _, h, w in shapes)
+        whole = net.run(blob)
+        assert out.shape == whole.shape
+        assert np.abs(out[0, :6] - whole[0, :6]).max() < 0.005  # heat maps
+        assert np.abs(out[0, 6:] - whole[0, 6:]).max() < 0.05  # log box sizes and offsets
+    small, _ = learned.prepare(img, learned.LONG_SIDE)
+    shapes.clear()
+    assert np.array_equal(learned.run_in_tiles(Counting(), small), net.run(small)) and len(shapes) == 1
+
+
 def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
     """Tiny dice come out bigger than they are at the first look (the detector was not trained on them), so the
     closer look it asks for falls short; measured again there, still too small, they are looked at closer once
