@@ -59,9 +59,9 @@ def cmd_read(args: argparse.Namespace) -> int:
     import time
 
     from companion.vision.dataset import image_paths, load_image
-    from companion.vision.pipeline import read_dice, to_roll
+    from companion.vision.pipeline import read_dice, to_roll, warm_up
 
-    status = 0
+    status, warmed = 0, False
     for arg in args.paths:
         paths = image_paths(arg)
         if not paths:
@@ -76,6 +76,9 @@ def cmd_read(args: argparse.Namespace) -> int:
                 continue
             profile = _calibration(args, img)  # calibration (issue 5): None unless --calibration is given
             profile = with_method(profile, getattr(args, "method", None))
+            if not warmed:  # "ms" is the reading, not loading the networks once (~50 ms)
+                warm_up(profile)
+                warmed = True
             t0 = time.perf_counter()
             det = read_dice(img, profile)
             ms = (time.perf_counter() - t0) * 1000

@@ -280,6 +280,17 @@ def load_layout_faces(runner: str | None = None) -> list[Net]:
     return [load_net(str(path), True, runner) for path in LAYOUT_PATHS]
 
 
+def warm_up() -> None:
+    """Load the detector and the face classifiers and run each once on a small input, so that the first frame
+    read is not slowed by the loading (~50 ms here, several times that on a Pi) or by the runtime's first-run
+    set-up. The layout pair (``second_opinion``) stays loaded on first use: most frames never need it, and its two
+    sessions cost ~10-15 MB of peak memory."""
+    load_net().run(prepare(np.zeros((64, 64, 3), np.uint8), 64)[0])
+    blank = np.zeros((1, 3, CROP, CROP), np.float32)
+    for net in load_faces():
+        net.run(blank)
+
+
 def other_views(crops: np.ndarray) -> np.ndarray:
     """Three more views of each crop (N, C, S, S), stacked (3N): mirrored, turned a quarter, turned a half. A
     die's face reads the same in all of them, and the classifiers were trained on any turn and mirror, so their

@@ -7,6 +7,7 @@ Other die kinds (colour, picture) plug in as extra :class:`DieClassifier` stages
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -219,6 +220,19 @@ def read_faces_classical(image_bgr: np.ndarray, p: VisionProfile) -> Detections:
 
 
 _missing_model_logged: set[str] = set()
+
+
+def warm_up(profile: VisionProfile | None = None) -> None:
+    """Load what the reader of ``profile`` needs before the first frame is read and timed: the networks of the
+    learned and hybrid readers (``learned.warm_up``). A missing or damaged model file is left for the first read
+    to report (the classical reader stands in)."""
+    if (profile or DEFAULT_PROFILE).method not in ("learned", "hybrid"):
+        return
+    from companion.vision.learned import ModelLoadError
+    from companion.vision.learned import warm_up as load_networks
+
+    with contextlib.suppress(FileNotFoundError, ModelLoadError, RuntimeError):  # said once, by the first read
+        load_networks()
 
 
 def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) -> Detections:

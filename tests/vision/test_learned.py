@@ -271,6 +271,25 @@ def test_a_damaged_model_file_says_which_file_and_the_classical_reader_stands_in
     assert "could not be loaded" in caplog.text and "classical reader instead" in caplog.text
 
 
+def test_warm_up_loads_every_network_and_never_stops_a_reader(monkeypatch, tmp_path) -> None:
+    from companion.vision import pipeline
+
+    learned.load_net.cache_clear()
+    learned.warm_up()
+    assert learned.load_net.cache_info().currsize == 3  # the detector and the two classifiers (not the layout pair)
+    before = learned.load_net.cache_info().misses
+    learned.read_dice_learned(np.zeros((480, 640, 3), np.uint8))
+    learned.load_faces()
+    assert learned.load_net.cache_info().misses == before  # nothing left to load on the first frame
+    learned.load_net.cache_clear()
+    pipeline.warm_up(VisionProfile(method="classical"))  # the classical reader needs no network
+    assert learned.load_net.cache_info().currsize == 0
+    bad = tmp_path / "dice_faces.onnx"
+    bad.write_bytes(b"not a network")
+    monkeypatch.setattr(learned, "FACES_PATHS", (bad, bad))
+    pipeline.warm_up(VisionProfile(method="learned"))  # a broken file: left for the first read to report
+
+
 def test_prepare_scales_the_longer_side_and_pads_to_a_multiple() -> None:
     blob, f = learned.prepare(np.zeros((480, 640, 3), np.uint8))
     assert blob.shape == (1, 3, 384, 512) and blob.dtype == np.float32 and f == pytest.approx(0.8)

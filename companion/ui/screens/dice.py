@@ -50,15 +50,19 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
     """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``).
     ``profile_for(resolution)`` gives the calibration for the frames' size (looked up once per size)."""
     from companion.vision.live import LiveReader, LiveSettings
-    from companion.vision.pipeline import read_dice, to_roll
+    from companion.vision.pipeline import read_dice, to_roll, warm_up
 
     profiles: dict[tuple[int, int], Any] = {}
 
-    def read(frame: Any) -> Any:
+    def profile(frame: Any) -> Any:
         size = (int(frame.shape[1]), int(frame.shape[0]))
         if size not in profiles:
             profiles[size] = profile_for(size)
-        return read_dice(frame, profiles[size])
+            warm_up(profiles[size])  # the networks load with the first frame, not on the first settled roll
+        return profiles[size]
+
+    def read(frame: Any) -> Any:
+        return read_dice(frame, profile(frame))
 
     flag_below = float(settings["min_confidence"])
     reader = LiveReader(
@@ -69,6 +73,7 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
     held: list[Roll | None] = [None]  # the settled roll, handed over with every frame until the dice move again
 
     def process(frame: Any) -> LiveResult:
+        profile(frame)
         settled = reader.feed(frame, clock())
         if settled is not None or reader.state != "settled":
             held[0] = settled
