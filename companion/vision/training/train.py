@@ -13,7 +13,11 @@ runs on 2 shared CPU cores, from the repository root:
 ``--exposure`` (a share of over- or under-exposed views, ``data.misexpose``) was tried for 12 min more on top of
 that (``--resume /tmp/dice_zoom/last.pt ... --seed 3 --close-ups 0.3 --exposure 0.25 --lr 0.001``): the shipped
 detector already finds burnt-out dice (it is the classifiers that refused them), and the run's boxes were worse
-on a rendered black die, so it was not shipped.
+on a rendered black die, so it was not shipped. ``--faint 120`` (120 more rendered scenes, half
+their pip dice with faint pips, ``data.faint_ink``) was tried for 12 min on top of the shipped run (``--resume
+/tmp/dice_zoom/last.pt --synthetic 240 --faint 120 --lr 0.001 --warmup 50 --seed 5 --close-ups 0.3``): it finds
+faint dice far more surely, but reported twice the false dice on the held-out webcam photos, so it was not
+shipped.
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 

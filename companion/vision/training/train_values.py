@@ -60,8 +60,9 @@ run read a webcam side face as a sure 6 (``valid_valid_31``, a training photo): 
 shipped (docs/dice-reader.md): each classifier 12 min more with ``--looks 300`` (marbled, translucent dice and
 coloured pips; seeds 74/76, else as the colour-cast run; 20 min, seeds 84/86; and with darker veins 16 min,
 seeds 94/96), 16 min with ``--crop 48 --lr 0.001`` (seeds 54/56), 12 min with ``--motion 0.3`` (seeds 104/106,
-else as the colour-cast run), and ``--width 2`` from scratch (40 min, one thread, seed 114, ``--exposure 0.15
---casts 0.25``). Each run also writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
+else as the colour-cast run), ``--width 2`` from scratch (40 min, one thread, seed 114, ``--exposure 0.15
+--casts 0.25``), and the layout pair 12 min more with ``--faint 150`` (rendered dice with faint pips; seeds
+174/176, else as shipped). Each run also writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
 """
 
 from __future__ import annotations
