@@ -21,7 +21,6 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
 
     from companion.vision.dataset import SAMPLES, image_paths, load_image
     from companion.vision.learned import backend
-    from companion.vision.pipeline import read_dice
 
     paths = (
         [Path(p) for p in images]
@@ -29,21 +28,10 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         else [p for d in sorted(SAMPLES.iterdir()) if d.is_dir() for p in image_paths(d / "images")]
     )
     frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        read_dice(frames[0])  # warm-up
-        wall, cpu = [], []
-        by_folder: dict[str, list[float]] = {}
-        for _ in range(repeats):
-            for p, f in zip(paths, frames, strict=True):
-                w0, c0 = time.perf_counter(), time.process_time()
-                read_dice(f)
-                cpu.append((time.process_time() - c0) * 1000)
-                wall.append((time.perf_counter() - w0) * 1000)
-                by_folder.setdefault(p.parent.parent.name, []).append(wall[-1])
-    finally:
-        cv2.setNumThreads(threads)
+    wall, cpu = timed_reads(frames, repeats)
+    by_folder: dict[str, list[float]] = {}
+    for p, ms in zip(paths * repeats, wall, strict=True):
+        by_folder.setdefault(p.parent.parent.name, []).append(ms)
     peak_mb, status = read_peak(paths)
     big = big_frame(paths, repeats)
     return {
@@ -74,6 +62,30 @@ runpy.run_module("companion.cli", run_name="__main__")
 """
 
 
+def timed_reads(frames: list[Any], repeats: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU ms of ``read_dice`` on each frame, ``repeats`` passes over them in order, OpenCV on one
+    thread, after one warm-up read (the networks load on the first)."""
+    import cv2
+
+    from companion.vision.pipeline import read_dice
+
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    wall: list[float] = []
+    cpu: list[float] = []
+    try:
+        read_dice(frames[0])
+        for _ in range(repeats):
+            for frame in frames:
+                w0, c0 = time.perf_counter(), time.process_time()
+                read_dice(frame)
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+    finally:
+        cv2.setNumThreads(threads)
+    return wall, cpu
+
+
 def read_peak(paths: list[Path]) -> tuple[float, int]:
     """Peak resident memory (MB) and exit status of ``companion dice read --json PATHS`` in a fresh process
     (where there is no /proc, the child's ``ru_maxrss``: at least the benchmark's own size)."""
@@ -99,21 +111,10 @@ def big_frame(paths: list[Path], repeats: int) -> dict[str, Any]:
     import numpy as np
 
     from companion.vision.dataset import load_image
-    from companion.vision.pipeline import read_dice
 
     first = next((p for p in paths if p.parent.parent.name == "felt-trays"), paths[0])
     frame = np.tile(load_image(first), (3, 3, 1))
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
-        read_dice(frame)  # warm-up
-        ms = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            read_dice(frame)
-            ms.append((time.perf_counter() - t0) * 1000)
-    finally:
-        cv2.setNumThreads(threads)
+    ms, _ = timed_reads([frame], repeats)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.png"
         cv2.imwrite(str(path), frame)
