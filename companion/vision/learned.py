@@ -404,14 +404,12 @@ def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
     return int(np.clip(round(long_side * TARGET / size / MULTIPLE) * MULTIPLE, MIN_SIDE, top))
 
 
-def second_look(
-    found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE, at_least: float = SURE_FIND
-) -> int | None:
+def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
     """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
-    smaller than the detector reads best (``SWEET``, judged by the median size of its finds of at least
-    ``at_least``), such that they come out ``TARGET`` px; None when the first look is the right one (or found no
-    such die, or the frame is too small to show more)."""
-    size = sure_size(found, frame_hw, long_side, at_least)
+    smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds, ``SURE_FIND``),
+    such that they come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the
+    frame is too small to show more)."""
+    size = sure_size(found, frame_hw, long_side)
     if size is None or SWEET[0] <= size <= SWEET[1]:
         return None
     side = scale_for(size, frame_hw, long_side)
