@@ -43,6 +43,7 @@ TARGET = 40.0  # a second look scales the frame so its dice come out this size
 COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
 SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
 TRUST_SMALL = 30.0  # in a big frame, finds measuring under this at the first look may be far smaller: look closer
+UNSURE_SIZE = 20.0  # in a big frame with no sure find at the first look, its finds are taken as at most this big
 TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big, overlapping by twice the margin
 MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
@@ -149,8 +150,9 @@ def load_net(path: str = str(MODEL_PATH), classic: bool = False, runner: str | N
         raise ModelLoadError(f"dice model {path} could not be loaded ({type(err).__name__}: {err})") from err
 
 
-def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
-    """The network input (1, 3, H, W) float32 and the scale from frame pixels to input pixels."""
+def resized(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The frame scaled to the network input's size (BGR uint8, sides padded to a multiple of ``MULTIPLE``) and
+    the scale from frame pixels to input pixels."""
     img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
     h, w = img.shape[:2]
     f = long_side / max(h, w)
@@ -160,12 +162,24 @@ def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarr
     ph, pw = -nh % MULTIPLE, -nw % MULTIPLE
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    blob = np.empty((1, 3, *small.shape[:2]), np.float32)  # (pixel - MEAN) * SCALE, channels first; a quarter
-    for c, channel in enumerate(cv2.split(small)):  # of the time cv2.dnn.blobFromImage takes for the same numbers
+    return small, f
+
+
+def to_blob(small: np.ndarray) -> np.ndarray:
+    """A BGR uint8 image -> the network input (1, 3, H, W) float32: (pixel - MEAN) * SCALE, channels first (a
+    quarter of the time cv2.dnn.blobFromImage takes for the same numbers)."""
+    blob = np.empty((1, 3, *small.shape[:2]), np.float32)
+    for c, channel in enumerate(cv2.split(small)):
         blob[0, c] = channel
     blob -= MEAN
     blob *= SCALE
-    return blob, f
+    return blob
+
+
+def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The network input (1, 3, H, W) float32 and the scale from frame pixels to input pixels."""
+    small, f = resized(frame_bgr, long_side)
+    return to_blob(small), f
 
 
 def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE, stride: int = STRIDE) -> Detections:
@@ -345,22 +359,23 @@ def combine(each: np.ndarray) -> np.ndarray:
     return np.concatenate([no_die[:, None], values], axis=1).astype(np.float32)
 
 
-def run_in_tiles(net: Net, blob: np.ndarray, tile: int = TILE, margin: int = TILE_MARGIN) -> np.ndarray:
-    """The detector's output for a big input, run on tiles of at most ``tile`` px a side: each tile's core (the
-    tile less ``margin`` px on each inner side) is copied into the whole output. Memory is what one tile needs:
+def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TILE_MARGIN) -> np.ndarray:
+    """The detector's output for an input image (``resized``), a big one run on tiles of at most ``tile`` px a
+    side, each made into the network's input only when its turn comes: each tile's core (the tile less ``margin``
+    px on each inner side) is copied into the whole output. Memory is what one tile needs:
     `companion dice read` of a 1920 px frame looked at 1280 px took 265 MB at peak in one piece (target: 200 MB),
     176-189 MB in 512 px tiles (768 px tiles: 205-231 MB). The margin keeps the network's view of every core cell
     as in one piece (heat maps within 0.001; see the test); the overlap costs ~1.5x the time of such a look."""
-    _, _, h, w = blob.shape
+    h, w = small.shape[:2]
     if h * w <= tile * tile:
-        return net.run(blob)
+        return net.run(to_blob(small))
     core = tile - 2 * margin
     out: np.ndarray | None = None
     for y0 in range(0, h, core):
         for x0 in range(0, w, core):
             y1, x1 = min(h, y0 + core), min(w, x0 + core)
             ty0, tx0, ty1, tx1 = max(0, y0 - margin), max(0, x0 - margin), min(h, y1 + margin), min(w, x1 + margin)
-            part = net.run(np.ascontiguousarray(blob[:, :, ty0:ty1, tx0:tx1]))
+            part = net.run(to_blob(small[ty0:ty1, tx0:tx1]))
             if out is None:
                 out = np.zeros((1, part.shape[1], h // STRIDE, w // STRIDE), np.float32)
             s = STRIDE
@@ -375,8 +390,8 @@ def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, lon
     """The detector alone: every die-like spot in a BGR frame with its value guess and peak height; boxes in the
     frame's pixels, sorted left to right. ``long_side``: the frame's longer side at the network's input (an input
     bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
-    blob, f = prepare(frame_bgr, long_side)
-    out = run_in_tiles(load_net(), blob)
+    small, f = resized(frame_bgr, long_side)
+    out = run_in_tiles(load_net(), small)
     det = decode(out, f, min_confidence)
     if len(det):
         h, w = frame_bgr.shape[:2]
@@ -431,11 +446,14 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
     still too small, looks closer once more: the detector makes dice far smaller than it was trained on come out
     bigger than they are (10-17 px as 20-29 px), so the first closer look falls short, and at the first look
     finds measuring under ``TRUST_SMALL`` (a little over ``SWEET[0]``) are looked at closer (felt dice tiled 3x3,
-    13 px at the first look, measured 28.5 px)."""
+    13 px at the first look, measured 28.5 px). With no sure find at all there, the weak finds' size says little
+    (felt dice tiled 4x4, 7-12 px, measured 30-36 px): they are taken as at most ``UNSURE_SIZE`` (a look at least
+    twice as close), and measured again there."""
     hw = frame_bgr.shape[:2]
     found = find_dice(frame_bgr, min_confidence)
     side = second_look(found, hw)
-    if side is None and sure_size(found, hw, LONG_SIDE) is None:
+    nothing_sure = sure_size(found, hw, LONG_SIDE) is None
+    if side is None and nothing_sure:
         coarse = find_dice(frame_bgr, min_confidence, COARSE_SIDE)
         size = sure_size(coarse, hw, COARSE_SIDE)
         if size is not None and size >= SWEET[0]:
@@ -444,6 +462,8 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
                 return coarse
     if side is None and max(hw) >= 1.5 * LONG_SIDE:  # no close-up: a big sharp frame has finer detail to show
         size = sure_size(found, hw, LONG_SIDE, min_confidence)
+        if size is not None and nothing_sure:  # then the size says little: 7-12 px dice measured 30-36 px
+            size = min(size, UNSURE_SIZE)
         side = scale_for(size, hw, LONG_SIDE) if size is not None and size < TRUST_SMALL else None
     if side is None:
         return found

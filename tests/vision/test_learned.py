@@ -474,9 +474,12 @@ def test_which_looks_are_taken(monkeypatch) -> None:
     assert learned.second_look(few_sure(2560), (1920, 2560)) is None  # the sure ones alone say: the right size
     assert looks(few_sure(2560), nothing, (1920, 2560)) == [learned.LONG_SIDE, learned.MAX_SIDE]
     assert looks(few_sure(640), nothing, (480, 640)) == [learned.LONG_SIDE]  # a camera frame: nothing finer
-    just_over = found_of_size(29 * 5, conf=learned.FIND_THRESHOLD)  # 29 px at the first look: maybe far smaller
-    assert looks(just_over, nothing, (1920, 2560))[-1] > learned.LONG_SIDE
-    assert looks(found_of_size(31 * 5, conf=learned.FIND_THRESHOLD), nothing, (1920, 2560))[-1] <= learned.LONG_SIDE
+    assert looks(found_of_size(29 * 5), nothing, (1920, 2560))[-1] > learned.LONG_SIDE  # sure, 29 px: maybe smaller
+    assert looks(found_of_size(31 * 5), nothing, (1920, 2560)) == [learned.LONG_SIDE]  # sure, 31 px: right
+    # nothing sure at all: the weak finds' size says little (tiny dice come out 30-36 px): a look twice as close
+    weak = found_of_size(34 * 5, conf=learned.FIND_THRESHOLD)
+    assert looks(weak, nothing, (1920, 2560))[2] >= 2 * learned.LONG_SIDE
+    assert looks(weak, nothing, (480, 640)) == [learned.LONG_SIDE, learned.COARSE_SIDE]  # a camera frame: no
 
 
 def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
@@ -494,17 +497,18 @@ def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
             return net.run(x)
 
     for side in (1280, 800):
-        blob, _ = learned.prepare(tiled, side)
+        small, _ = learned.resized(tiled, side)
         shapes.clear()
-        out = learned.run_in_tiles(Counting(), blob)
+        out = learned.run_in_tiles(Counting(), small)
         assert len(shapes) > 1 and all(h <= learned.TILE and w <= learned.TILE for _, _, h, w in shapes)
-        whole = net.run(blob)
+        whole = net.run(learned.to_blob(small))
         assert out.shape == whole.shape
         assert np.abs(out[0, :6] - whole[0, :6]).max() < 0.005  # heat maps
         assert np.abs(out[0, 6:] - whole[0, 6:]).max() < 0.05  # log box sizes and offsets
-    small, _ = learned.prepare(img, learned.LONG_SIDE)
+    small, _ = learned.resized(img, learned.LONG_SIDE)
     shapes.clear()
-    assert np.array_equal(learned.run_in_tiles(Counting(), small), net.run(small)) and len(shapes) == 1
+    assert np.array_equal(learned.run_in_tiles(Counting(), small), net.run(learned.prepare(img)[0]))
+    assert len(shapes) == 1
 
 
 def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
@@ -558,14 +562,16 @@ def test_a_big_sharp_frame_of_small_dice_is_read() -> None:
     """The samples tiled 3x3 (1920 px frames, dice a third as big relative to the frame, as sharp as the photos):
     the dice are ~10-17 px at the first look, which the detector measures as 20-29 px, so the closer look has to
     measure them again, and finds measuring just over 28 px may be far smaller (before: felt 1127/1494 read,
-    webcam 362/378; measured again: 1361 and 375; closer under 30 px too: 1417 and 375)."""
-    for name, floor in (("felt-trays", 0.92), ("angled-webcam", 0.97)):
+    webcam 362/378; measured again: 1361 and 375; closer under 30 px too: 1417 and 375). The felt samples tiled
+    4x4 (2560 px; 7-12 px dice at the first look, none sure, measured 30-36 px): 1945/2656 before a frame with
+    nothing sure was looked at closer anyway, 2336 after."""
+    for name, k, floor in (("felt-trays", 3, 0.92), ("angled-webcam", 3, 0.97), ("felt-trays", 4, 0.85)):
         scores = []
         for item, img in labelled_set(SAMPLES / name):
-            tiled, labels = wide(img, item.labels, 3)
+            tiled, labels = wide(img, item.labels, k)
             scores.append(score_image(labels, predictions(learned.read_dice_learned(tiled))))
         s = total(scores)
-        assert s.accuracy >= floor and s.false_rate <= 0.04, (name, s.to_json())
+        assert s.accuracy >= floor and s.false_rate <= 0.04, (name, k, s.to_json())
 
 
 LIGHT_FLOORS = {  # view: set: (min per-die accuracy, max false per labelled die), a little under the measured:

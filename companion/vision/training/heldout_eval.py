@@ -2,11 +2,11 @@
 with the project's scoring rule, plus median ms per image on one core. Usage, from the repository root:
     .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json] [--views ...]
 ``--views`` also scores other views of the same photos: ``close2``/``close3``/``close4`` (zoomed in about the
-centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2``/``wide3`` (2x2
-or 3x3 copies of the photo side by side: dice half or a third as big relative to the frame, at the photo's own
-sharpness), ``over``/``under`` (the
-light multiplied by 1.8 / 0.45 and clipped: a camera's exposure set wrong; white dice on a light table burn out
-together), ``warm``/``cold`` (a colour cast: blue x0.6, red x1.2 as under a warm lamp, or the other way).
+centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2``/``wide3``/``wide4``
+(2x2, 3x3 or 4x4 copies of the photo side by side: dice 1/2, 1/3 or 1/4 as big relative to the frame, at the
+photo's own sharpness), ``over``/``under`` (the light multiplied by 1.8 / 0.45 and clipped: a camera's exposure
+set wrong; white dice on a light table burn out together), ``warm``/``cold`` (a colour cast: blue x0.6, red x1.2
+as under a warm lamp, or the other way).
 """
 
 from __future__ import annotations
@@ -61,11 +61,11 @@ def wide(img: np.ndarray, labels: list[Label], k: int = 2) -> tuple[np.ndarray, 
 
 EXPOSURES = {"over": 1.8, "under": 0.45}  # the light's gain in the exposure views
 CASTS = {"warm": (0.6, 0.9, 1.2), "cold": (1.25, 1.0, 0.7)}  # the channels' gains (B, G, R) in the colour-cast views
-VIEWS = ("plain", "close2", "close3", "close4", "wide2", "wide3", *EXPOSURES, *CASTS)
+VIEWS = ("plain", "close2", "close3", "close4", "wide2", "wide3", "wide4", *EXPOSURES, *CASTS)
 
 
 def view(img: np.ndarray, labels: list[Label], name: str) -> tuple[np.ndarray, list[Label]]:
-    """One of the ``--views``: plain, close2/close3/close4, wide2/wide3, over, under, warm, cold."""
+    """One of the ``--views``: plain, close2/close3/close4, wide2/wide3/wide4, over, under, warm, cold."""
     if name == "plain":
         return img, labels
     if name in EXPOSURES or name in CASTS:
