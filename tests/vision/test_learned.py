@@ -511,6 +511,22 @@ def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
     assert len(shapes) == 1
 
 
+def test_the_classifiers_read_many_crops_a_batch_at_a_time() -> None:
+    """Memory: at most ``CROP_BATCH`` crops per run of a classifier, with the same numbers as one run."""
+    net = learned.load_faces()[0]
+    sizes: list[int] = []
+
+    class Counting:
+        def run(self, x: np.ndarray) -> np.ndarray:
+            sizes.append(len(x))
+            return net.run(x)
+
+    crops = np.random.default_rng(2).normal(size=(2 * learned.CROP_BATCH + 5, 3, 32, 32)).astype(np.float32)
+    out = learned.run_batched(Counting(), crops)
+    assert sizes == [learned.CROP_BATCH, learned.CROP_BATCH, 5]
+    assert np.allclose(out, net.run(crops), atol=1e-5)
+
+
 def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
     """Tiny dice come out bigger than they are at the first look (the detector was not trained on them), so the
     closer look it asks for falls short; measured again there, still too small, they are looked at closer once
