@@ -4,6 +4,7 @@ command line (e.g. ``../shared/dice``)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -420,4 +421,15 @@ def synthetic(
         values = np.array([int(d.face) for d in pips], dtype=np.int64)
         rest = np.array([d.box for d in shot.dice if d.kind != "pips"], dtype=np.float32).reshape(-1, 4)
         out.append(Sample(image, boxes, values, "synthetic", Path(f"synthetic-{seed}"), rest))
+    return out
+
+
+def rendered(cache: Path, n: int, seed0: int, **options: Any) -> list[Sample]:
+    """``n`` rendered scenes from seed ``seed0`` (``synthetic``, with its ``options``), cached in a pickle between
+    runs (a cache is named for what it holds; it is not checked against ``options``)."""
+    if cache.exists():
+        return list(pickle.loads(cache.read_bytes()))
+    out = synthetic(n, seed0, repo=Path(__file__).resolve().parents[3], **options)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(out))
     return out

@@ -24,7 +24,6 @@ Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint
 from __future__ import annotations
 
 import argparse
-import pickle
 import time
 from pathlib import Path
 
@@ -34,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from companion.vision.training.data import ZOOM, Sample, augment, load, split, synthetic, targets
+from companion.vision.training.data import ZOOM, Sample, augment, load, rendered, split, targets
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -183,21 +182,11 @@ def main() -> None:
     train_paths, _ = split(args.root)
     samples = load(train_paths)
     if args.synthetic:
-        cache = work / f"synthetic-{args.synthetic}.pkl"
-        if cache.exists():
-            extra = pickle.loads(cache.read_bytes())
-        else:
-            extra = synthetic(args.synthetic, repo=Path(__file__).resolve().parents[3])
-            cache.write_bytes(pickle.dumps(extra))
+        extra = rendered(work / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
         samples += extra
         print(f"{len(extra)} rendered scenes added", flush=True)
     if args.faint:  # rendered scenes (seeds apart from the others) where half the pip dice have faint pips
-        cache = work / f"faint-{args.faint}.pkl"
-        if cache.exists():
-            extra = pickle.loads(cache.read_bytes())
-        else:
-            extra = synthetic(args.faint, 60000, repo=Path(__file__).resolve().parents[3], faint=0.5)
-            cache.write_bytes(pickle.dumps(extra))
+        extra = rendered(work / f"faint-{args.faint}.pkl", args.faint, 60000, faint=0.5)
         samples += extra
         print(f"{len(extra)} rendered scenes with faint pips added", flush=True)
     model = DiceNet()

@@ -68,7 +68,6 @@ else as the colour-cast run), ``--width 2`` from scratch (40 min, one thread, se
 from __future__ import annotations
 
 import argparse
-import pickle
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -81,7 +80,7 @@ from torch import nn
 
 from companion.vision import learned
 from companion.vision.scoring import GROW
-from companion.vision.training.data import Sample, colour_changes, load, split, synthetic
+from companion.vision.training.data import Sample, colour_changes, load, rendered, split
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
@@ -273,29 +272,6 @@ def batch(
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
 
-def rendered(
-    cache: Path,
-    n: int,
-    seed0: int,
-    others: float,
-    stitches: bool = False,
-    looks: float = 0.0,
-    styles: float = 0.0,
-    sides: float = 0.0,
-    faint: float = 0.0,
-) -> list[Sample]:
-    """``n`` rendered scenes (``data.synthetic``), cached in a pickle between runs."""
-    if cache.exists():
-        return list(pickle.loads(cache.read_bytes()))
-    repo = Path(__file__).resolve().parents[3]
-    out = synthetic(
-        n, seed0, repo=repo, others=others, stitches=stitches, looks=looks, styles=styles, sides=sides, faint=faint
-    )
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_bytes(pickle.dumps(out))
-    return out
-
-
 def export(model: FaceNet, path: Path, size: int) -> None:
     model.eval()
     model.export = True
@@ -361,20 +337,22 @@ def main() -> None:
     train_paths, _ = split(args.root)
     samples = load(train_paths)
     if args.synthetic:
-        samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000, 0.0)
+        samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:
-        samples += rendered(Path(args.cache) / f"kinds-{args.kinds}.pkl", args.kinds, 20000, 0.4)
+        samples += rendered(Path(args.cache) / f"kinds-{args.kinds}.pkl", args.kinds, 20000, others=0.4)
     if args.stitched:
-        samples += rendered(Path(args.cache) / f"stitched-{args.stitched}.pkl", args.stitched, 30000, 0.2, True)
+        samples += rendered(
+            Path(args.cache) / f"stitched-{args.stitched}.pkl", args.stitched, 30000, others=0.2, stitches=True
+        )
     if args.looks:
-        looks = rendered(Path(args.cache) / f"looks-{args.looks}.pkl", args.looks, 40000, 0.2, looks=0.7)
+        looks = rendered(Path(args.cache) / f"looks-{args.looks}.pkl", args.looks, 40000, others=0.2, looks=0.7)
         samples += [replace(s, set_name="looks") for s in looks]
     if args.styles:
         cache = Path(args.cache) / f"styles-{args.styles}.pkl"
-        styled = rendered(cache, args.styles, 50000, 0.2, styles=0.8, sides=0.3)
+        styled = rendered(cache, args.styles, 50000, others=0.2, styles=0.8, sides=0.3)
         samples += [replace(s, set_name="styles") for s in styled]
     if args.faint:
-        faint = rendered(Path(args.cache) / f"faint-{args.faint}.pkl", args.faint, 60000, 0.2, faint=0.5)
+        faint = rendered(Path(args.cache) / f"faint-{args.faint}.pkl", args.faint, 60000, others=0.2, faint=0.5)
         samples += [replace(s, set_name="faint") for s in faint]
     hard = hard_negatives(samples)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
