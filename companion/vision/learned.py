@@ -300,7 +300,7 @@ def warm_up() -> None:
     read is not slowed by the loading (~50 ms here, several times that on a Pi) or by the runtime's first-run
     set-up. The layout pair (``second_opinion``) stays loaded on first use: most frames never need it, and its two
     sessions cost ~10-15 MB of peak memory."""
-    load_net().run(prepare(np.zeros((64, 64, 3), np.uint8), 64)[0])
+    load_net().run(to_blob(np.zeros((64, 64, 3), np.uint8)))
     blank = np.zeros((1, 3, CROP, CROP), np.float32)
     for net in load_faces():
         net.run(blank)
@@ -373,12 +373,13 @@ def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TI
     side, each made into the network's input only when its turn comes: each tile's core (the tile less ``margin``
     px on each inner side) is copied into the whole output. Memory is what one tile needs:
     `companion dice read` of a 1920 px frame looked at 1280 px took 265 MB at peak in one piece (target: 200 MB),
-    176-189 MB in 512 px tiles (768 px tiles: 205-231 MB). The margin keeps the network's view of every core cell
-    as in one piece (heat maps within 0.001; see the test); the overlap costs ~1.5x the time of such a look."""
+    176-189 MB in 512 px tiles (768 px tiles: 205-231 MB; 161-170 MB once the classifiers read in batches too).
+    The margin keeps the network's view of every core cell as in one piece (heat maps within 0.001; see the
+    test); the overlap costs ~1.5x the time of such a look."""
     h, w = small.shape[:2]
     if h * w <= tile * tile:
         return net.run(to_blob(small))
-    core = tile - 2 * margin
+    core, s = tile - 2 * margin, STRIDE
     out: np.ndarray | None = None
     for y0 in range(0, h, core):
         for x0 in range(0, w, core):
@@ -386,8 +387,7 @@ def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TI
             ty0, tx0, ty1, tx1 = max(0, y0 - margin), max(0, x0 - margin), min(h, y1 + margin), min(w, x1 + margin)
             part = net.run(to_blob(small[ty0:ty1, tx0:tx1]))
             if out is None:
-                out = np.zeros((1, part.shape[1], h // STRIDE, w // STRIDE), np.float32)
-            s = STRIDE
+                out = np.zeros((1, part.shape[1], h // s, w // s), np.float32)
             out[:, :, y0 // s : y1 // s, x0 // s : x1 // s] = part[
                 :, :, (y0 - ty0) // s : (y1 - ty0) // s, (x0 - tx0) // s : (x1 - tx0) // s
             ]
