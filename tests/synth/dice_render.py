@@ -317,8 +317,13 @@ def _face_reflectance(die: DieSpec) -> tuple[np.ndarray, np.ndarray | None, np.n
         return body, None, np.array(die.accent[::-1], dtype=np.float32)
     if die.ink is not None:
         return body, None, np.array(die.ink[::-1], dtype=np.float32)
-    ink = np.array([0.03, 0.03, 0.03], np.float32) if body.mean() > 0.3 else np.array([0.85, 0.85, 0.85], np.float32)
-    return body, None, ink
+    return body, None, np.array(usual_ink(die.body)[::-1], dtype=np.float32)
+
+
+def usual_ink(body: tuple[float, ...]) -> tuple[float, float, float]:
+    """The pips' colour (RGB) of a pip die without its own ``ink``: near black on a light body, near white on a
+    dark one."""
+    return (0.03, 0.03, 0.03) if float(np.mean(body[:3])) > 0.3 else (0.85, 0.85, 0.85)
 
 
 def marble(n: int, seed: int) -> np.ndarray:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from synth.dice_render import usual_ink
 
 from companion.vision.training import data
 
@@ -160,8 +161,9 @@ def test_faint_pips_lie_between_the_body_and_the_usual_pips() -> None:
     assert renders_differ(60000, faint=1.0)
     rng = np.random.default_rng(0)
     for body, usual in (((0.85, 0.85, 0.82), 0.03), ((0.1, 0.2, 0.5), 0.85)):  # dark pips on light, light on dark
+        assert usual_ink(body) == (usual,) * 3  # what the renderer draws without faint pips
         for _ in range(50):
-            ink = np.array(data.faint_ink(rng, body))
+            ink = np.array(data.faint_ink(rng, body, usual_ink(body)))
             share = (ink - np.array(body)) / (usual - np.array(body))
             assert np.allclose(share, share[0]) and data.FAINT[0] <= share[0] <= data.FAINT[1]
 

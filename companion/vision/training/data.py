@@ -323,14 +323,15 @@ def pip_style(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, An
 FAINT = (0.3, 0.6)  # faint pips: this share of the way from the body's colour to the usual pip colour
 
 
-def faint_ink(rng: np.random.Generator, body: tuple[float, ...]) -> tuple[float, float, float]:
+def faint_ink(
+    rng: np.random.Generator, body: tuple[float, ...], usual: tuple[float, ...]
+) -> tuple[float, float, float]:
     """Faint pips (worn paint, grey pips on white, light pips on a light translucent die): a colour between the
-    body's and the renderer's usual pip colour (near black on a light die, near white on a dark one), only a
-    ``FAINT`` share of the way. The photo sets' pips are all far darker (or lighter) than their dice; rendered grey
-    pips on white (0.5-0.55 on 0.85, a contrast a person still reads) were read at 67-77%."""
+    body's and the ``usual`` pip colour (the renderer's ``usual_ink``: near black on a light die, near white on a
+    dark one), only a ``FAINT`` share of the way. The photo sets' pips are all far darker (or lighter) than their
+    dice; rendered grey pips on white (0.5-0.55 on 0.85, a contrast a person still reads) were read at 67-77%."""
     b = np.array(body[:3], np.float64)
-    usual = np.full(3, 0.03) if b.mean() > 0.3 else np.full(3, 0.85)  # as tests/synth/dice_render.py draws them
-    ink = b + float(rng.uniform(*FAINT)) * (usual - b)
+    ink = b + float(rng.uniform(*FAINT)) * (np.array(usual[:3], np.float64) - b)
     return (float(ink[0]), float(ink[1]), float(ink[2]))
 
 
@@ -366,6 +367,7 @@ def synthetic(
         make_table,
         random_light,
         render,
+        usual_ink,
     )
 
     out = []
@@ -398,7 +400,7 @@ def synthetic(
             if styles and rng.random() < styles:
                 extra.update(pip_style(rng, body))
             if faint and rng.random() < faint and "ink" not in extra:
-                extra["ink"] = faint_ink(rng, body)
+                extra["ink"] = faint_ink(rng, body, usual_ink(body))
             if sides and rng.random() < sides:
                 depth, shade = float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.45, 0.95))
                 extra["side"] = (int(rng.integers(1, 7)), depth, shade)
