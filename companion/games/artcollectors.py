@@ -205,6 +205,11 @@ def _new_turn() -> dict[str, Any]:
     }
 
 
+def black_cat_painting(state: State) -> int:
+    """The black-cat token's painting: from the settings, else from the draw that showed it (0: not known yet)."""
+    return int(state["settings"]["black_cat_painting"]) or int(state.get("black_cat_seen", 0))
+
+
 def _black_cat_where(state: State) -> tuple[str, int | None]:
     """("bag", None), ("turn", seat) or ("pile", seat)."""
     for seat, pile in enumerate(state["piles"]):
@@ -398,6 +403,7 @@ class ArtCollectors:
             # tracker mode
             "bag": {code: kind["count"] for code, kind in kinds.items()},
             "black_cat_in_bag": True,
+            "black_cat_seen": 0,  # the black cat's painting once a draw showed it (0: not yet, or set in settings)
             "piles": [[] for _ in setup.players],
             "current": first,
             "turn": _new_turn(),
@@ -468,7 +474,7 @@ class ArtCollectors:
     def _do_finish(self, state: State, action: Action) -> None:
         self._need_count(state)
         require(state["black_cat_set"], "say who holds the black-cat token first (or nobody)")
-        cat = str(state["settings"]["black_cat_painting"])
+        cat = str(black_cat_painting(state))
         if cat in state["paintings"]:  # the black cat's painting is known: the count must agree with the holder
             holder = state["black_cat"]
             held = [int(row[cat]) for row in state["counts"]]
@@ -544,7 +550,7 @@ class ArtCollectors:
         if state["bag"][code] <= 0:
             raise IllegalAction(f"there is no {token_name(state, code)} left in the bag")
         cat_wanted = bool(action.get("black_cat", False))
-        cat_painting = int(state["settings"]["black_cat_painting"])
+        cat_painting = black_cat_painting(state)
         if cat_wanted:
             if not state["black_cat_in_bag"]:
                 where, seat = _black_cat_where(state)
@@ -562,6 +568,7 @@ class ArtCollectors:
         state["bag"][code] -= 1
         if cat_wanted:
             state["black_cat_in_bag"] = False
+            state["black_cat_seen"] = number  # one physical token: it stays this painting after a bust
             code += BLACK_CAT_MARK
         if _ability(state, code) == CHEATER and not turn["cheater_seen"]:
             turn["cheater_seen"] = True
