@@ -139,6 +139,62 @@ def test_tracker_draws_steals_and_stop_order(ui: UI) -> None:
     assert screen.picks["7"].text.endswith("7 left[/size]")  # the stolen 7 went to the bag too
 
 
+def test_turn_order_follows_the_turn_after_undo_and_a_cat_swap(ui: UI) -> None:
+    """The screen's order of this turn's tokens is matched to the turn by count: an undone steal or a cat swap
+    that takes one of two equal tokens used to leave a copy too many, and Stop was refused with no way out."""
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    stop = screen.tracker.ids.stop
+    for code in ("9", "5", "6"):  # Ana, Bo (a 5 on top), Cy
+        ui.tap(screen.picks[code])
+        ui.tap(stop)
+    ui.tap(screen.picks["7"])
+    ui.tap(screen.picks["5"])
+    ui.tap(ui.find("Steal from Bo"))
+    ui.tap(screen.tracker.ids.turn.children[-1])  # the 7 goes on top
+    assert screen.order == ["5", "5", "7"]
+    ui.tap(ui.find("Undo"))
+    assert screen.session.state["turn"]["tokens"] == ["7", "5"]
+    assert sorted(screen.order) == ["5", "7"]
+    ui.tap(stop)
+    assert not screen.message_is_error, screen.header_text
+    assert screen.session.state["piles"][0][-2:] in (["7", "5"], ["5", "7"])
+
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    stop = screen.tracker.ids.stop
+    for code in ("5", "11", "6"):  # Ana, Bo (a musician cat on top), Cy (a 6 on top)
+        ui.tap(screen.picks[code])
+        ui.tap(stop)
+    ui.tap(screen.picks["11"])
+    ui.tap(ui.find("Steal from Bo"))
+    ui.tap(screen.picks["2C"])  # the cheater lets the next duplicate pass
+    ui.tap(screen.picks["11"])
+    ui.tap(ui.find("Swap cat for Cy's 6"))
+    tokens = screen.session.state["turn"]["tokens"]
+    assert sorted(screen.order) == sorted(tokens), (screen.order, tokens)
+    ui.tap(stop)
+    assert not screen.message_is_error, screen.header_text
+    assert screen.session.state["current"] == 1
+
+
+def test_the_black_cat_keeps_its_painting_after_a_bust(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    cat = screen.tracker.ids.black_cat
+    assert cat.text == "Next draw is the black cat (*)"
+    ui.tap(cat)
+    ui.tap(screen.picks["7"])
+    assert screen.session.state["turn"]["tokens"] == ["7*"]
+    ui.tap(screen.picks["7"])  # bust: the black cat goes back to the bag
+    assert cat.text == "Next draw is the black-cat 7 (*)"
+    ui.screenshot("artcollectors-black-cat-known")
+    ui.tap(cat)
+    ui.tap(screen.picks["5"])
+    assert screen.message_is_error and "the black-cat token is a 7, not a 5" in screen.header_text
+    assert screen.session.state["turn"]["tokens"] == []
+
+
 def test_tracker_refuses_with_reason(ui: UI) -> None:
     screen = start(ui, tracker=True)
     ui.tap_text("Start tracking")

@@ -8,6 +8,7 @@ this turn's tokens, and Robin Tell's deal while it is being planned.
 from __future__ import annotations
 
 import colorsys
+from collections import Counter
 from typing import Any
 
 from kivy.metrics import dp
@@ -18,7 +19,7 @@ from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_color_from_hex
 
-from companion.games.artcollectors import ENGINE, painting_of, plain, protected, working
+from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected, working
 from companion.games.base import Action
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
@@ -399,12 +400,12 @@ class ArtCollectorsScreen(GameScreen):
         colour = state["colours"][seat]
         ids.whose.text = f"[color={colour.lstrip('#')}]{state['players'][seat]}[/color]'s turn"
         tokens: list[str] = list(state["turn"]["tokens"])
-        kept = [c for c in self.order if c in tokens]
-        for code in tokens:
-            if kept.count(code) < tokens.count(code):
+        left = Counter(tokens)  # matched by count: an undone draw or a stolen run can leave a code fewer times
+        kept: list[str] = []
+        for code in [*self.order, *tokens]:  # the player's order first, then tokens new to it in drawing order
+            if left[code] > 0:
                 kept.append(code)
-        while len(kept) > len(tokens):
-            kept.pop()
+                left[code] -= 1
         self.order = kept
         turn = ids.turn
         turn.clear_widgets()
@@ -578,7 +579,9 @@ class ArtCollectorsScreen(GameScreen):
         cat.disabled = not state["black_cat_in_bag"]
         if cat.disabled:
             cat.state = "normal"
-        cat.text = "Next draw is the black cat (*)" if state["black_cat_in_bag"] else "Black cat (*) is out of the bag"
+        known = black_cat_painting(state)
+        which = f"the black-cat {known}" if known else "the black cat"
+        cat.text = f"Next draw is {which} (*)" if state["black_cat_in_bag"] else "Black cat (*) is out of the bag"
 
     # -- tracker actions ------------------------------------------------------------------------------------
 
