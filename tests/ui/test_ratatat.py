@@ -370,3 +370,48 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     ui.screenshot("ratatat-over-3p")
     ui.advance(2)
     assert not seen and not small_targets(ui) and not overlapping(ui), seen
+
+
+def test_half_made_choices_do_not_outlive_the_turn(ui: UI) -> None:
+    """A swap half chosen before a picture-die re-roll (or a balloon toggled before Undo, below) is void once the
+    game moves on: they used to come back on a later turn (Bob's swap skipped choosing his card, a plain card was
+    recorded as a balloon)."""
+    screen = start(ui)
+    deal(ui, [(5, False), (0, False), (7, False), (8, False), (3, False)])
+    feed(ui, pips(3, 4))
+    screen._move()
+    ui.advance(2)
+    feed(ui, picture("swap"))
+    ui.tap_text("My card 1")
+    ui.tap_text("Bob")
+    assert screen.prompt.startswith("Ana: swap your card 1 with which of Bob's cards?")
+    ui.tap_text("Re-roll the picture die (token, 2 left)")
+    feed(ui, picture("rat"))
+    ui.tap_text("Take Blue 8")
+    ui.tap(next(b for b in buttons(ui) if b.text == "2"))  # the refill
+    assert state(ui)["players"][state(ui)["current"]] == "Bob"
+    feed(ui, pips(3, 4))
+    screen._move()
+    ui.advance(2)
+    feed(ui, picture("swap"))
+    assert screen.prompt.startswith("Bob: swap? Pick one of your cards"), screen.prompt
+
+
+def test_a_balloon_toggled_before_undo_is_forgotten(ui: UI) -> None:
+    screen = start(ui)
+    deal(ui, [(5, False), (0, False), (7, False), (8, False), (3, False)])
+    feed(ui, pips(1))
+    screen._move()
+    ui.advance(2)
+    ui.tap_text("Take the Red 5")
+    ui.tap_text("Balloon: no")
+    assert "Balloon: YES" in [b.text for b in buttons(ui)]
+    ui.tap_text("Undo")
+    ui.tap_text("Top of pile")
+    feed(ui, pips(3))  # Bob lands on the leopard space of the Red region
+    screen._move()
+    ui.advance(2)
+    ui.tap(buttons(ui)[0])
+    assert "Balloon: no" in [b.text for b in buttons(ui)]
+    ui.tap(next(b for b in buttons(ui) if b.text == "6"))
+    assert state(ui)["face_up"][0] == {"value": 6, "balloon": False}

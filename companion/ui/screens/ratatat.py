@@ -251,6 +251,7 @@ class RatatatScreen(GameScreen):
         self.tiles: list[PlayerTile] = []
         self._reset_entry()
         self._animated_for = -1
+        self._entry_for = -1  # the number of recorded actions the half-made choices below were made at
 
     def _reset_entry(self) -> None:
         """Touch-entry scratch (not game state): chosen dice count, faces, dice picked for a re-roll, etc."""
@@ -280,6 +281,7 @@ class RatatatScreen(GameScreen):
             strip.add_widget(tile)
         self._reset_entry()
         self._animated_for = len(self.session.actions) if self.session else -1
+        self._entry_for = len(self.session.actions) if self.session else -1
 
     def refresh(self) -> None:
         if self.session is None:
@@ -296,6 +298,11 @@ class RatatatScreen(GameScreen):
             self._animated_for = len(actions)
         if self.reroll_pick and state["phase"] != ratatat.ROLLED:
             self.reroll_pick = []
+        if self._entry_for != len(actions):  # an action, Undo or Redo: choices half made before it are void
+            self._entry_for = len(actions)
+            self.balloon = False
+            self.swap_mine, self.swap_other, self.look_other = None, None, None
+            self.hand_values = []
         odds = self._odds()
         self.ids.board.show(state, odds, steps=steps)
         self._build_controls()
