@@ -344,3 +344,27 @@ def test_new_game_screen_offers_the_lowdown_settings(ui: UI) -> None:
     assert screen.name == "lowdown"
     assert screen.session.state["settings"]["edition"] == "en"
     assert "app keeps a secret pair hidden" in screen.info
+
+
+def test_a_stuck_active_player_is_told_to_look_then_what_they_did(ui: UI) -> None:
+    """Nothing fits the open dice and no wild is left: the hint and a tapped square both point at the secret
+    pair (not at a spent wild or a number die that cannot be picked), and after shading, the others read that the
+    active player shaded and keeps the pair (not that they took dice they never wrote)."""
+    screen = start(ui, PLAYERS)
+    for board in state(ui)["boards"]:  # a late position, set straight on the state: two grids full, no wild left
+        for g in (0, 1):
+            board["grids"][g] = [[{"n": 1, "wild": False, "turn": 0} for _c in range(3)] for _r in range(3)]
+        board["wilds"] = 4
+    enter(ui, ["red", "blue"], [3, 5])
+    assert "No open die colour fits: look at the secret pair." in screen.info
+    assert "wild" not in screen.info
+    ui.tap(square(ui, 2, 0, 0))
+    assert screen.message_is_error and "Look at the secret pair" in screen.header_text
+    ui.tap_text("Look at the secret pair")
+    enter(ui, ["orange"], [6])
+    ui.tap(square(ui, 2, 1, 1))
+    assert state(ui)["boards"][0]["grids"][2][1][1]["shaded"]
+    assert "Ana could not use the secret pair, shaded a square (+6) and keeps the pair." in screen.info
+    ui.screenshot("lowdown-stuck-active-shaded")
+    ui.tap_text("Pass to Bo")
+    assert "Dice left: red, blue, 3, 5." in screen.info  # Bo is stuck too, with the open four

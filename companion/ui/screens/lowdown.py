@@ -427,7 +427,15 @@ class LowdownScreen(GameScreen):
                 self.show_message(f"It is {self.name_of(who)}'s turn to write", error=True)
             return
         if self.number is None:
-            self.show_message("Pick a number die first", error=True)
+            stuck = (
+                self.viewing == state["active"]
+                and not state["looked"]
+                and not lowdown.legal_placements(state, self.viewing, wild=False)
+            )
+            self.show_message(
+                "No open die fits: tap 'Look at the secret pair' first" if stuck else "Pick a number die first",
+                error=True,
+            )
             return
         active = self.viewing == state["active"]
         if self.colour is None and not (self.wild and not active):
@@ -615,7 +623,8 @@ class LowdownScreen(GameScreen):
             who_removes = " and the colour die to take out of play" if p == state["active"] else ""
             self.info += f"\nWild colour: pick a number{who_removes}, then any free square."
         elif not plain and p == state["active"] and not state["looked"]:
-            self.info += "\nNo open die colour fits: look at the secret pair, or use a wild colour."
+            wild = ", or use a wild colour" if lowdown.wilds_left(state, p) > 0 else ""
+            self.info += f"\nNo open die colour fits: look at the secret pair{wild}."
         elif not plain:
             self.info += "\nNo die colour fits: use a wild colour."
         self._dice_rows(box)
@@ -626,6 +635,9 @@ class LowdownScreen(GameScreen):
         taken = state["taken"] or []
         faces = [str(known[i][1]) for i in taken if i in known]
         active = self.name_of(int(state["active"]))
+        grids = state["boards"][int(state["active"])]["grids"]
+        if any(c.get("shaded") and c.get("turn") == state["turn"] for g in grids for row in g for c in row if c):
+            return f"{active} could not use the secret pair, shaded a square (+6) and keeps the pair."
         if state["wild_out"]:
             return f"{active} used a wild colour and took the {state['wild_out']} die out of play."
         return f"{active} took {' + '.join(faces)}." if faces else ""
