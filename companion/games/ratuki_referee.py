@@ -129,7 +129,8 @@ def valid_tick(value: object) -> bool:
 
 @dataclass(frozen=True)
 class Step:
-    """What one press did. ``kind``: "opened", "joined", "late" or "ignored" (``reason`` says why).
+    """What one press did. ``kind``: "opened", "joined", "held" (past the open window: a late press once the
+    window timer fires), "late" or "ignored" (``reason`` says why).
 
     A press whose tick proves that the window (or the lockout) is already over first closes the open
     contest: ``closed`` is then the verdict to show and ``finished`` the contest to journal. ``verdict`` is the
@@ -170,6 +171,11 @@ class Referee:
         return "lockout" if self._verdict is not None else "idle"
 
     @property
+    def opened_at(self) -> float | None:
+        """Tick of the earliest press of the open contest (None when no window is open)."""
+        return min(self._open).tick if self._open else None
+
+    @property
     def verdict(self) -> Verdict | None:
         """The verdict of the contest in lockout (updated with the margin as late presses come)."""
         return self._verdict
@@ -205,8 +211,11 @@ class Referee:
         closed: Verdict | None = None
         finished: Contest | None = None
         if self._open:
+            # Only a press past the window AND its lockout proves the contest over; one just past the window
+            # waits for the window timer (a press stamped inside it may still be on its way: delivery order
+            # must not matter until then).
             first = min(self._open).tick
-            if micros(tick - first) > self.window_ms * 1000:
+            if micros(tick - first) > (self.window_ms + self.lockout_ms) * 1000:
                 closed = self.close_window()
         if self._verdict is not None:
             end = self.lockout_ends()
@@ -215,13 +224,16 @@ class Referee:
                 finished = self.finish()
             else:
                 return self._late_press(seat, tick, closed)
+        if self._in_last_lockout(tick):
+            # Also when a new contest is open: a slap for the last stack delivered after the next call's press.
+            return Step("ignored", seat, "during the lockout after the last call", closed, finished)
         if self._open:
             if any(p.seat == seat for p in self._open):
                 return Step("ignored", seat, "already called this stack", closed, finished)
             self._open.append(Press(tick, seat))
+            if micros(tick - min(self._open).tick) > self.window_ms * 1000:
+                return Step("held", seat, "after the tie window: too late for this stack", closed, finished)
             return Step("joined", seat, "", closed, finished)
-        if self._in_last_lockout(tick):
-            return Step("ignored", seat, "during the lockout after the last call", closed, finished)
         self._open.append(Press(tick, seat))
         return Step("opened", seat, "", closed, finished)
 

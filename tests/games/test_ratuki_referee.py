@@ -78,8 +78,8 @@ def test_equal_ticks_are_a_tie_even_with_a_zero_window() -> None:
     assert verdict is not None and verdict.kind == TIE and verdict.seats == (2, 4)
     ref2 = Referee(window_ms=0, lockout_ms=LOCKOUT)
     ref2.press(4, 7.5)
-    assert ref2.press(2, 7.500001).kind == "late"
-    assert ref2.verdict == judge([Press(7.5, 4)], 0, [Press(7.500001, 2)])
+    assert ref2.press(2, 7.500001).kind == "held"
+    assert ref2.close_window() == judge([Press(7.5, 4)], 0, [Press(7.500001, 2)])
     assert ref2.verdict is not None and ref2.verdict.kind == TAKE and ref2.verdict.margin_ms == 0.001
 
 
@@ -92,15 +92,51 @@ def test_a_press_delivered_late_but_stamped_earlier_still_wins() -> None:
     assert verdict.runner_up == 1 and verdict.margin_ms == 100.0
 
 
-def test_a_press_past_the_window_closes_it_and_becomes_the_margin() -> None:
+def test_a_press_past_the_window_waits_for_the_timer_and_becomes_the_margin() -> None:
     ref = referee()
     ref.press(1, 1.000)
     step = ref.press(5, 1.137)
-    assert step.kind == "late"
-    assert step.closed is not None and step.closed.kind == TAKE and step.closed.margin_ms is None
-    assert step.verdict is not None and step.verdict.margin_ms == 137.0 and step.verdict.runner_up == 5
+    assert step.kind == "held" and step.closed is None and ref.phase == "open"
+    verdict = ref.close_window()
+    assert verdict is not None and verdict.kind == TAKE and verdict.seats == (1,)
+    assert verdict.margin_ms == 137.0 and verdict.runner_up == 5
     contest = ref.finish()
     assert contest is not None and contest.late == (Press(1.137, 5),)
+
+
+def test_a_press_past_the_window_does_not_shut_out_one_stamped_inside_it() -> None:
+    """Cy's press past the window reaches the referee before Bo's inside it (one thread per button): Ana and
+    Bo still tie. (It used to close the window at once, and Bo's press was ignored as after the verdict.)"""
+    for order in itertools.permutations([(1, 10.000), (2, 10.049), (3, 10.051)]):
+        ref = referee()
+        for seat, tick in order:
+            assert ref.press(seat, tick).kind in ("opened", "joined", "held")
+        verdict = ref.close_window()
+        assert verdict is not None and (verdict.kind, verdict.seats) == (TIE, (1, 2)), order
+
+
+def test_a_press_past_the_window_and_its_lockout_closes_it_and_opens_the_next() -> None:
+    ref = referee()
+    ref.press(1, 1.000)
+    ref.release(1, 1.050)
+    step = ref.press(2, 1.551)  # the window timer never fired (a stalled screen): the tick proves it all over
+    assert step.kind == "opened" and step.closed is not None and step.closed.seats == (1,)
+    assert step.finished is not None and step.finished.presses == (Press(1.0, 1),)
+
+
+def test_a_slap_for_the_last_stack_delivered_after_the_next_call_is_ignored() -> None:
+    """Ana took; Bo calls the next stack just after her lockout; Cy's slap stamped inside that lockout reaches
+    the referee after Bo's press. It belongs to Ana's stack: Bo takes alone (it used to make a tie of Cy and
+    Bo that the engine then refused, and Bo's take was lost)."""
+    ref = referee()
+    ref.press(1, 50.000)
+    ref.close_window()
+    assert ref.finish() is not None
+    assert ref.press(2, 50.551).kind == "opened"
+    step = ref.press(3, 50.549)
+    assert step.kind == "ignored" and "lockout" in step.reason
+    verdict = ref.close_window()
+    assert verdict is not None and (verdict.kind, verdict.seats) == (TAKE, (2,))
 
 
 # -- bounce, held buttons, lockout ---------------------------------------------------------------------------------
@@ -206,8 +242,8 @@ def test_five_players_one_clear_winner_with_the_margin_to_the_next() -> None:
     ref = referee()
     for seat, tick in {3: 4.000, 1: 4.061, 2: 4.070, 4: 4.090, 5: 4.300}.items():
         ref.press(seat, tick)
-    assert ref.phase == "lockout"  # the press at 4.061 proved the window over
-    verdict = ref.verdict
+    assert ref.phase == "open"  # presses past the window wait for its timer
+    verdict = ref.close_window()
     assert verdict is not None and verdict.kind == TAKE and verdict.seats == (3,)
     assert verdict.runner_up == 1 and verdict.margin_ms == 61.0
     contest = ref.finish()
