@@ -86,6 +86,40 @@ def test_the_window_timer_runs_on_the_button_clock(ui: UI) -> None:
     assert screen._window_delay(500.5) == pytest.approx(0.058)
 
 
+def test_a_press_queued_when_the_window_timer_fires_still_counts(ui: UI) -> None:
+    """Bo's press, stamped 49 ms after Ana's, is in the hub's queue when the window timer fires (the timer runs
+    before the queue is drained in the same frame): it is drained first, so it is a tie, not "Ana takes"."""
+    screen = playing(ui)
+    now = {"t": 700.0}
+    ui.app.buttons.clock = lambda: now["t"]
+    press(ui, 1, 700.0)
+    ui.advance(1)
+    assert screen.referee.phase == "open" and screen._window_ev is not None
+    screen._window_ev.cancel()
+    now["t"] = 700.060  # the window and its grace are over on the button clock
+    press(ui, 2, 700.049)  # queued, not yet drained
+    screen._close_window()  # the timer fires first
+    verdict = screen.referee.verdict
+    assert verdict is not None and (verdict.kind, verdict.seats) == ("tie", (1, 2))
+
+
+def test_a_window_timer_that_fires_early_waits_out_the_window(ui: UI) -> None:
+    screen = playing(ui)
+    now = {"t": 800.0}
+    ui.app.buttons.clock = lambda: now["t"]
+    press(ui, 1, 800.0)
+    ui.advance(1)
+    screen._window_ev.cancel()
+    now["t"] = 800.055  # Kivy counted the timer from its frame's start: 3 ms early on the button clock
+    screen._close_window()
+    assert screen.referee.phase == "open" and screen._window_ev is not None
+    now["t"] = 800.059
+    press(ui, 2, 800.050)
+    ui.advance(3, seconds=0.01)
+    verdict = screen.referee.verdict
+    assert verdict is not None and (verdict.kind, verdict.seats) == ("tie", (1, 2))
+
+
 def test_a_player_button_starts_the_round_without_calling(ui: UI) -> None:
     screen = start(ui)
     assert screen.ids.panes.current == "ready"

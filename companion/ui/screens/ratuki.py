@@ -194,6 +194,7 @@ class RatukiScreen(GameScreen):
         self.score_rows: dict[int, RatukiScoreRow] = {}
         self._window_ev: Any = None
         self._lockout_ev: Any = None
+        self._window_rechecked = False  # the window timer fired once and, early on the button clock, waited more
         self._ticker: Any = None
         self._prewarm_ev: Any = None
         self._last_activity = 0.0
@@ -332,6 +333,7 @@ class RatukiScreen(GameScreen):
             self._journal(step.finished)
         if step.kind == "opened":
             self._cancel_timers()
+            self._window_rechecked = False
             self._window_ev = Clock.schedule_once(self._close_window, self._window_delay(event.tick))
         elif step.kind == "late" and step.verdict is not None:
             self._show_verdict(step.verdict, sound=False)
@@ -364,6 +366,20 @@ class RatukiScreen(GameScreen):
 
     def _close_window(self, *_args: Any) -> None:
         self._window_ev = None
+        # Presses already queued reach the referee before it judges: the hub drains on the next frame, which
+        # may come after this timer in the same one. (Else a press stamped inside the window was lost.)
+        self.app.hub.drain()
+        if self._window_ev is not None or self.referee.phase != "open":
+            return  # a press just drained closed this window (and may have opened the next, with its own timer)
+        first = self.referee.opened_at
+        if first is not None and not self._window_rechecked:
+            # Kivy counts a timer from the start of its frame, so it can fire a few ms early: on the button
+            # clock, wait out the rest of the window (once; a clock that does not move is not waited for).
+            self._window_rechecked = True
+            left = self._window_delay(first)
+            if 0 < left < self.referee.window_ms / 1000 + GRACE_S:
+                self._window_ev = Clock.schedule_once(self._close_window, left)
+                return
         verdict = self.referee.close_window()
         if verdict is not None:
             self._show_verdict(verdict)
