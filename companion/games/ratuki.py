@@ -76,7 +76,7 @@ class RatukiEngine:
         "tie_window_ms": [50, 60, 80, 100, 0, 20, 30, 40],
         "lockout_ms": [500, 750, 1000, 1500, 250],
         "stall_s": [45, 60, 90, 120, 0, 20, 30],
-        "target": [100, 150, 200, 250, 300, 50],
+        "target": [100, 150, 200, 250, 300],  # the rules: 100 "or a higher number"
         "equal_at_target": list(RESULTS),
         "deck_size": [35, 34],
     }
