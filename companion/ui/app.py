@@ -223,12 +223,20 @@ class CompanionApp(App):
         self.hub.put("notice", ("calibration", f"Calibration: {why}" if "using no calibration" in why else None))
         return profile
 
-    def open_dice(self, return_to: str) -> None:
-        """Open the dice screen; "use this roll" returns to ``return_to``."""
+    def open_dice(self, return_to: str, back_to: str | None = None) -> None:
+        """Open the dice screen; "use this roll" returns to ``return_to``, Back to ``back_to`` (default: the same)."""
         if not self.manager.has_screen("dice"):
             return
-        self.manager.get_screen("dice").open_for(return_to)
+        self.manager.get_screen("dice").open_for(return_to, back_to)
         self.go("dice")
+
+    def game_in_progress(self) -> str | None:
+        """The screen name of the loaded game if it is not over (the one a roll from the dice tool goes to)."""
+        session = self.session
+        if session is None or session.engine.is_over(session.state):
+            return None
+        name = session.setup.game
+        return name if self.manager.has_screen(name) else None
 
     def game_title(self, name: str) -> str:
         return find_engine(name).title

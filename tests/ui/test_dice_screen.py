@@ -93,6 +93,35 @@ def test_tap_die_to_correct_and_use_roll(ui: UI) -> None:
     assert received and received[0].faces("pips")[0] == new_face
 
 
+def test_a_correction_survives_a_shadow_passing_over_the_tray(ui: UI) -> None:
+    """The same dice settle again after a shadow (or a hand) passed: the player's correction stays; it used to
+    be replaced by the reader's value while the journal kept the correction."""
+    from companion.games.base import Player, Setup
+
+    image, _values = labelled_sample()
+    ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
+    ui.app.settings["dice"]["settle_ms"] = 100
+    camera = FakeCamera(image, "still photo")
+    ui.use_camera(camera, interval_s=0.03)
+    ui.app.open_dice("ratatat")
+    ui.advance(2)
+    screen = ui.screen()
+    assert ui.wait_until(lambda: screen.roll is not None, timeout_s=30)
+    first = screen._taken
+    die = screen.roll.dice[0]
+    new_face = 6 if die.face != 6 else 5
+    screen.select(0)
+    ui.advance(2)  # the picker's layout
+    ui.tap(ui.find(str(new_face), root=screen.ids.picker))
+    assert screen.by_hand and screen.roll.dice[0].face == new_face
+    camera.frame = (image * 0.6).astype(np.uint8)  # a shadow: every pixel changes, no die moves
+    ui.advance(10, seconds=0.3)
+    camera.frame = image
+    assert ui.wait_until(lambda: screen._taken is not first, timeout_s=30)
+    assert screen.roll.dice[0].face == new_face and screen.by_hand
+    assert "with your corrections" in screen.status_text
+
+
 def test_no_camera_allows_touch_entry(ui: UI) -> None:
     ui.app.feed = None
     screen = ui.go("dice")
@@ -123,23 +152,63 @@ def test_broken_calibration_profile_is_reported(ui: UI, tmp_path: Path, monkeypa
     assert "active.json" in ui.app.banner
 
 
-def test_opened_from_home_it_does_not_touch_a_loaded_game(ui: UI) -> None:
-    """A game left with Home stays loaded; the Dice tool opened from home must not journal into it."""
+def test_opened_from_home_it_hands_the_roll_to_the_game_in_progress(ui: UI) -> None:
+    """A game left with Home is still in progress: the Dice tool says so on its button and hands the roll to it;
+    Back goes home."""
     from companion.games.base import Player, Setup
 
     ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
-    actions = list(ui.app.session.actions)
+    for value in (5, 0, 7, 8, 3):
+        ui.app.session.do({"type": "reveal", "value": value, "balloon": False})
     ui.go("home")
     ui.app.feed = None
-    screen = ui.go("dice")
-    assert screen.use_text == "Use this roll"
-    ui.tap(ui.find("Add die"))
-    ui.tap(ui.find("3", root=screen.ids.picker))
-    assert ui.app.session.actions == actions
-    assert ui.app.journal.actions(ui.app.session.game_id) == actions
+    ui.tap(ui.find("Dice"))
+    screen = ui.screen()
+    assert screen.name == "dice" and screen.use_text == "Use in Rat-a-Tat Roll"
     image = cv2.imread(str(ui.screenshot("dice-no-camera")))
     view = screen.ids.view
     x, y = (int(c) for c in view.to_window(*view.center))
     assert image[image.shape[0] - 1 - y, x].tolist() != [255, 255, 255]  # no blank white box for a camera
-    ui.tap(ui.find("Use this roll"))
+    ui.tap(ui.find("Add die"))
+    ui.tap(ui.find("3", root=screen.ids.picker))
+    assert screen.can_use, (screen.roll, screen.status_text)
+    ui.tap(ui.find("Use in Rat-a-Tat Roll"))
+    assert ui.screen().name == "ratatat"
+    ui.go("home")
+    ui.tap(ui.find("Dice"))
+    ui.tap(ui.find("Back"))
     assert ui.screen().name == "home"
+
+
+def test_a_roll_never_goes_to_an_earlier_game(ui: UI) -> None:
+    """Dice opened from a Rat-a-Tat game, then a Lowdown game started: the Dice tool from home hands its roll
+    to Lowdown, and Rat-a-Tat's journal is not touched (it used to get the roll and the corrections)."""
+    from companion.games.base import Player, Setup
+
+    players = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2))
+    first = ui.app.start_game(Setup("ratatat", players, seed=3))
+    ui.app.feed = None
+    ui.app.open_dice("ratatat")
+    ui.advance(3)
+    ui.tap(ui.find("Back"))
+    assert ui.screen().name == "ratatat"
+    before = ui.app.journal.actions(first.game_id)
+    ui.app.start_game(Setup("lowdown", players, seed=3))
+    ui.go("home")
+    ui.tap(ui.find("Dice"))
+    screen = ui.screen()
+    assert screen.use_text == "Use in Lowdown"
+    ui.tap(ui.find("Add die"))
+    ui.tap(ui.find("4", root=screen.ids.picker))
+    assert ui.app.journal.actions(first.game_id) == before
+    ui.tap(ui.find("Use in Lowdown"))
+    assert ui.screen().name == "lowdown"
+
+
+def test_with_no_game_in_progress_the_roll_has_nowhere_to_go(ui: UI) -> None:
+    ui.app.feed = None
+    ui.tap(ui.find("Dice"))
+    screen = ui.screen()
+    ui.tap(ui.find("Add die"))
+    ui.tap(ui.find("3", root=screen.ids.picker))
+    assert screen.use_text == "No game to use it in" and not screen.can_use

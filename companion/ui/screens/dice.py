@@ -153,7 +153,8 @@ class DiceScreen(Screen):
         self.adding = False
         self.by_hand = False  # the shown roll was entered or corrected by touch
         self._taken: Roll | None = None  # the settled roll last shown (it comes with every frame until the dice move)
-        self.return_to = "home"
+        self.return_to = "home"  # where "use this roll" goes: a game screen, or home
+        self.back_to = "home"
         self._texture: Texture | None = None
 
     @property
@@ -162,13 +163,13 @@ class DiceScreen(Screen):
 
     # -- life cycle --------------------------------------------------------------------------------------
 
-    def open_for(self, return_to: str) -> None:
-        """Open from a game screen: "use this roll" goes back there."""
+    def open_for(self, return_to: str, back_to: str | None = None) -> None:
+        """Say where "use this roll" goes (a game screen, or home) and where Back goes (default: the same)."""
         self.return_to = return_to
+        self.back_to = back_to or return_to
 
     def game_session(self) -> Any:
-        """The game this screen was opened from, or None (opened from home: nothing is journaled, even when
-        an earlier game is still loaded)."""
+        """The game in progress this screen hands its roll to, or None (nothing is journaled)."""
         session = self.app.session
         return session if session is not None and self.return_to == session.setup.game else None
 
@@ -176,7 +177,7 @@ class DiceScreen(Screen):
         app = self.app
         self.reset()
         session = self.game_session()
-        self.use_text = f"Use in {session.engine.title}" if session else "Use this roll"
+        self.use_text = f"Use in {session.engine.title}" if session else "No game to use it in"
         if app.feed is None:
             self._texture = None
             self.ids.view.texture = None
@@ -195,7 +196,7 @@ class DiceScreen(Screen):
             self.app.feed.want(False)
 
     def back(self) -> None:
-        self.app.go(self.return_to if self.app.manager.has_screen(self.return_to) else "home")
+        self.app.go(self.back_to if self.app.manager.has_screen(self.back_to) else "home")
 
     def reset(self) -> None:
         """Forget the current roll and read a new one."""
@@ -225,13 +226,24 @@ class DiceScreen(Screen):
             return
         busy = self.selected is not None or self.adding
         settled = result.settled
-        if settled is not None and settled is not self._taken and not busy and (settled.dice or not self.by_hand):
+        if (
+            settled is not None
+            and settled is not self._taken
+            and self.by_hand
+            and self._taken is not None
+            and settled.same_dice(self._taken)
+        ):
+            # The same dice in the same places after a hand or a shadow passed: the player's corrections stay.
+            self._taken = settled
+            self.say(f"Still {len(self.roll.dice) if self.roll else 0} dice, with your corrections")
+        elif settled is not None and settled is not self._taken and not busy and (settled.dice or not self.by_hand):
             # A new settled roll replaces the last one unless the player is correcting it right now (an empty
             # tray does not replace dice entered by hand, e.g. while the camera was away).
+            dropped = "New roll: the corrections were for the last one. " if self.by_hand and self.roll else ""
             self.roll = self._taken = settled
             self.by_hand = False
             check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
-            self.say(f"Settled: {len(self.roll.dice)} dice — {check}")
+            self.say(f"{dropped}Settled: {len(self.roll.dice)} dice — {check}")
         elif result.state != "settled" and not busy and not self.by_hand:
             # Dice moving again: the last reading goes (a roll entered or corrected by hand stays until the
             # next settled reading or Read again, so a camera coming back does not wipe what was typed).
@@ -348,7 +360,8 @@ class DiceScreen(Screen):
         pips = shown.faces(PIPS)
         self.sum_text = str(sum(int(v) for v in pips)) if pips else "–"
         self.dice_text = roll_summary(shown) if roll is not None else ""
-        self.can_use = self.roll is not None and bool(self.roll.dice) and not self.roll.needs_check
+        ready = self.roll is not None and bool(self.roll.dice) and not self.roll.needs_check
+        self.can_use = ready and self.game_session() is not None
         if "ids" in dir(self) and "view" in self.ids:
             self.ids.view.draw_roll(roll, self.frame_size, self.selected)
 
@@ -357,7 +370,7 @@ class DiceScreen(Screen):
         if self.roll is None:
             return
         app = self.app
-        target = self.return_to
+        target = self.return_to if self.game_session() is not None else "home"  # never an earlier game's screen
         screen = app.manager.get_screen(target) if app.manager.has_screen(target) else None
         handler = getattr(screen, "on_roll", None)
         app.go(target)

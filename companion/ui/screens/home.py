@@ -83,8 +83,16 @@ class HomeScreen(Screen):
         for name, label in TOOLS:
             if name in SCREENS:
                 button = Factory.BigButton(text=label, font_size=17)
-                button.bind(on_release=lambda _b, target=name: app.go(target))
+                button.bind(on_release=lambda _b, target=name: self.open_tool(target))
                 self.ids.tools.add_widget(button)
+
+    def open_tool(self, name: str) -> None:
+        """Open a tool screen; the dice tool hands its roll to the game in progress (if any) and comes back here."""
+        app = App.get_running_app()
+        if name == "dice":
+            app.open_dice(app.game_in_progress() or "home", back_to="home")
+        else:
+            app.go(name)
 
     def new_game(self, name: str) -> None:
         app = App.get_running_app()
