@@ -41,6 +41,12 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("kivy", "exit_on_escape", "0")
     KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+    if os.environ.get("COMPANION_TOUCH") != "probesysfs" and KivyConfig.has_option("input", "%(name)s"):
+        # One reader per touchscreen: SDL turns a touch into mouse events (Kivy drops SDL's finger events on
+        # Linux), so Kivy's own probe of /dev/input would read the same screen again and count every tap twice
+        # (an Undo undoing two actions). COMPANION_TOUCH=probesysfs brings the probe back for a screen SDL
+        # does not read.
+        KivyConfig.remove_option("input", "%(name)s")
 
 
 def _quiet_cutbuffer(record: logging.LogRecord) -> bool:

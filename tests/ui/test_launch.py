@@ -1,0 +1,21 @@
+"""Kivy's input set-up: one reader per touchscreen (no double taps on the Pi)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui.launch import prepare_environment
+
+
+def test_only_the_mouse_provider_reads_touches(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kivy.config import Config
+
+    monkeypatch.delenv("COMPANION_TOUCH", raising=False)
+    Config.set("input", "%(name)s", "probesysfs")  # Kivy's default: the probe reads /dev/input too
+    prepare_environment(headless=True)
+    assert Config.options("input") == ["mouse"]
+    monkeypatch.setenv("COMPANION_TOUCH", "probesysfs")
+    Config.set("input", "%(name)s", "probesysfs")
+    prepare_environment(headless=True)
+    assert "%(name)s" in Config.options("input")
+    Config.remove_option("input", "%(name)s")
