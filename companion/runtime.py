@@ -55,9 +55,11 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
     except ImportError:
         buttons = FakeButtons(list(pins), **timing)
     camera = None
-    spec = (
-        "sim" if simulate else resolve_camera(config["camera"]["source"], simulation=isinstance(buttons, FakeButtons))
-    )
+    # Decided by the hardware present, not by how the buttons turned out: a Pi whose GPIO failed to open still
+    # has its camera (it used to get the sample photos, which a player could then "use" in a game).
+    spec = "sim" if simulate else resolve_camera(config["camera"]["source"], simulation=False)
+    if spec == "sim" and not simulate and config["camera"]["source"] == "auto":
+        notices["camera"] = "No camera found: the dice screen shows bundled sample photos"
     try:
         from hardware.sources import open_camera
 

@@ -212,3 +212,15 @@ def test_with_no_game_in_progress_the_roll_has_nowhere_to_go(ui: UI) -> None:
     ui.tap(ui.find("Add die"))
     ui.tap(ui.find("3", root=screen.ids.picker))
     assert screen.use_text == "No game to use it in" and not screen.can_use
+
+
+def test_the_sample_photos_are_labelled_as_such(ui: UI) -> None:
+    """In simulation the frames are bundled photos: the screen says so, so nobody takes them for their tray."""
+    assert str(ui.app.camera.name).startswith("simulated")
+    screen = ui.go("dice")
+    assert screen.source_text == "Sample photos: no camera"
+    assert ui.wait_until(lambda: screen.roll is not None, timeout_s=30)
+    ui.screenshot("dice-sample-photos")
+    install_camera(ui, labelled_sample()[0])
+    ui.go("home")
+    assert ui.go("dice").source_text == ""

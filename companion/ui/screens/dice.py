@@ -144,6 +144,7 @@ class DiceScreen(Screen):
     dice_text = StringProperty("")
     use_text = StringProperty("Use this roll")
     can_use = BooleanProperty(False)
+    source_text = StringProperty("")  # said under the dice when the frames are not a real camera's
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -178,6 +179,8 @@ class DiceScreen(Screen):
         self.reset()
         session = self.game_session()
         self.use_text = f"Use in {session.engine.title}" if session else "No game to use it in"
+        camera = str(getattr(app.camera, "name", ""))
+        self.source_text = "Sample photos: no camera" if camera.startswith("simulated") else ""
         if app.feed is None:
             self._texture = None
             self.ids.view.texture = None
