@@ -1,30 +1,132 @@
 #!/usr/bin/env bash
-# Install Table Companion as a kiosk service on Raspberry Pi OS (64-bit, Bookworm or Trixie).
-# Run from a clone of the repository: sudo systemd/install.sh
+# Install or update Table Companion as a kiosk service on Raspberry Pi OS (64-bit, Bookworm or Trixie).
+# Run from a clone of the repository: sudo systemd/install.sh  (run it again after `git pull` to update).
+# Remove it with systemd/uninstall.sh.
 set -euo pipefail
-[ "$(id -u)" = 0 ] || { echo "run as root: sudo $0" >&2; exit 1; }
-src=$(cd "$(dirname "$0")/.." && pwd)
+
 dest=/opt/table-companion
-arch=$(uname -m)
-[ "$arch" = aarch64 ] || [ "$arch" = x86_64 ] || { echo "needs a 64-bit OS (Kivy has no 32-bit ARM wheel); found $arch" >&2; exit 1; }
-. /etc/os-release
-apt-get update -qq
-apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio libmtdev1 libgl1 libegl1 libegl-mesa0 \
-    libgl1-mesa-dri libgles2 rsync
-id companion >/dev/null 2>&1 || useradd --system --create-home --home-dir /var/lib/table-companion companion
-for g in gpio video render input audio; do getent group "$g" >/dev/null && usermod -aG "$g" companion; done
-mkdir -p "$dest"
-rsync -a --delete --exclude .venv --exclude .git "$src"/ "$dest"/
-# picamera2 comes from apt: the venv sees system packages. On Bookworm the apt camera stack is built on
-# numpy 1.24, so keep numpy and OpenCV on versions built for it; on Trixie apt numpy is 2.x.
-python3 -m venv --system-site-packages "$dest/.venv"
-if [ "${VERSION_CODENAME:-}" = bookworm ]; then
-    "$dest/.venv/bin/pip" install -q "numpy<2" "opencv-python-headless<4.12" -e "$dest[pi]"
-else
-    "$dest/.venv/bin/pip" install -q -e "$dest[pi]"
+state=/var/lib/table-companion
+unit=table-companion.service
+user=companion
+# The app reads $XDG_CONFIG_HOME/table-companion/config.toml; the unit sets XDG_CONFIG_HOME=$state/config.
+config_file=$state/config/table-companion/config.toml
+
+# Kivy has no 32-bit ARM build. A 32-bit Raspberry Pi OS often runs the 64-bit kernel, so `uname -m` says
+# aarch64 there: the packages' architecture (dpkg) is what decides.
+check_arch() {
+    local kernel userland
+    kernel=$(uname -m)
+    userland=$(dpkg --print-architecture 2>/dev/null || echo unknown)
+    case "$kernel/$userland" in
+        aarch64/arm64 | x86_64/amd64) return 0 ;;
+    esac
+    {
+        echo "Table Companion needs the 64-bit Raspberry Pi OS (Kivy has no 32-bit ARM build)."
+        if [ "$userland" = armhf ] || [ "$userland" = armel ]; then
+            echo "This system is the 32-bit edition (packages: $userland), even though its kernel is $kernel."
+        else
+            echo "This system's packages are '$userland' (kernel: $kernel)."
+        fi
+        echo "Write 'Raspberry Pi OS (64-bit)' to the SD card with Raspberry Pi Imager, then run this installer again."
+    } >&2
+    return 1
+}
+
+# True when a desktop holds the display now or will at boot: the kiosk draws through KMS/DRM and cannot then.
+desktop_in_the_way() {
+    systemctl is-active --quiet display-manager.service && return 0
+    [ "$(systemctl get-default 2>/dev/null)" = graphical.target ] &&
+        systemctl cat display-manager.service >/dev/null 2>&1
+}
+
+desktop_notice() {
+    cat <<'EOF'
+
+NOTE: this Pi runs a desktop (or starts one at boot). The kiosk draws straight to the screen through
+KMS/DRM and cannot while the desktop holds the display. To use the kiosk, boot to the console instead:
+    sudo systemctl set-default multi-user.target && sudo reboot
+or: sudo raspi-config -> System Options -> Boot / Auto Login -> Console, then reboot.
+To go back to the desktop later: sudo systemctl set-default graphical.target && sudo reboot
+(This installer does not change how the Pi boots.)
+
+EOF
+}
+
+# A first kiosk config (fullscreen); an existing file, the player's settings, is never touched.
+write_default_config() {
+    if [ -e "$config_file" ] || [ -L "$config_file" ]; then
+        echo "Keeping the existing settings in $config_file"
+        return 0
+    fi
+    install -d -o "$user" -g "$user" -m 755 "$(dirname "$(dirname "$config_file")")" "$(dirname "$config_file")"
+    local tmp
+    tmp=$(mktemp)
+    cat >"$tmp" <<'EOF'
+# Table Companion settings for the kiosk, written once by systemd/install.sh (it never overwrites this
+# file). Every key is optional; see "Configuration" in the README. Restart to apply:
+#     sudo systemctl restart table-companion
+[display]
+fullscreen = true
+EOF
+    install -o "$user" -g "$user" -m 644 "$tmp" "$config_file"
+    rm -f "$tmp"
+    echo "Wrote the kiosk settings to $config_file"
+}
+
+# Enable at boot; start it, or restart it when it runs already so that an update takes effect.
+start_service() {
+    local desktop=no
+    if desktop_in_the_way; then
+        desktop=yes
+        desktop_notice
+    fi
+    systemctl enable "$unit"
+    if systemctl is-active --quiet "$unit"; then
+        systemctl restart "$unit"
+        echo "Table Companion updated and restarted."
+    elif [ "$desktop" = yes ]; then
+        echo "Table Companion is installed and enabled but not started: it starts at boot once the Pi boots to the console."
+    else
+        systemctl reset-failed "$unit" 2>/dev/null || true
+        systemctl restart "$unit"
+        echo "Table Companion installed and started."
+    fi
+}
+
+main() {
+    [ "$(id -u)" = 0 ] || { echo "run as root: sudo $0" >&2; exit 1; }
+    check_arch
+    local src
+    src=$(cd "$(dirname "$0")/.." && pwd)
+    # shellcheck source=/dev/null
+    . /etc/os-release
+    apt-get update -qq
+    apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio libmtdev1 libgl1 libegl1 libegl-mesa0 \
+        libgl1-mesa-dri libgles2 rsync
+    id "$user" >/dev/null 2>&1 || useradd --system --create-home --home-dir "$state" "$user"
+    for g in gpio video render input audio; do
+        if getent group "$g" >/dev/null; then usermod -aG "$g" "$user"; fi
+    done
+    mkdir -p "$dest"
+    rsync -a --delete --exclude .venv --exclude .git "$src"/ "$dest"/
+    # picamera2 comes from apt: the venv sees system packages. On Bookworm the apt camera stack is built on
+    # numpy 1.24, so keep numpy and OpenCV on versions built for it; on Trixie apt numpy is 2.x.
+    python3 -m venv --system-site-packages "$dest/.venv"
+    if [ "${VERSION_CODENAME:-}" = bookworm ]; then
+        "$dest/.venv/bin/pip" install -q "numpy<2" "opencv-python-headless<4.12" -e "${dest}[pi]"
+    else
+        "$dest/.venv/bin/pip" install -q -e "${dest}[pi]"
+    fi
+    install -m 644 "$src/systemd/$unit" "/etc/systemd/system/$unit"
+    mkdir -p "$state"
+    chown -R "$user:$user" "$state"
+    write_default_config
+    systemctl daemon-reload
+    start_service
+    echo "Logs: journalctl -u table-companion -f"
+}
+
+# Run when executed; when sourced (the tests), only define the functions.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
 fi
-install -m 644 "$src/systemd/table-companion.service" /etc/systemd/system/table-companion.service
-chown -R companion:companion /var/lib/table-companion
-systemctl daemon-reload
-systemctl enable --now table-companion.service
-echo "Table Companion installed; logs: journalctl -u table-companion -f"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import configparser
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,214 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def test_installer_is_valid_bash() -> None:
-    proc = subprocess.run(["bash", "-n", str(UNIT.parent / "install.sh")], capture_output=True, text=True)
+# --- the Pi audit: working directory, network cameras, installer and uninstaller -------------------------------
+
+SYSTEMD = UNIT.parent
+INSTALL = SYSTEMD / "install.sh"
+UNINSTALL = SYSTEMD / "uninstall.sh"
+# Real tools the scripts may use under the tests' PATH; anything else (apt-get, pip, useradd...) is missing there,
+# so a script that went further than a test expects stops at "command not found" instead of touching this machine.
+TOOLS = ("cat", "dirname", "install", "mktemp", "rm", "mkdir", "chmod")
+
+
+def environment() -> dict[str, str]:
+    """The unit's Environment= lines (configparser keeps only the last of a repeated key)."""
+    env: dict[str, str] = {}
+    for line in UNIT.read_text().splitlines():
+        if line.startswith("Environment="):
+            key, _, value = line.removeprefix("Environment=").partition("=")
+            env[key] = value
+    return env
+
+
+def test_working_directory_is_writable_by_the_service() -> None:
+    """lgpio makes its notify pipe in the current directory at import: a read-only one leaves no GPIO."""
+    service = unit()["Service"]
+    workdir = Path(service["WorkingDirectory"])
+    writable = [Path("/var/lib") / d for d in service.get("StateDirectory", "").split()]
+    writable += [Path(p.lstrip("-")) for p in service.get("ReadWritePaths", "").split()]
+    assert any(workdir == w or w in workdir.parents for w in writable), (workdir, writable)
+    assert not workdir.is_relative_to("/opt")
+
+
+def test_network_camera_streams_are_allowed() -> None:
+    """camera.source = "webcam:URL" (rtsp/http stream) needs IP sockets."""
+    families = unit()["Service"].get("RestrictAddressFamilies", "").split()
+    if families:  # no restriction at all would allow them too
+        assert {"AF_INET", "AF_INET6", "AF_UNIX"} <= set(families)
+
+
+def test_scripts_are_valid_bash() -> None:
+    for script in (INSTALL, UNINSTALL):
+        proc = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed")
+def test_scripts_pass_shellcheck() -> None:
+    proc = subprocess.run(["shellcheck", str(INSTALL), str(UNINSTALL)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout
+
+
+def fake_bin(tmp_path: Path, stubs: dict[str, str]) -> Path:
+    """A PATH directory with the real TOOLS and shell stubs that log their arguments to ``calls``."""
+    bin_dir = Path(tempfile.mkdtemp(prefix="bin", dir=tmp_path))
+    for tool in TOOLS:
+        real = shutil.which(tool)
+        assert real, tool
+        (bin_dir / tool).symlink_to(real)
+    for name, body in stubs.items():
+        stub = bin_dir / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{tmp_path}/calls"\n{body}\n')
+        stub.chmod(0o755)
+    return bin_dir
+
+
+def calls(tmp_path: Path) -> list[str]:
+    log = tmp_path / "calls"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def run_function(tmp_path: Path, stubs: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
+    """Source install.sh (which then only defines its functions) and run ``code`` with the stubbed PATH."""
+    bash = shutil.which("bash") or "/bin/bash"
+    env = {"PATH": str(fake_bin(tmp_path, stubs)), "LC_ALL": "C"}
+    script = f'set -euo pipefail; source "{INSTALL}"; {code}'
+    return subprocess.run([bash, "-c", script, "test"], env=env, capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "packages", "ok"),
+    [
+        ("aarch64", "arm64", True),
+        ("x86_64", "amd64", True),
+        ("aarch64", "armhf", False),  # 32-bit Pi OS with the 64-bit kernel: uname alone says aarch64
+        ("armv7l", "armhf", False),
+    ],
+)
+def test_installer_needs_a_64_bit_userland(tmp_path: Path, kernel: str, packages: str, ok: bool) -> None:
+    stubs = {"uname": f"echo {kernel}", "dpkg": f"echo {packages}"}
+    proc = run_function(tmp_path, stubs, "check_arch && echo ARCH-OK")
+    assert ("ARCH-OK" in proc.stdout) is ok, proc.stdout + proc.stderr
+    if not ok:
+        assert "64-bit Raspberry Pi OS" in proc.stderr
+    if packages == "armhf" and kernel == "aarch64":
+        assert "32-bit edition" in proc.stderr
+
+
+def systemctl_stub(unit_active: bool, desktop_active: bool, default: str = "multi-user.target") -> dict[str, str]:
+    return {
+        "systemctl": f"""case "$*" in
+  "is-active --quiet table-companion.service") exit {0 if unit_active else 3} ;;
+  "is-active --quiet display-manager.service") exit {0 if desktop_active else 3} ;;
+  "get-default") echo {default} ;;
+  "cat display-manager.service") exit {0 if desktop_active or default == "graphical.target" else 1} ;;
+esac
+exit 0"""
+    }
+
+
+def test_installer_restarts_a_running_service_so_an_update_takes_effect(tmp_path: Path) -> None:
+    proc = run_function(tmp_path, systemctl_stub(unit_active=True, desktop_active=False), "start_service")
     assert proc.returncode == 0, proc.stderr
+    assert "systemctl restart table-companion.service" in calls(tmp_path)
+    assert "systemctl enable table-companion.service" in calls(tmp_path)
+    assert "updated and restarted" in proc.stdout
+
+
+def test_installer_starts_a_stopped_service(tmp_path: Path) -> None:
+    proc = run_function(tmp_path, systemctl_stub(unit_active=False, desktop_active=False), "start_service")
+    assert proc.returncode == 0, proc.stderr
+    assert "systemctl restart table-companion.service" in calls(tmp_path)
+    assert "set-default" not in proc.stdout
+
+
+@pytest.mark.parametrize(("desktop_active", "default"), [(True, "multi-user.target"), (False, "graphical.target")])
+def test_installer_explains_a_desktop_in_the_way_and_changes_nothing(
+    tmp_path: Path, desktop_active: bool, default: str
+) -> None:
+    stubs = systemctl_stub(unit_active=False, desktop_active=desktop_active, default=default)
+    proc = run_function(tmp_path, stubs, "start_service")
+    assert proc.returncode == 0, proc.stderr
+    assert "sudo systemctl set-default multi-user.target" in proc.stdout
+    assert "raspi-config" in proc.stdout
+    assert "enabled but not started" in proc.stdout
+    made = calls(tmp_path)
+    assert "systemctl enable table-companion.service" in made
+    assert not [c for c in made if "set-default" in c or "restart" in c or " start" in c or "stop" in c], made
+
+
+def test_installer_config_path_is_the_one_the_kiosk_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import paths
+
+    monkeypatch.delenv("COMPANION_HOME", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", environment()["XDG_CONFIG_HOME"])
+    proc = run_function(tmp_path, {}, 'echo "$config_file"')
+    assert proc.stdout.strip() == str(paths.config_file())
+
+
+def test_installer_writes_a_fullscreen_config_once(tmp_path: Path) -> None:
+    import getpass
+
+    from companion import config
+
+    target = tmp_path / "state" / "config" / "table-companion" / "config.toml"
+    code = f'config_file="{target}"; user="{getpass.getuser()}"; write_default_config'
+    proc = run_function(tmp_path, {}, code)
+    assert proc.returncode == 0, proc.stderr
+    loaded = config.load(target)
+    assert loaded.problems == []
+    assert loaded.get("display", "fullscreen") is True
+    # A player's own settings are never overwritten by a later run (an update).
+    target.write_text("[display]\nfullscreen = false\n")
+    proc = run_function(tmp_path, {}, code)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == "[display]\nfullscreen = false\n"
+    assert "Keeping the existing settings" in proc.stdout
+
+
+def fake_install(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / "root"
+    for d in ("etc/systemd/system", "opt/table-companion/.venv/bin", "var/lib/table-companion/data/table-companion"):
+        (root / d).mkdir(parents=True)
+    (root / "etc/systemd/system/table-companion.service").write_text("[Service]\n")
+    (root / "var/lib/table-companion/data/table-companion/journal.sqlite3").write_bytes(b"games")
+    env = {"TABLE_COMPANION_ROOT": str(root), "LC_ALL": "C"}
+    env["PATH"] = str(
+        fake_bin(tmp_path, {"id": '[ "$1" = -u ] && echo 0; exit 0', "systemctl": "exit 0", "userdel": "exit 0"})
+    )
+    return root, env
+
+
+def uninstall(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    bash = shutil.which("bash") or "/bin/bash"
+    return subprocess.run([bash, str(UNINSTALL), *args], env=env, capture_output=True, text=True, timeout=30)
+
+
+def test_uninstall_keeps_the_games(tmp_path: Path) -> None:
+    root, env = fake_install(tmp_path)
+    proc = uninstall(env)
+    assert proc.returncode == 0, proc.stderr
+    assert "systemctl disable --now table-companion.service" in calls(tmp_path)
+    assert not (root / "etc/systemd/system/table-companion.service").exists()
+    assert not (root / "opt/table-companion").exists()
+    assert (root / "var/lib/table-companion/data/table-companion/journal.sqlite3").read_bytes() == b"games"
+    assert not [c for c in calls(tmp_path) if c.startswith("userdel")]
+    assert "--purge" in proc.stdout
+
+
+def test_uninstall_purge_removes_the_data_and_the_user(tmp_path: Path) -> None:
+    root, env = fake_install(tmp_path)
+    proc = uninstall(env, "--purge")
+    assert proc.returncode == 0, proc.stderr
+    assert not (root / "var/lib/table-companion").exists()
+    assert not (root / "opt/table-companion").exists()
+    assert "userdel companion" in calls(tmp_path)
+
+
+def test_uninstall_rejects_unknown_options(tmp_path: Path) -> None:
+    root, env = fake_install(tmp_path)
+    proc = uninstall(env, "--purg")
+    assert proc.returncode == 2
+    assert (root / "opt/table-companion").exists()
+    assert calls(tmp_path) == []
