@@ -46,8 +46,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.journal.export import export_game
 
     try:
-        path = export_game(Journal(paths.journal_file()), args.game_id, args.file)
-    except JournalError as err:
+        path = export_game(Journal(paths.journal_file(), readonly=True), args.game_id, args.file)
+    except (JournalError, OSError) as err:
         print(f"companion export: {err}", file=sys.stderr)
         return 2
     print(path)
@@ -71,9 +71,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_games(_args: argparse.Namespace) -> int:
     from companion import paths
-    from companion.journal import Journal
+    from companion.journal import Journal, JournalError
 
-    for record in Journal(paths.journal_file()).games():
+    if not paths.journal_file().exists():
+        print(f"no games yet: no journal at {paths.journal_file()}", file=sys.stderr)
+        return 0
+    try:
+        records = Journal(paths.journal_file(), readonly=True).games()
+    except JournalError as err:
+        print(f"companion games: {err}", file=sys.stderr)
+        return 2
+    if not records:
+        print(f"no games in {paths.journal_file()}", file=sys.stderr)
+    for record in records:
         names = ", ".join(p.name for p in record.setup.players)
         state = "finished" if record.finished else "unfinished"
         print(f"{record.id}\t{record.game}\t{state}\t{record.actions} actions\t{names}")

@@ -58,6 +58,12 @@ def test_export_unknown_game(
 ) -> None:
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
     assert main(["export", "42", str(tmp_path / "out.jsonl")]) == 2
+    assert "no journal here" in capsys.readouterr().err  # nothing saved on this machine yet
+    from companion import paths
+    from companion.journal import Journal
+
+    Journal(paths.journal_file()).close()
+    assert main(["export", "42", str(tmp_path / "out.jsonl")]) == 2
     assert "no game with id 42" in capsys.readouterr().err
 
 

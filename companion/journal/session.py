@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games import engine as find_engine
 from companion.games.base import Action, Engine, Setup, State
-from companion.journal.replay import describe_note, is_note, replay
+from companion.journal.replay import ReplayError, describe_note, is_note, replay
 from companion.journal.store import Journal
 
 
@@ -64,14 +64,22 @@ class GameSession:
         """Take back the last action; returns it (for "Undone: ...") or ``None``."""
         undone = self.journal.undo(self.game_id)
         if undone is not None:
-            self._reload()
+            try:
+                self._reload()
+            except ReplayError:
+                self.journal.redo(self.game_id)  # the earlier moves no longer replay: keep the game as it was
+                raise
         return undone
 
     def redo(self) -> Action | None:
         """Bring back the earliest undone action; returns it or ``None``."""
         redone = self.journal.redo(self.game_id)
         if redone is not None:
-            self._reload()
+            try:
+                self._reload()
+            except ReplayError:
+                self.journal.undo(self.game_id)
+                raise
             if self.over:  # redoing the last move ends the game again: stop offering it for resume
                 self.journal.set_finished(self.game_id, True)
         return redone

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
@@ -9,9 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games.base import Setup
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 SCHEMA_VERSION = 1
 
@@ -37,7 +40,21 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 class JournalError(RuntimeError):
-    """The journal file cannot be opened or is not a journal (message names the file)."""
+    """The journal file cannot be opened, read or written, or is not a journal (message names the file)."""
+
+
+def _guarded(method: F) -> F:
+    """SQLite's own errors (a full or failing card, a damaged page) come out as :class:`JournalError` naming
+    the file, so the app can say "nothing was recorded" instead of crashing."""
+
+    @functools.wraps(method)
+    def wrapper(self: Journal, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as err:
+            raise JournalError(f"{self.path}: the journal could not be read or written ({err})") from err
+
+    return wrapper  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -56,9 +73,23 @@ class GameRecord:
 class Journal:
     """The action log. Each ``append`` is durable (``synchronous=FULL``) when it returns."""
 
-    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time, readonly: bool = False) -> None:
+        """Open (or create) the journal; ``readonly`` opens an existing one without writing anything (for
+        listing and exporting from a read-only card)."""
         self.path = Path(path)
         self._now = now
+        if readonly:
+            if not self.path.exists():
+                raise JournalError(f"{self.path}: no journal here (no game has been saved on this machine yet)")
+            try:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            except (sqlite3.Error, OSError, ValueError) as err:
+                raise JournalError(f"{self.path}: not a readable journal ({err})") from err
+            if row is None or int(row[0]) > SCHEMA_VERSION:
+                raise JournalError(f"{self.path}: journal schema {row and row[0]} is newer than this app understands")
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -70,7 +101,7 @@ class Journal:
                     self._db.execute(statement)
                 self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.Error, OSError) as err:
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
         if row is None or int(row[0]) > SCHEMA_VERSION:
             raise JournalError(f"{self.path}: journal schema {row and row[0]} is newer than this app understands")
@@ -83,13 +114,15 @@ class Journal:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")  # a full card fails here: roll back, so the next write starts clean
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     # -- games -------------------------------------------------------------------------------------------
 
+    @_guarded
     def new_game(self, setup: Setup) -> int:
         """Record a new game and return its id."""
         now = self._now()
@@ -100,6 +133,7 @@ class Journal:
             )
         return int(cur.lastrowid or 0)
 
+    @_guarded
     def game(self, game_id: int) -> GameRecord:
         row = self._db.execute(
             "SELECT g.id, g.game, g.setup, g.created, g.updated, g.finished,"
@@ -111,6 +145,7 @@ class Journal:
             raise JournalError(f"no game with id {game_id} in {self.path}")
         return _record(row)
 
+    @_guarded
     def games(self, *, unfinished_only: bool = False) -> list[GameRecord]:
         """Games, newest first."""
         where = "WHERE g.finished = 0" if unfinished_only else ""
@@ -121,6 +156,7 @@ class Journal:
         ).fetchall()
         return [_record(r) for r in rows]
 
+    @_guarded
     def set_finished(self, game_id: int, finished: bool = True) -> None:
         with self._tx():
             self._db.execute(
@@ -133,6 +169,7 @@ class Journal:
 
     # -- actions -----------------------------------------------------------------------------------------
 
+    @_guarded
     def append(self, game_id: int, action: dict[str, Any]) -> int:
         """Commit one action; returns its sequence number. Undone actions after the tip are discarded."""
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
@@ -148,6 +185,7 @@ class Journal:
             self._db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
         return int(seq)
 
+    @_guarded
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         """The live (not undone) actions of a game, in order."""
         rows = self._db.execute(
@@ -155,6 +193,7 @@ class Journal:
         ).fetchall()
         return [json.loads(r[0]) for r in rows]
 
+    @_guarded
     def undo(self, game_id: int) -> dict[str, Any] | None:
         """Mark the last live action undone and return it (``None`` when there is nothing to undo)."""
         with self._tx():
@@ -168,6 +207,7 @@ class Journal:
             self._db.execute("UPDATE games SET updated = ?, finished = 0 WHERE id = ?", (self._now(), game_id))
         return json.loads(row[1])  # type: ignore[no-any-return]
 
+    @_guarded
     def redo(self, game_id: int) -> dict[str, Any] | None:
         """Bring back the earliest undone action (``None`` when there is none)."""
         with self._tx():
@@ -180,13 +220,41 @@ class Journal:
             self._db.execute("UPDATE actions SET undone = 0 WHERE game_id = ? AND seq = ?", (game_id, row[0]))
         return json.loads(row[1])  # type: ignore[no-any-return]
 
+    @_guarded
     def has_redo(self, game_id: int) -> bool:
         """True when an undone action is waiting to be redone."""
         row = self._db.execute("SELECT 1 FROM actions WHERE game_id = ? AND undone = 1 LIMIT 1", (game_id,))
         return row.fetchone() is not None
 
+    @_guarded
     def integrity_ok(self) -> bool:
         return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[Journal, str | None]:
+    """The app's journal, never refusing to start: a file that cannot be opened (damaged, or from a newer app)
+    is kept under another name beside it and a new journal started; where even that fails (a read-only card),
+    the games of this run live in memory only. The second value says so to the players (None when all is well).
+    """
+    try:
+        return Journal(path, now=now), None
+    except JournalError as err:
+        problem = str(err).removeprefix(f"{path}: ")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now()))
+    kept = path.with_name(f"{path.name}.unusable-{stamp}")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{path}{suffix}")
+            if part.exists():
+                part.rename(Path(f"{kept}{suffix}"))
+        return Journal(path, now=now), (
+            f"The saved games could not be opened ({problem}). The file is kept as {kept.name}; a new one was "
+            "started and new games are saved."
+        )
+    except (OSError, JournalError) as err:
+        return Journal(":memory:", now=now), (
+            f"Games are NOT being saved: the journal cannot be used ({problem}; {err}). Check the SD card."
+        )
 
 
 def _split(script: str) -> list[str]:

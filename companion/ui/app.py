@@ -21,7 +21,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from companion.config import Config
 from companion.games import engine as find_engine
 from companion.games.base import Setup
-from companion.journal import GameSession, Journal
+from companion.journal import GameSession, Journal, JournalError, ReplayError
 from companion.runtime import Hardware
 from companion.ui.camera_feed import CameraFeed
 from companion.ui.hub import Hub
@@ -192,9 +192,19 @@ class CompanionApp(App):
         self.open_game_screen()
         return self.session
 
-    def resume(self, game_id: int) -> GameSession:
-        """Reopen an unfinished game exactly where its journal stops."""
-        self.session = GameSession(self.journal, game_id)
+    def resume(self, game_id: int) -> GameSession | None:
+        """Reopen an unfinished game exactly where its journal stops. A game that no longer replays (a changed
+        rule or file in an update, a damaged journal) is not opened: the banner says why and Saved games opens,
+        where it can be exported or no longer offered; nothing in the journal changes."""
+        try:
+            session = GameSession(self.journal, game_id)
+        except (ReplayError, JournalError) as err:
+            why = str(err).removeprefix(f"game {game_id}: ")
+            self.notice("resume", f"Game {game_id} cannot be reopened ({why}). Export it, or stop offering it here.")
+            self.go("games")
+            return None
+        self.notice("resume", None)
+        self.session = session
         self.open_game_screen()
         return self.session
 

@@ -49,6 +49,24 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
         KivyConfig.remove_option("input", "%(name)s")
 
 
+def single_instance(journal: Path) -> Any:
+    """An exclusive lock beside the journal, held while the app runs (the open file; None when another app
+    holds it). Two apps on one journal would each check moves against a state the other has moved on from."""
+    import fcntl
+
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(journal.with_name(journal.name + ".lock"), "a+")  # noqa: SIM115 - held for the app's life
+    except OSError:
+        return object()  # no lock file possible (a read-only card): the journal's own problem is said on screen
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
 def _quiet_cutbuffer(record: logging.LogRecord) -> bool:
     """Drop Kivy's X11 cut-buffer complaint (xclip/xsel missing): ~40 lines of tracebacks on every start of a
     kiosk that has no X and no use for a cut buffer. Everything else is logged as usual."""
@@ -59,12 +77,15 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     """Build (but do not run) the app from the config file; used by ``run`` and by the UI tests."""
     from companion import config as config_mod
     from companion import paths, runtime
-    from companion.journal import Journal
+    from companion.journal.store import open_for_app
     from companion.ui.app import CompanionApp
 
     cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
-    journal = Journal(journal_path if journal_path is not None else paths.journal_file())
+    journal, problem = open_for_app(journal_path if journal_path is not None else paths.journal_file())
     hardware = runtime.build(cfg, simulate=simulate)
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+        hardware.notices["journal"] = problem
     return CompanionApp(config=cfg, journal=journal, hardware=hardware)
 
 
@@ -82,6 +103,14 @@ def run(*, simulate: bool = False, screenshot: str | None = None, config_path: P
     )
     for problem in cfg.problems:
         print(f"companion: config: {problem}", file=sys.stderr)
+    lock = single_instance(paths.journal_file())
+    if lock is None:
+        print(
+            f"companion: another Table Companion is already running with {paths.journal_file()}; "
+            "close it first (two at once would each record moves the other does not see)",
+            file=sys.stderr,
+        )
+        return 1
     app = make_app(simulate=simulate, config_path=config_path)
     if screenshot:
         from companion.ui.shots import save_when_drawn

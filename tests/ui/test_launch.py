@@ -19,3 +19,18 @@ def test_only_the_mouse_provider_reads_touches(monkeypatch: pytest.MonkeyPatch) 
     prepare_environment(headless=True)
     assert "%(name)s" in Config.options("input")
     Config.remove_option("input", "%(name)s")
+
+
+def test_a_second_app_on_the_same_journal_is_refused(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from companion.ui.launch import single_instance
+
+    journal = Path(str(tmp_path)) / "data" / "journal.sqlite3"
+    first = single_instance(journal)
+    assert first is not None
+    assert single_instance(journal) is None  # another app holds it
+    first.close()
+    again = single_instance(journal)
+    assert again is not None
+    again.close()

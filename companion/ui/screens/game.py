@@ -12,7 +12,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games.base import Action, IllegalAction, Player
-from companion.journal import GameSession
+from companion.journal import GameSession, JournalError, ReplayError
 from companion.ui.screens import load_kv
 from companion.vision.roll import Roll
 from hardware.buttons import ButtonEvent
@@ -29,6 +29,11 @@ def drawable(text: str) -> str:
     for char, word in MISSING_GLYPHS.items():
         text = text.replace(char, word)
     return text
+
+
+def not_saved(err: Exception) -> str:
+    """What a player reads when the journal could not record a move (a full or failing card): nothing changed."""
+    return f"Not saved, nothing changed: {err}. Free some space or check the SD card, then try again."
 
 
 class GameScreen(Screen):
@@ -89,6 +94,9 @@ class GameScreen(Screen):
         except IllegalAction as err:
             self.show_message(str(err), error=True)
             return False
+        except JournalError as err:
+            self.show_message(not_saved(err), error=True)
+            return False
         if not quiet:
             self.show_message(self.session.describe(action))
         self._changed()
@@ -97,7 +105,11 @@ class GameScreen(Screen):
     def undo(self) -> None:
         if self.session is None:
             return
-        undone = self.session.undo()
+        try:
+            undone = self.session.undo()
+        except (JournalError, ReplayError) as err:
+            self.show_message(not_saved(err), error=True)
+            return
         if undone is None:
             self.show_message("Nothing to undo", error=True)
         else:
@@ -107,7 +119,11 @@ class GameScreen(Screen):
     def redo(self) -> None:
         if self.session is None:
             return
-        redone = self.session.redo()
+        try:
+            redone = self.session.redo()
+        except (JournalError, ReplayError) as err:
+            self.show_message(not_saved(err), error=True)
+            return
         if redone is None:
             self.show_message("Nothing to redo", error=True)
         else:

@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from companion.journal.export import export_game
-from companion.journal.store import GameRecord
+from companion.journal.store import GameRecord, JournalError
 from companion.paths import data_dir
 from companion.ui.screens import load_kv
 from companion.ui.screens.home import _known, ago
@@ -38,7 +38,11 @@ class GamesScreen(Screen):
         app = App.get_running_app()
         grid = self.ids.list
         grid.clear_widgets()
-        records = [r for r in app.journal.games() if _known(r.game)][:30]
+        try:
+            records = [r for r in app.journal.games() if _known(r.game)][:30]
+        except JournalError as err:
+            self.status_text = f"The saved games cannot be listed: {escape_markup(str(err))}"
+            records = []
         if not records:
             grid.add_widget(Factory.Caption(text="No games yet.", font_size=dp(20)))
         for record in records:
@@ -80,13 +84,21 @@ class GamesScreen(Screen):
         return confirm(question, "Stop offering", lambda: self.abandon(record.id))
 
     def abandon(self, game_id: int) -> None:
-        App.get_running_app().journal.abandon(game_id)
+        try:
+            App.get_running_app().journal.abandon(game_id)
+        except JournalError as err:
+            self.status_text = f"Not changed: {escape_markup(str(err))}"
+            return
         self.status_text = f"Game {game_id} is no longer offered for resume (it is kept; Export still works)."
         self.fill()
 
     def export(self, game_id: int) -> None:
         path = export_dir() / f"game-{game_id}.jsonl"
-        export_game(App.get_running_app().journal, game_id, path)
+        try:
+            export_game(App.get_running_app().journal, game_id, path)
+        except (JournalError, OSError) as err:
+            self.status_text = f"Game {game_id} was not exported: {escape_markup(str(err))}"
+            return
         self.status_text = f"Game {game_id} saved as [b]{escape_markup(str(path))}[/b]"
 
 

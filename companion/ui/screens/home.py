@@ -12,7 +12,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games import engines
-from companion.journal.store import GameRecord
+from companion.journal.store import GameRecord, JournalError
 from companion.ui.screens import SCREENS, load_kv
 
 load_kv("home")
@@ -58,7 +58,12 @@ class HomeScreen(Screen):
         app = App.get_running_app()
         if not self._built:
             self._build(app)
-        unfinished = [g for g in app.journal.games(unfinished_only=True) if _known(g.game)]
+        try:
+            records = app.journal.games(unfinished_only=True)
+        except JournalError as err:  # a damaged journal: the app still runs, and says so
+            app.notice("journal", f"Saved games cannot be listed: {err}")
+            records = []
+        unfinished = [g for g in records if _known(g.game)]
         self._latest = unfinished[0] if unfinished else None
         if self._latest is not None:
             title = app.game_title(self._latest.game)
