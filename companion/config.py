@@ -68,13 +68,23 @@ def defaults() -> dict[str, dict[str, Any]]:
     return {s: {k: copy.deepcopy(v[0]) for k, v in keys.items()} for s, keys in DEFAULTS.items()}
 
 
-def load(path: Path | None) -> Config:
-    """Read ``path`` over the defaults; a missing file is fine, a broken one is reported, never fatal."""
+def load(path: Path | None, *, required: bool = False) -> Config:
+    """Read ``path`` over the defaults; a missing file is fine (unless ``required``: a file named on the command
+    line), a broken or unreadable one is reported, never fatal."""
     config = Config(defaults(), [], path)
-    if path is None or not path.exists():
+    if path is None:
         return config
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        exists = path.exists()
+    except OSError as err:  # a folder the app may not look into
+        config.problems.append(f"{path}: cannot read the file ({err}); using built-in defaults")
+        return config
+    if not exists:
+        if required:
+            config.problems.append(f"{path}: no such file; using built-in defaults")
+        return config
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark (Notepad) is fine
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         config.problems.append(f"{path}: cannot read the file ({err}); using built-in defaults")
         return config

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion import config
 
 
@@ -65,3 +67,25 @@ def test_readme_reference_is_current() -> None:
     start = readme.index("<!-- config-reference:start -->")
     end = readme.index("<!-- config-reference:end -->")
     assert readme[start:end].strip().endswith(config.reference_markdown())
+
+
+def test_a_file_named_on_the_command_line_must_exist(tmp_path: Path) -> None:
+    assert config.load(tmp_path / "typo.tolm").problems == []  # the default location may well have no file
+    (problem,) = config.load(tmp_path / "typo.tolm", required=True).problems
+    assert "typo.tolm: no such file" in problem
+
+
+def test_a_byte_order_mark_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes("\ufeff[display]\nfullscreen = true\n".encode())
+    loaded = config.load(path)
+    assert loaded.problems == [] and loaded["display"]["fullscreen"] is True
+
+
+def test_a_folder_the_app_may_not_look_into_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def denied(self: Path) -> bool:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "exists", denied)
+    (problem,) = config.load(tmp_path / "config.toml").problems
+    assert "Permission denied" in problem and "using built-in defaults" in problem

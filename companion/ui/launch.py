@@ -21,7 +21,13 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
         from companion.paths import data_dir
 
         kivy_home = data_dir() / "kivy"
-        kivy_home.mkdir(parents=True, exist_ok=True)
+        try:
+            kivy_home.mkdir(parents=True, exist_ok=True)
+        except OSError as err:  # a data folder the app cannot write: Kivy's settings go to a temporary one
+            import tempfile
+
+            kivy_home = Path(tempfile.mkdtemp(prefix="companion-kivy-"))
+            print(f"companion: cannot write {data_dir()} ({err}); games will not be saved", file=sys.stderr)
         os.environ["KIVY_HOME"] = str(kivy_home)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
@@ -94,7 +100,9 @@ def run(*, simulate: bool = False, screenshot: str | None = None, config_path: P
     from companion import config as config_mod
     from companion import paths
 
-    cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
+    cfg = config_mod.load(
+        config_path if config_path is not None else paths.config_file(), required=config_path is not None
+    )
     display = cfg["display"]
     prepare_environment(
         headless=screenshot is not None and not os.environ.get("DISPLAY"),
