@@ -135,6 +135,32 @@ def test_no_camera_allows_touch_entry(ui: UI) -> None:
     ui.screenshot("dice-touch")
 
 
+def test_dice_entered_by_touch_can_be_tapped_to_correct(ui: UI) -> None:
+    """With no camera, dice added by touch are drawn in places of their own (they all sat on the image's corner,
+    labels piled up, and could not be tapped) and a tap on one corrects it."""
+    ui.app.feed = None
+    screen = ui.go("dice")
+    for face in ("4", "2", "6"):
+        ui.tap(ui.find("Add die"))
+        ui.tap(ui.find(face, root=screen.ids.picker))
+    boxes = [d.box for d in screen.roll.dice]
+    assert len(set(boxes)) == 3 and (0, 0, 0, 0) not in boxes
+    ui.screenshot("dice-touch-boxes")
+    die = screen.roll.dice[1]
+    x, y = screen.ids.view.frame_to_widget(
+        (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2, screen.frame_size
+    )
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    ui.advance(2)
+    assert screen.selected == 1
+    ui.tap(ui.find("5", root=screen.ids.picker))
+    assert screen.roll.faces("pips") == [4, 5, 6] and screen.sum_text == "15"
+
+
 def test_broken_calibration_profile_is_reported(ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.paths import data_dir
 

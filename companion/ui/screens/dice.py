@@ -116,10 +116,32 @@ class DiceView(Image):
                 else:
                     Color(0.2, 0.9, 0.4, 1)
                 Line(rectangle=(ax, ay, bx - ax, by - ay), width=dp(2))
+                Color(1, 1, 1, 1)
+                if self.texture is None:  # no camera image: dice entered by touch show their face inside the box
+                    label = CoreLabel(text=face_text(die), font_size=dp(30), bold=True)
+                    label.refresh()
+                    w, h = label.texture.size
+                    Rectangle(texture=label.texture, pos=((ax + bx - w) / 2, (ay + by - h) / 2), size=(w, h))
+                    continue
                 label = CoreLabel(text=f"{face_text(die)} {die.confidence:.0%}", font_size=dp(15), bold=True)
                 label.refresh()
-                Color(1, 1, 1, 1)
                 Rectangle(texture=label.texture, pos=(ax, by + dp(2)), size=label.texture.size)
+
+
+def free_box(dice: list[DieRead], frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Where to draw a die entered by touch (the camera missed it): the first free place in rows from the
+    frame's bottom-left corner, clear of every die already drawn, so it can be tapped to correct it."""
+    fw, fh = frame_size
+    side = max(24, min(fw, fh) // 7)
+    gap = side // 4
+    per_row = max(1, (fw - gap) // (side + gap))
+    for slot in range(per_row * max(1, (fh - gap) // (side + gap))):
+        x0 = gap + (slot % per_row) * (side + gap)
+        y1 = fh - gap - (slot // per_row) * (side + gap)
+        box = (x0, y1 - side, x0 + side, y1)
+        if all(x0 >= d.box[2] or d.box[0] >= box[2] or box[1] >= d.box[3] or d.box[1] >= y1 for d in dice):
+            return box
+    return (gap, fh - gap - side, gap + side, fh - gap)  # a full frame: the corner
 
 
 def face_text(die: DieRead) -> str:
@@ -180,7 +202,8 @@ class DiceScreen(Screen):
         session = self.game_session()
         self.use_text = f"Use in {session.engine.title}" if session else "No game to use it in"
         camera = str(getattr(app.camera, "name", ""))
-        self.source_text = "Sample photos: no camera" if camera.startswith("simulated") else ""
+        simulated = app.feed is not None and camera.startswith("simulated")
+        self.source_text = "Sample photos: no camera" if simulated else ""
         if app.feed is None:
             self._texture = None
             self.ids.view.texture = None
@@ -326,7 +349,9 @@ class DiceScreen(Screen):
         dice = list(roll.dice)
         if self.adding:
             kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
-            dice.append(DieRead(kind, face, 1.0, (0, 0, 0, 0)))
+            if self.frame_size is None:
+                self.frame_size = (480, 480)  # no camera: a square of its own where dice entered by touch lie
+            dice.append(DieRead(kind, face, 1.0, free_box(dice, self.frame_size)))
             note = {"type": "note.dice_correction", "die": len(dice), "read": "missed", "face": face}
         else:
             assert self.selected is not None
