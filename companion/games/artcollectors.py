@@ -88,6 +88,15 @@ def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
     """Read and check the data file; a malformed file raises :class:`BadSetup` naming the problem."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise BadSetup(f"cannot read {path.name}: {err!r}") from err
+    return parse_catalogue(raw, source=path.name)
+
+
+def parse_catalogue(raw: Any, *, source: str = "the catalogue") -> Catalogue:
+    """Check catalogue data (the data file's object, or the copy a game's setup keeps); :class:`BadSetup` names
+    the problem."""
+    try:
         paintings = []
         codes: set[str] = set()
         for entry in raw["paintings"]:
@@ -98,9 +107,9 @@ def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
                 )
                 match = _CODE.match(kind.code)
                 if match is None or int(match.group(1)) != int(entry["number"]) or kind.code in codes:
-                    raise BadSetup(f"{path.name}: bad or repeated token code {kind.code!r}")
+                    raise BadSetup(f"{source}: bad or repeated token code {kind.code!r}")
                 if kind.ability not in ABILITIES or kind.count < 1:
-                    raise BadSetup(f"{path.name}: token {kind.code!r} has ability {kind.ability!r}, count {kind.count}")
+                    raise BadSetup(f"{source}: token {kind.code!r} has ability {kind.ability!r}, count {kind.count}")
                 codes.add(kind.code)
                 kinds.append(kind)
             paintings.append(
@@ -123,10 +132,32 @@ def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
             max_players=int(raw["players"]["max"]),
             title=str(raw.get("title", "Art Collectors")),
         )
-    except (OSError, KeyError, TypeError, ValueError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
         if isinstance(err, BadSetup):
             raise
-        raise BadSetup(f"cannot read {path.name}: {err!r}") from err
+        raise BadSetup(f"cannot read {source}: {err!r}") from err
+
+
+def catalogue_json(catalogue: Catalogue) -> dict[str, Any]:
+    """The catalogue as data in the data file's format (what :func:`parse_catalogue` reads back unchanged)."""
+    return {
+        "schema": 1,
+        "title": catalogue.title,
+        "players": {"min": catalogue.min_players, "max": catalogue.max_players},
+        "removed_paintings": {str(k): list(v) for k, v in catalogue.removed.items()},
+        "paintings": [
+            {
+                "number": p.number,
+                "value": p.value,
+                "character": p.character,
+                "points_per_token": p.points_per_token,
+                "tokens": [{"code": k.code, "name": k.name, "ability": k.ability, "count": k.count} for k in p.tokens],
+            }
+            for p in catalogue.paintings
+        ],
+        "three_ladies": {"paintings": list(catalogue.ladies), "take": catalogue.ladies_take},
+        "black_cat": {"painting": catalogue.black_cat_painting},
+    }
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -357,16 +388,38 @@ class ArtCollectors:
             # "Comença a jugar qui hagi anat més recentment a una exposició d'art": index in seat order; play
             # then goes clockwise (seat order).
             "first_player": 0,
+            # The catalogue itself (the data file's format), stored by prepare_setup when a game starts so that
+            # replay never depends on the packaged file; None (games recorded before): the packaged catalogue.
+            "catalogue": None,
         }
+
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """The setup to record: the catalogue this game starts with goes inline (``catalogue``), so a journal or
+        export replays the same game after an app update corrects ``artcollectors.json``."""
+        if isinstance(setup.settings.get("catalogue"), dict):
+            return setup
+        return Setup(
+            setup.game, setup.players, {**setup.settings, "catalogue": catalogue_json(self.catalogue)}, setup.seed
+        )
 
     # ---------------------------------------------------------------------------------------------- setup
 
     def setup(self, setup: Setup) -> State:
-        check_players(setup, self.min_players, self.max_players)
-        settings = check_settings(self.default_settings(), setup.settings)
+        raw = setup.settings.get("catalogue")
+        if raw is None:
+            catalogue = self.catalogue
+        elif isinstance(raw, dict):
+            catalogue = parse_catalogue(raw, source="the game's recorded catalogue")
+        else:
+            raise BadSetup(f"setting 'catalogue' must be empty or the catalogue as an object, not {raw!r}")
+        check_players(setup, catalogue.min_players, catalogue.max_players)
+        defaults = self.default_settings()
+        defaults["black_cat_painting"] = catalogue.black_cat_painting
+        settings = check_settings(defaults, setup.settings)
+        del settings["catalogue"]  # the state keeps what it needs of it (paintings, kinds, ladies)
         count = len(setup.players)
-        removed = self.catalogue.removed.get(count, ())
-        in_play = [p for p in self.catalogue.paintings if p.number not in removed]
+        removed = catalogue.removed.get(count, ())
+        in_play = [p for p in catalogue.paintings if p.number not in removed]
         first = int(settings["first_player"])
         if not 0 <= first < count:
             raise BadSetup(f"first_player must be 0-{count - 1} (a seat among {count} players), not {first}")
@@ -393,8 +446,8 @@ class ArtCollectors:
             "removed": list(removed),
             "paintings": paintings,
             "kinds": kinds,
-            "ladies": list(self.catalogue.ladies),
-            "ladies_take": self.catalogue.ladies_take,
+            "ladies": list(catalogue.ladies),
+            "ladies_take": catalogue.ladies_take,
             "phase": "play" if settings["tracker"] else "count",
             # count mode
             "counts": [dict.fromkeys(paintings, 0) for _ in setup.players],

@@ -164,6 +164,26 @@ def load_picture_die(value: Any = None) -> dict[str, Any]:
     return die
 
 
+DATA_KEYS = ("board", "deck", "picture_die")
+_LOADERS = {"board": load_board, "deck": load_deck, "picture_die": load_picture_die}
+
+
+def _inline_data(value: Any) -> dict[str, Any]:
+    """The ``data`` setting checked: ``None`` (read the files) or an object holding some of ``board``, ``deck``
+    and ``picture_die`` as data (the copy a journaled game keeps of what its files held at its start)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadSetup(f"setting 'data' must be an object with the board, deck and picture die, not {value!r}")
+    unknown = set(value) - set(DATA_KEYS)
+    if unknown:
+        raise BadSetup(f"setting 'data' has unknown keys: {', '.join(sorted(map(str, unknown)))}")
+    for key, item in value.items():
+        if not isinstance(item, dict):
+            raise BadSetup(f"setting 'data' must hold the {key.replace('_', ' ')} as an object, not {item!r}")
+    return value
+
+
 def threshold_for(players: int) -> int:
     """Cards that put a player into end-game mode: 4, or 5 in a two-player game."""
     return 5 if players == 2 else 4
@@ -265,7 +285,8 @@ class RatATatRoll:
     def default_settings(self) -> dict[str, Any]:
         """``edition`` "ko" (Korean rulebook, default) or "en"; ``board``/``deck``/``picture_die``: a data file
         (a name in ``companion/games/data`` or a path); ``start`` which picture-die space (0-4) the statue starts
-        on; ``first_player`` who plays first (0-based seat order)."""
+        on; ``first_player`` who plays first (0-based seat order); ``data`` the board, deck and die themselves,
+        stored by :meth:`prepare_setup` when a game starts (``None``: read the files)."""
         return {
             "edition": "ko",
             "board": "ratatat_board.json",
@@ -273,7 +294,20 @@ class RatATatRoll:
             "picture_die": "ratatat_picture_die.json",
             "start": 0,
             "first_player": 0,
+            "data": None,
         }
+
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """The setup to record: the board, deck and picture die are read from their files now and stored inline
+        in the ``data`` setting (with the file names, saying where they came from), so a journal or export
+        replays the same game after an app update changes or removes a file. BadSetup if a file is unusable."""
+        settings = check_settings(self.default_settings(), setup.settings)
+        data = dict(_inline_data(settings["data"]))
+        for key in DATA_KEYS:
+            if key not in data:
+                data[key] = _LOADERS[key](settings[key])
+        names = {key: settings[key] for key in DATA_KEYS}
+        return Setup(setup.game, setup.players, {**setup.settings, **names, "data": data}, setup.seed)
 
     # --- setup ---------------------------------------------------------------------------------------------
     def setup(self, setup: Setup) -> State:
@@ -282,9 +316,11 @@ class RatATatRoll:
         settings = check_settings(self.default_settings(), setup.settings)
         if settings["edition"] not in EDITIONS:
             raise BadSetup(f"edition must be 'ko' (Korean rulebook) or 'en' (English), not {settings['edition']!r}")
-        board = load_board(settings["board"])
-        deck = load_deck(settings["deck"])
-        die = load_picture_die(settings["picture_die"])
+        # The copy recorded at the game's start when there is one (see prepare_setup); older games read the files.
+        inline = _inline_data(settings["data"])
+        board = load_board(inline.get("board", settings["board"]))
+        deck = load_deck(inline.get("deck", settings["deck"]))
+        die = load_picture_die(inline.get("picture_die", settings["picture_die"]))
         pictures = [i for i, s in enumerate(board["spaces"]) if s["kind"] == "picture"]
         start = settings["start"]
         if not 0 <= start < len(pictures):

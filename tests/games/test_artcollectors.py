@@ -59,6 +59,7 @@ def test_settings_defaults_and_types() -> None:
         "black_cat_painting": 0,
         "steal_hints": False,
         "first_player": 0,
+        "catalogue": None,
     }
     with pytest.raises(BadSetup, match="must be bool"):
         start("Ana", "Bo", tracker="yes")
