@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -102,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     func = getattr(args, "func", None)
     if func is not None:
-        return int(func(args) or 0)
+        try:
+            return int(func(args) or 0)
+        except BrokenPipeError:  # e.g. `companion dice read DIR --json | head -1`: the reader left, quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
     from companion.ui.launch import run
 
     return run(simulate=args.sim, screenshot=args.screenshot, config_path=args.config)

@@ -63,7 +63,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     status, warmed = 0, False
     for arg in args.paths:
-        paths = image_paths(arg)
+        paths = image_paths(arg, recursive=True)
         if not paths:
             print(f"dice read: no images in {arg}", file=sys.stderr)
             status = 1

@@ -18,11 +18,12 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 SAMPLES = Path(__file__).parent / "samples"
 
 
-def image_paths(path: str | Path) -> list[Path]:
-    """An image file itself, or the images in a folder (sorted by name)."""
+def image_paths(path: str | Path, *, recursive: bool = False) -> list[Path]:
+    """An image file itself, or the images in a folder (sorted by name; ``recursive``: in its subfolders too)."""
     p = Path(path)
     if p.is_dir():
-        return sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+        found = p.rglob("*") if recursive else p.iterdir()
+        return sorted(q for q in found if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
     return [p]
 
 
@@ -90,6 +91,8 @@ def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalR
     read is named in ``unreadable`` and its labelled dice count as missed (the figures stay honest); a broken
     label file stops the evaluation (ValueError naming the file and line)."""
     root, paths = set_images(set_dir)
+    if not paths:
+        raise ValueError(f"no images in {root / 'images'}: nothing to score")
     per_image, times, unreadable = [], [], []
     for path in paths:
         try:

@@ -67,6 +67,8 @@ def read_yolo_labels(path: str | Path, width: int, height: int) -> list[Label]:
             cx, cy, w, h = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)
         else:
             raise ValueError(f"{path}:{line_no}: expected 'CLASS CX CY W H' (or an outline), got {line!r}")
+        if not 0 <= cls <= 5:
+            raise ValueError(f"{path}:{line_no}: class {cls} is not a die face (0-5: class k shows k+1 pips)")
         labels.append(
             Label(cls + 1, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height))
         )

@@ -140,6 +140,36 @@ def test_eval_without_images_folder_is_a_clear_error(tmp_path: Path, capsys: pyt
     assert "no images/ folder" in capsys.readouterr().err
 
 
+def test_eval_of_an_empty_set_or_a_label_that_is_no_face_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    assert run(["dice", "eval", str(tmp_path)]) == 2  # it used to print 100% for no images at all
+    assert "no images in" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), scene([(5, 200, 200)]).image)
+    (tmp_path / "labels" / "a.txt").write_text("6 0.3 0.4 0.05 0.07\n")  # class 6 would be a seven
+    assert run(["dice", "eval", str(tmp_path)]) == 2
+    assert "class 6 is not a die face" in capsys.readouterr().err
+
+
+def test_read_goes_into_subfolders(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (photos / "more").mkdir()
+    shutil.copy(photos / "b.jpg", photos / "more" / "c.jpg")
+    assert run(["dice", "read", str(photos), "--json"]) == 0
+    names = [Path(json.loads(line)["image"]).name for line in capsys.readouterr().out.splitlines()]
+    assert names == ["a.png", "b.jpg", "c.jpg"]
+
+
+def test_a_closed_pipe_ends_the_read_quietly(photos: Path) -> None:
+    import subprocess
+    import sys
+
+    command = f"{sys.executable} -m companion dice read {photos} --json | head -c 1"
+    proc = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
 def test_main_accepts_read_without_the_dice_word(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["read", str(photos / "b.jpg"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dice"][0]["value"] == 6
