@@ -168,10 +168,13 @@ def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
     unused = [c for c in colours if c not in used]
     if unused:
         raise bad(f"colour(s) {', '.join(unused)} are on the colour dice but in no grid: they could never be written")
+    # Colours in the order the grids name them, not the file's key order: the journal stores a setup with its
+    # keys sorted, and the virtual secret die draws from this order, so a recorded board must not change it.
+    order = list(dict.fromkeys(c for grid in out_grids for c in grid["colours"]))
     return {
         "name": str(data.get("name", "custom")),
         "note": str(data.get("note", "")),
-        "colours": dict(colours),
+        "colours": {c: colours[c] for c in order},
         "numbers": list(numbers),
         "wilds": wilds,
         "grids": out_grids,
@@ -718,12 +721,16 @@ class LowdownEngine:
         return out
 
     def prepare_setup(self, setup: Setup) -> Setup:
-        """The setup to record: a ``layout`` given as a file path is read now and stored inline, so a journal
-        or export replays the same board even after the file changes or disappears (BadSetup if unreadable)."""
+        """The setup to record: the board (the packaged default, or a ``layout`` given as a file path) is read
+        now and stored inline, so a journal or export replays the same board even after an update changes the
+        packaged file, or the player's file changes or disappears (BadSetup if unreadable)."""
         raw = setup.settings.get("layout")
-        if not isinstance(raw, str):
+        if raw is None:
+            data = read_layout_file(DEFAULT_LAYOUT_PATH)
+        elif not isinstance(raw, str):
             return setup
-        data = read_layout_file(raw)
+        else:
+            data = read_layout_file(raw)
         return Setup(setup.game, setup.players, {**setup.settings, "layout": data}, setup.seed)
 
     def describe(self, action: Action, state: State | None = None) -> str:

@@ -49,8 +49,6 @@ def test_a_board_file_is_stored_inline_and_the_game_survives_its_deletion(tmp_pa
 
 
 def test_prepare_setup_leaves_other_layouts_alone_and_refuses_a_missing_file(tmp_path: Path) -> None:
-    plain = Setup("lowdown", PLAYERS, {}, 1)
-    assert lowdown.ENGINE.prepare_setup(plain) is plain
     inline = Setup("lowdown", PLAYERS, {"layout": custom_layout()}, 1)
     assert lowdown.ENGINE.prepare_setup(inline) is inline
     journal = Journal(tmp_path / "j.sqlite3")
@@ -112,3 +110,30 @@ def test_engines_with_the_old_describe_still_work(tmp_path: Path, monkeypatch: p
     assert session.describe_last() == "old:roll"
     session.undo()
     journal.close()
+
+
+def test_the_default_board_is_recorded_so_an_update_to_it_changes_no_saved_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = Setup("lowdown", PLAYERS, {}, 1)
+    assert lowdown.ENGINE.prepare_setup(plain).settings["layout"] == lowdown.read_layout_file(
+        lowdown.DEFAULT_LAYOUT_PATH
+    )
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = GameSession.start(journal, plain)
+    session.do(ROLL)
+    session.do(ANA_RED_3)
+    changed = {**lowdown.default_layout(), "wilds": 1, "name": "a later edition"}
+    monkeypatch.setattr(lowdown, "_DEFAULT_LAYOUT", changed)  # an update changed the packaged board
+    again = GameSession(journal, session.game_id)
+    assert again.state == session.state and lowdown.wilds_left(again.state, 0) == 4
+    journal.close()
+
+
+def test_the_colour_order_does_not_depend_on_the_order_of_the_file_keys() -> None:
+    """The journal stores setups with sorted keys: a recorded board's colours must come out in the same order
+    (the virtual secret die draws from it), else a resumed game rolls other secret dice than the live one did."""
+    raw = lowdown.read_layout_file(lowdown.DEFAULT_LAYOUT_PATH)
+    shuffled = {**raw, "colours": dict(sorted(raw["colours"].items()))}
+    assert list(lowdown.validate_layout(shuffled)["colours"]) == list(lowdown.default_layout()["colours"])
+    assert list(lowdown.default_layout()["colours"]) == ["red", "orange", "purple", "blue", "green", "yellow"]
