@@ -101,6 +101,27 @@ def test_saved_games_stop_needs_confirmation(ui: UI) -> None:
     assert set(ids) & before - unfinished()
 
 
+def test_saved_games_rows_keep_the_game_title_with_long_names(ui: UI) -> None:
+    """Five 14-character names used to push the title out of a row (two lines at most): three rows read the
+    same and Resume could open the wrong game."""
+    from companion.games.base import Player, Setup
+
+    names = ("Bartholomew-Ch", "Dmitri-Konstan", "Alexandrina-Ma", "Maximiliano-Jo", "Christophe-Xav")
+    players = tuple(Player(n, "#e53935", i + 1) for i, n in enumerate(names))
+    for game in ("ratuki", "ratatat", "artcollectors"):
+        ui.app.journal.new_game(Setup(game, players, {}, 1))
+    screen = ui.go("games")
+    ui.advance(2)
+    texts = ui.texts(screen.ids.list)
+    for title in ("Ratuki", "Rat-a-Tat Roll", "Art Collectors"):
+        assert f"[b]{title}[/b]" in texts
+    from kivy.uix.label import Label
+
+    for label in (w for w in screen.ids.list.walk() if isinstance(w, Label) and "Bartholomew" in w.text):
+        assert label.texture_size[0] <= label.width + 1  # cut with "…", not spilled
+    ui.screenshot("games-long-names")
+
+
 def test_saved_games_export_says_where(ui: UI) -> None:
     from companion.ui.screens.games import export_dir
 
@@ -231,3 +252,28 @@ def test_banner_tap_shows_every_problem_in_full_then_hides(tmp_path: object) -> 
         assert app.banner == ""
     finally:
         harness.close()
+
+
+def test_a_long_message_wraps_and_a_tap_shows_it_whole(ui: UI) -> None:
+    from kivy.uix.label import Label
+    from kivy.uix.modalview import ModalView
+
+    from companion.games.base import Player, Setup
+
+    ui.app.start_game(Setup("artcollectors", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), {}))
+    ui.advance(3)
+    screen = ui.screen()
+    text = (
+        "Not counted yet: 1 of painting 1, 2 of painting 2, 3 of painting 3, 4 of painting 4, 5 of painting 5. "
+        "Tap Score again to score anyway"
+    )
+    screen.show_message(text)
+    ui.advance(2)
+    line = next(w for w in screen.walk() if isinstance(w, Label) and w.text == text)
+    assert line.texture_size[1] > line.font_size * 1.5  # two lines, not one cut short
+    ui.screenshot("message-two-lines")
+    ui.tap(line)
+    modal = next(w for w in ui.window.children if isinstance(w, ModalView))
+    assert text in ui.texts(modal)
+    ui.screenshot("message-in-full")
+    ui.tap(ui.find("OK", root=modal))

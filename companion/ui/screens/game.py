@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -133,6 +134,29 @@ class GameScreen(Screen):
     def show_message(self, text: str, error: bool = False) -> None:
         self.header_text = drawable(text)
         self.message_is_error = error
+
+    def show_full_message(self) -> Any:
+        """The message line in full, in a dialog (the line shows two lines at most)."""
+        if not self.header_text:
+            return None
+        from kivy.factory import Factory
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.label import Label
+
+        from companion.ui.widgets import dialog
+
+        view = dialog(620, 260)
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+        colour = (1, 0.55, 0.5, 1) if self.message_is_error else (1, 1, 1, 1)
+        text = Label(text=self.header_text, markup=True, font_size=dp(19), color=colour, halign="left", valign="top")
+        text.bind(size=lambda w, size: setattr(w, "text_size", size))
+        box.add_widget(text)
+        ok = Factory.BigButton(text="OK", size_hint_y=None, height=dp(56))
+        ok.bind(on_release=lambda _b: view.dismiss())
+        box.add_widget(ok)
+        view.add_widget(box)
+        view.open()
+        return view
 
     def go_home(self) -> None:
         """Leave the game (it stays in the journal and can be resumed from the home screen)."""

@@ -50,16 +50,17 @@ class GamesScreen(Screen):
             title = app.game_title(record.game) + ("  [color=9aa0b0](finished)[/color]" if record.finished else "")
             names = ", ".join(p.name for p in record.setup.players)
             when = ago(time.time() - record.updated)
-            label = Factory.Label(
-                text=f"[b]{title}[/b]\n[size={int(dp(16))}]{escape_markup(names)} · {record.actions} moves · "
-                f"{when}[/size]",
-                markup=True,
-                font_size=dp(19),
-                halign="left",
-                valign="middle",
-                max_lines=2,  # title, then who/when (a very long list of names is cut, not spilled)
-            )
-            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            # Title, then who/when, each on its own line: long names are cut with "…", never the game's title.
+            label = BoxLayout(orientation="vertical")
+            for text, size in (
+                (f"[b]{title}[/b]", dp(19)),
+                (f"{escape_markup(names)} · {record.actions} moves · {when}", dp(16)),
+            ):
+                part = Factory.Label(
+                    text=text, markup=True, font_size=size, halign="left", valign="middle", shorten=True
+                )
+                part.bind(size=lambda w, s: setattr(w, "text_size", s))
+                label.add_widget(part)
             line.add_widget(label)
             if not record.finished:
                 resume = Factory.AccentButton(text="Resume", size_hint_x=None, width=dp(110))
