@@ -15,6 +15,8 @@ from typing import Any
 # section -> key -> (default, check, explanation). The README's configuration reference is generated from this.
 Check = tuple[Any, str, str]
 
+
+MAX_NAME = 14  # characters of a player name that fit the player strips of every game screen
 DEFAULTS: dict[str, dict[str, Check]] = {
     "display": {
         "fullscreen": (False, "bool", "fill the screen (on the Pi kiosk: true)"),
@@ -129,7 +131,10 @@ def _check(value: Any, rule: str) -> str | None:
         return None if len(set(value)) == 5 else "two seats cannot share a pin"
     if kind == "names":
         ok = isinstance(value, list) and len(value) == 5 and all(isinstance(n, str) and n.strip() for n in value)
-        return None if ok else "must be a list of 5 non-empty names"
+        if not ok:
+            return "must be a list of 5 non-empty names"
+        long = [n for n in value if len(n.strip()) > MAX_NAME]
+        return f"names of at most {MAX_NAME} characters fit every screen: {', '.join(long)}" if long else None
     if kind == "colours":
         ok = isinstance(value, list) and len(value) == 5 and all(_is_colour(c) for c in value)
         return None if ok else 'must be a list of 5 colours like "#e53935"'

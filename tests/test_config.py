@@ -89,3 +89,12 @@ def test_a_folder_the_app_may_not_look_into_is_reported(tmp_path: Path, monkeypa
     monkeypatch.setattr(Path, "exists", denied)
     (problem,) = config.load(tmp_path / "config.toml").problems
     assert "Permission denied" in problem and "using built-in defaults" in problem
+
+
+def test_names_longer_than_the_screens_fit_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[players]\nnames = ["Ana", "Bo", "Bartholomew-Christophe", "Dee", "Eli"]\n', encoding="utf-8")
+    loaded = config.load(path)
+    (problem,) = loaded.problems
+    assert "at most 14 characters" in problem and "Bartholomew-Christophe" in problem
+    assert loaded["players"]["names"] == config.defaults()["players"]["names"]

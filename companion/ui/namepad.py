@@ -14,8 +14,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from companion.config import MAX_NAME  # fits the player strips of every game screen
+
 KEY_ROWS = ["1234567890", "qwertyuiop", "asdfghjkl-", "^zxcvbnm <"]  # < delete, ^ shift (one letter)
-MAX_NAME = 14  # fits the player strips of every game screen
 
 
 class NamePad(ModalView):
@@ -53,7 +54,7 @@ class NamePad(ModalView):
         chips = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
         for name in list(dict.fromkeys(presets))[:6]:
             chip = Factory.BigButton(text=name, font_size=dp(18), height=dp(52))
-            chip.bind(on_release=lambda _b, n=name: setattr(self, "text", n))
+            chip.bind(on_release=lambda _b, n=name: setattr(self, "text", n.strip()[:MAX_NAME]))
             chips.add_widget(chip)
         box.add_widget(chips)
         self.keyboard = BoxLayout(orientation="vertical", spacing=dp(4))

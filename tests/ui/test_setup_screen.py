@@ -190,3 +190,15 @@ def test_lowdown_board_layout_is_picked_from_the_layouts_folder(
     recorded = ui.app.session.setup.settings["layout"]
     assert recorded == json.loads((folder / "club.json").read_text())  # recorded inline, not as a path
     assert ui.app.session.state["layout"] == default_layout()  # the same board as the default (a copy of it)
+
+
+def test_a_long_preset_is_cut_to_the_name_limit(ui: UI) -> None:
+    from companion.config import MAX_NAME
+    from companion.ui.namepad import NamePad
+
+    pad = NamePad("", ["Bartholomew-Christophe"], lambda _name: None)
+    pad.open()
+    ui.advance(3)
+    ui.tap(ui.find("Bartholomew-Christophe", root=pad))
+    assert pad.text == "Bartholomew-Christophe"[:MAX_NAME]
+    pad.dismiss()
