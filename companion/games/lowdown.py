@@ -348,6 +348,13 @@ def pool(state: State) -> dict[str, list[Any]]:
     }
 
 
+def _a(word: object) -> str:
+    """ "a red", "an orange", "a 3", "an 8": the article a player would say."""
+    text = str(word)
+    vowel = text[:1].lower() in "aeiou" or text.startswith("8") or text in ("11", "18")
+    return f"{'an' if vowel else 'a'} {text}"
+
+
 def virtual_secret(seed: int, turn: int, layout: dict[str, Any]) -> dict[str, Any]:
     """The app's secret roll for a turn: a seeded RNG on (setup seed, turn), so replay gives the same dice."""
     rng = random.Random(f"lowdown-secret:{seed}:{turn}")
@@ -446,7 +453,7 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
     sq = _parse_square(state, action.get("square"))
     cell = _cell(state, player, sq)
     if cell is not None:
-        what = "is shaded" if cell.get("shaded") else f"already holds a {cell['n']}"
+        what = "is shaded" if cell.get("shaded") else f"already holds {_a(cell['n'])}"
         raise IllegalAction(f"{_square_text(state, sq)} {what}: write in a free square")
     if wild:
         require(
@@ -457,7 +464,7 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
         accepts = _square_colours(state, sq)
         require(
             colour in accepts,
-            f"a {colour} number cannot go in {_square_text(state, sq)}: that square is {'/'.join(accepts)}",
+            f"{_a(colour)} number cannot go in {_square_text(state, sq)}: that square is {'/'.join(accepts)}",
         )
     return sq, taken
 

@@ -368,3 +368,17 @@ def test_a_stuck_active_player_is_told_to_look_then_what_they_did(ui: UI) -> Non
     ui.screenshot("lowdown-stuck-active-shaded")
     ui.tap_text("Pass to Bo")
     assert "Dice left: red, blue, 3, 5." in screen.info  # Bo is stuck too, with the open four
+
+
+def test_the_message_line_names_the_board_on_screen(ui: UI) -> None:
+    screen = start(ui, PLAYERS)
+    screen.show_message("It is Bo's turn to write", error=True)
+    screen.view(1)
+    assert screen.header_text == "Bo's board"
+    screen.view(2)
+    assert screen.header_text == "Cy's board"  # it used to keep saying Bo's board
+
+
+def test_messages_say_an_orange() -> None:
+    assert lowdown._a("orange") == "an orange" and lowdown._a("red") == "a red"
+    assert lowdown._a(8) == "an 8" and lowdown._a(3) == "a 3" and lowdown._a(11) == "an 11"

@@ -837,7 +837,7 @@ class LowdownScreen(GameScreen):
     def view(self, player: int) -> None:
         """Show ``player``'s board (the pass-the-screen step, or a look at someone else's board)."""
         self.viewing = player
-        if self.message_is_error:
+        if self.message_is_error or self.header_text.endswith("'s board"):  # never name another player's board
             self.show_message(f"{self.name_of(player)}'s board")
         self._reset_choice()
         self.entry = {"colours": [], "numbers": []}
