@@ -156,12 +156,14 @@ class Referee:
 
     window_ms: int
     lockout_ms: int
+    min_press_ms: float = 3.0  # a press released sooner is a glitch on the wire (interference), not a hand
     down: set[int] = field(default_factory=set)
     _open: list[Press] = field(default_factory=list)
     _verdict: Verdict | None = None
     _contenders: tuple[Press, ...] = ()
     _late: list[Press] = field(default_factory=list)
     _last: Verdict | None = None
+    _suspect: set[int] = field(default_factory=set)  # seats whose press in the open window may be a glitch
 
     @property
     def phase(self) -> str:
@@ -199,9 +201,17 @@ class Referee:
         end = last.closes_at + self.lockout_ms / 1000
         return micros(tick - last.first_tick) >= 0 and micros(end - tick) >= 0
 
-    def release(self, seat: int, tick: float) -> None:
-        """A release edge: the seat may press again."""
+    def release(self, seat: int, tick: float) -> bool:
+        """A release edge: the seat may press again. A press in the open window released within
+        ``min_press_ms`` is suspect: a glitch on the wire (interference; no hand presses that briefly) unless
+        the seat presses again at once (contact bounce). Suspects still suspect when the window closes are not
+        calls. Returns True when this release made the seat's press suspect."""
         self.down.discard(seat)
+        for press in self._open:
+            if press.seat == seat and 0 <= micros(tick - press.tick) < self.min_press_ms * 1000:
+                self._suspect.add(seat)
+                return True
+        return False
 
     def press(self, seat: int, tick: float) -> Step:
         """A press edge. Held buttons (no release since the last press) never count twice."""
@@ -229,6 +239,7 @@ class Referee:
             return Step("ignored", seat, "during the lockout after the last call", closed, finished)
         if self._open:
             if any(p.seat == seat for p in self._open):
+                self._suspect.discard(seat)  # pressed again at once: the short release was contact bounce
                 return Step("ignored", seat, "already called this stack", closed, finished)
             self._open.append(Press(tick, seat))
             if micros(tick - min(self._open).tick) > self.window_ms * 1000:
@@ -251,6 +262,8 @@ class Referee:
     def close_window(self) -> Verdict | None:
         """The window is over: judge the open contest (None if none is open). Presses past the window that
         were already received become late presses."""
+        glitches, self._suspect = self._suspect, set()
+        self._open = [p for p in self._open if p.seat not in glitches]
         if not self._open:
             return None
         inside, outside = split(self._open, self.window_ms)

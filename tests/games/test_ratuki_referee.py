@@ -312,3 +312,24 @@ def test_random_streams_match_the_oracle_when_delivered_in_tick_order() -> None:
         if verdict.kind == TAKE and len(presses) > 1:
             assert verdict.runner_up == presses[1][0]
             assert verdict.margin_ms == pytest.approx((presses[1][1] - presses[0][1]) * 1000, abs=0.0011)
+
+
+def test_a_glitch_on_the_wire_is_not_a_call() -> None:
+    """A press released within 3 ms is interference on a long wire (no hand is that quick): taken out of the
+    open contest; a real press (tens of ms) stays."""
+    ref = referee()
+    ref.press(1, 5.000)
+    assert ref.release(1, 5.001) is True
+    assert ref.close_window() is None and ref.phase == "idle"
+    ref.press(4, 5.500)  # contact bounce: released for 1 ms, pressed again at once -> a real call
+    ref.release(4, 5.501)
+    assert ref.press(4, 5.502).kind == "ignored"
+    verdict = ref.close_window()
+    assert verdict is not None and verdict.seats == (4,)
+    assert ref.finish() is not None
+    ref.press(2, 7.000)
+    ref.press(3, 7.010)
+    assert ref.release(3, 7.0115) is True  # Cy's glitch: Bo takes alone
+    assert ref.release(2, 7.040) is False
+    verdict = ref.close_window()
+    assert verdict is not None and (verdict.kind, verdict.seats) == (TAKE, (2,))
