@@ -56,27 +56,34 @@ class Roll:
         """True when ``other`` shows the same dice in the same places: as many, each of the same kind with its
         centre within half a die of one of ours (a hand or a shadow passed over the tray; nothing was rolled).
         Faces are not compared: a face read differently is the reader's doubt, not a new roll."""
+        return self.match_dice(other) is not None
+
+    def match_dice(self, other: Roll) -> list[int] | None:
+        """For each of our dice, the index of the same die in ``other`` (see :meth:`same_dice`); None when
+        ``other`` does not show the same dice in the same places."""
         if len(self.dice) != len(other.dice):
-            return False
-        left = list(other.dice)
+            return None
+        left = list(range(len(other.dice)))
+        found: list[int] = []
         for die in self.dice:
             x0, y0, x1, y1 = die.box
             reach = max(4.0, max(x1 - x0, y1 - y0) / 2)
             cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             match = next(
                 (
-                    o
-                    for o in left
-                    if o.kind == die.kind
-                    and abs((o.box[0] + o.box[2]) / 2 - cx) <= reach
-                    and abs((o.box[1] + o.box[3]) / 2 - cy) <= reach
+                    k
+                    for k in left
+                    if other.dice[k].kind == die.kind
+                    and abs((other.dice[k].box[0] + other.dice[k].box[2]) / 2 - cx) <= reach
+                    and abs((other.dice[k].box[1] + other.dice[k].box[3]) / 2 - cy) <= reach
                 ),
                 None,
             )
             if match is None:
-                return False
+                return None
             left.remove(match)
-        return True
+            found.append(match)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {"source": self.source, "dice": [d.to_json() for d in self.dice]}

@@ -250,3 +250,20 @@ def test_the_sample_photos_are_labelled_as_such(ui: UI) -> None:
     install_camera(ui, labelled_sample()[0])
     ui.go("home")
     assert ui.go("dice").source_text == ""
+
+
+def test_a_die_the_player_left_alone_that_reads_another_face_is_a_new_roll(ui: UI) -> None:
+    from dataclasses import replace
+
+    from companion.vision.roll import DieRead
+
+    screen = ui.screen("dice")
+    taken = Roll((DieRead("pips", 4, 0.9, (10, 10, 40, 40)), DieRead("pips", 2, 0.5, (100, 10, 130, 40), True)))
+    screen._taken = taken
+    screen.roll = Roll((taken.dice[0], replace(taken.dice[1], face=3, confidence=1.0, flagged=False)))  # corrected
+    shadowed = Roll((replace(taken.dice[0]), replace(taken.dice[1], face=5)))  # the unsure die read otherwise
+    assert screen._only_corrected_dice_differ(shadowed)  # same dice, the correction stays
+    turned = Roll((replace(taken.dice[0], face=6), taken.dice[1]))  # the die nobody corrected shows a 6 now
+    assert not screen._only_corrected_dice_differ(turned)
+    moved = Roll((taken.dice[0], replace(taken.dice[1], box=(200, 200, 230, 230))))
+    assert not screen._only_corrected_dice_differ(moved)

@@ -257,7 +257,7 @@ class DiceScreen(Screen):
             and settled is not self._taken
             and self.by_hand
             and self._taken is not None
-            and settled.same_dice(self._taken)
+            and self._only_corrected_dice_differ(settled)
         ):
             # The same dice in the same places after a hand or a shadow passed: the player's corrections stay.
             self._taken = settled
@@ -276,6 +276,23 @@ class DiceScreen(Screen):
             self.roll = None
             self.say(STATUS.get(result.state, result.state))
         self._show(live=result.latest if self.roll is None else None)
+
+    def _only_corrected_dice_differ(self, settled: Roll) -> bool:
+        """True when ``settled`` shows the dice the player corrected, in the same places, and every die they
+        did not correct reads as before (a hand or a shadow passed): the corrections stay. A die the player left
+        alone that now reads another face was turned over: a new roll."""
+        taken, shown = self._taken, self.roll
+        assert taken is not None
+        match = taken.match_dice(settled)
+        if match is None:
+            return False
+        if shown is None or len(shown.dice) != len(taken.dice):
+            return True  # dice added or taken out by hand: only the places can be compared
+        for i, k in enumerate(match):
+            untouched = shown.dice[i].face == taken.dice[i].face
+            if untouched and settled.dice[k].face != taken.dice[i].face:
+                return False
+        return True
 
     def on_camera(self, problem: str | None) -> None:
         """The camera went away (``problem``) or came back (None): say what to do instead of "Rolling…"."""
