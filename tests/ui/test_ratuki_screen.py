@@ -597,3 +597,189 @@ def test_out_asks_who_went_out_and_keeps_their_cards_left_at_0(ui: UI) -> None:
     out(ui, screen, "Bo")  # the right one this time
     assert rows[2].went_out and not rows[3].went_out and rows[3].ids.left.maximum > 0
     assert "Bo went out" in screen.session.describe(screen.session.actions[-1])
+
+
+# -- fitting the 800×480 screen: long names, many rounds, a notice shown ------------------------------------
+
+FOUR = (*PLAYERS[:2], Player("Cai", "#fdd835", 3), Player("Dee", "#fb8c00", 4))
+LONG_NAMES = (
+    "Bartholomew-Ch",
+    "Dmitri-Konstan",
+    "Alexandrina-Ma",
+    "Maximiliano-Jo",
+    "Christophe-Xav",
+)  # 14: the pad's limit
+LONG = tuple(Player(n, p.colour, p.seat) for n, p in zip(LONG_NAMES, FIVE, strict=True))
+
+
+def begin(ui: UI, players: tuple[Player, ...], **settings: Any) -> Any:
+    ui.app.start_game(Setup("ratuki", players, settings))
+    ui.advance(3)
+    return ui.screen()
+
+
+def score_rounds(ui: UI, screen: Any, rounds: list[dict[int, int]]) -> None:
+    """Whole rounds played through the journal: start, stuck, each seat's score pile (nothing left)."""
+    session = screen.session
+    for piles in rounds:
+        ui.clock_value += 30
+        session.do({"type": "start", "tick": ui.clock_value})
+        ui.clock_value += 120
+        session.do({"type": "stop", "tick": ui.clock_value, "reason": "blocked"})
+        for seat, pile in piles.items():
+            session.do({"type": "score", "seat": seat, "score_pile": pile, "left": 0})
+    screen.refresh()
+    ui.advance(3)
+
+
+def hidden_by(ui: UI, widget: Any, covers: tuple[Any, ...] = ()) -> list[str]:
+    """Why ``widget`` is not wholly in view: off the window, clipped by a scrolling view, under a cover."""
+    from kivy.uix.stencilview import StencilView
+
+    def box(w: Any) -> tuple[float, float, float, float]:
+        x, y = w.to_window(w.x, w.y)
+        return x, y, x + w.width, y + w.height
+
+    def inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return a[0] >= b[0] - 0.5 and a[1] >= b[1] - 0.5 and a[2] <= b[2] + 0.5 and a[3] <= b[3] + 0.5
+
+    me = box(widget)
+    faults = [] if inside(me, (0, 0, *ui.window.size)) else [f"off the window at {me}"]
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, StencilView) and not inside(me, box(parent)):
+            faults.append(f"clipped by {type(parent).__name__} {box(parent)}: {me}")
+        parent = parent.parent
+    for cover in covers:
+        c = box(cover)
+        if (
+            cover.opacity > 0
+            and min(me[2], c[2]) - max(me[0], c[0]) > 0.5
+            and min(me[3], c[3]) - max(me[1], c[1]) > 0.5
+        ):
+            faults.append(f"under {getattr(cover, 'text', cover)!r}")
+    return faults
+
+
+def text_faults(labels: Any) -> list[str]:
+    """Labels whose whole text (one line, unshortened) is wider than the label."""
+    from kivy.core.text import Label as CoreLabel
+
+    faults = []
+    for label in labels:
+        core = CoreLabel(text=str(label.text), font_size=label.font_size, bold=label.bold)
+        core.refresh()
+        if core.texture.width > label.width:
+            faults.append(f"{label.text!r} {core.texture.width}>{label.width:.0f}")
+    return faults
+
+
+def sheet_row(ui: UI, first: str) -> list[Any]:
+    """The score-sheet cells, left to right, of the row whose first cell reads ``first`` on the current pane."""
+    from kivy.uix.gridlayout import GridLayout
+
+    pane = ui.screen().ids.panes.current_screen
+    cells = [w for w in pane.walk(restrict=True) if isinstance(w.parent, GridLayout) and hasattr(w, "text")]
+    head = next(w for w in cells if w.text == first)
+    y = head.to_window(head.x, head.y)[1]
+    row = (w for w in cells if w.parent is head.parent and abs(w.to_window(w.x, w.y)[1] - y) < 0.5)
+    return sorted(row, key=lambda w: w.x)
+
+
+def result_label(ui: UI) -> Any:
+    screen = ui.screen()
+    pane = screen.ids.panes.current_screen
+    return next(w for w in pane.walk(restrict=True) if getattr(w, "text", None) == screen.result_text)
+
+
+def banner(ui: UI) -> Any:
+    return next(w for w in ui.app.root.children if w is not ui.app.manager)
+
+
+def test_totals_stay_in_view_after_many_rounds(ui: UI) -> None:
+    """4 players (Ana/Bo/Cai/Dee), 5 rounds: the Total row was below the Home button until scrolled."""
+    screen = begin(ui, FOUR)
+    each = {1: 15, 2: 20, 3: 10, 4: 15}
+    score_rounds(ui, screen, [each] * 4)
+    assert screen.ids.panes.current == "ready" and screen.round_text == "Round 5"
+    ui.screenshot("ratuki-sheet-4-rounds")
+    covers = (screen.ids.start, screen.ids.seats)
+    totals = sheet_row(ui, "Total")
+    assert [c.text for c in totals] == ["Total", "60", "80", "40", "60"]
+    for cell in totals + sheet_row(ui, "Round") + sheet_row(ui, "4"):  # the latest round in view too
+        assert hidden_by(ui, cell, covers) == []
+    score_rounds(ui, screen, [each])
+    assert screen.ids.panes.current == "over" and screen.result_text == "BO wins with 100 points"
+    ui.screenshot("ratuki-over-4-rounds")
+    covers = (ui.find("Home", screen.ids.panes.current_screen), screen.ids.seats)
+    totals = sheet_row(ui, "Total")
+    assert [c.text for c in totals] == ["Total", "75", "100", "50", "75"]
+    for cell in totals + sheet_row(ui, "Round") + sheet_row(ui, "5"):
+        assert hidden_by(ui, cell, covers) == []
+    assert result_label(ui).font_size == pytest.approx(40)  # a short line keeps the big font
+    assert text_faults(totals + sheet_row(ui, "Round")) == []
+
+
+def test_a_draw_of_long_names_shows_whole(ui: UI) -> None:
+    """5 players with 14-character names: the result wraps in a smaller font, names and totals fit."""
+    screen = begin(ui, LONG)
+    score_rounds(ui, screen, [{1: 25, 2: 25, 3: 5, 4: 10, 5: 20}] * 4)
+    assert screen.result_text == "DRAW: Bartholomew-Ch, Dmitri-Konstan with 100 points"
+    ui.screenshot("ratuki-draw-long-names")
+    result = result_label(ui)
+    width, height = result.texture_size
+    assert width <= result.width and height <= result.height, (result.texture_size, result.size)
+    assert result.font_size >= 30  # 40 px on one line was cut at both ends
+    covers = (ui.find("Home", screen.ids.panes.current_screen), screen.ids.seats)
+    names, totals = sheet_row(ui, "Round"), sheet_row(ui, "Total")
+    assert [c.text for c in names[1:]] == list(LONG_NAMES)
+    assert text_faults(names + totals) == []  # not shortened
+    for cell in names + totals + sheet_row(ui, "4"):
+        assert hidden_by(ui, cell, covers) == []
+
+
+def test_a_five_way_draw_still_fits_the_banner(ui: UI) -> None:
+    screen = begin(ui, LONG)
+    score_rounds(ui, screen, [dict.fromkeys(range(1, 6), 25)] * 4)
+    assert screen.result_text == f"DRAW: {', '.join(LONG_NAMES)} with 100 points"
+    ui.screenshot("ratuki-draw-5-long-names")
+    result = result_label(ui)
+    assert result.texture_size[0] <= result.width and result.texture_size[1] <= result.height
+    assert result.font_size >= 20
+
+
+def test_long_seat_names_are_cut_not_drawn_over_the_next_button(ui: UI) -> None:
+    names = ("Alexandrina-Maximiliana", "Bartholomew-Christophe", "Cassiopeia-Wilhelmina", "Dmitri-Konstantinovich")
+    names += ("Evangeline-Rosalind",)  # 19-23 characters, as a config file may name them
+    screen = begin(ui, tuple(Player(n, p.colour, p.seat) for n, p in zip(names, FIVE, strict=True)))
+    ui.tap(screen.ids.start)
+    ui.screenshot("ratuki-long-seat-names")
+    seats = list(screen.ids.seats.children)
+    assert len(seats) == 5
+    for button in seats:
+        assert button.texture_size[0] <= button.width, (button.text, button.texture_size, button.width)
+        assert button.texture_size[1] <= button.height
+    assert ui.find("1  Alexandrina-Maximiliana")  # the name itself is kept; only its drawing is cut
+
+
+def test_a_notice_takes_room_once(ui: UI) -> None:
+    """The app's notice banner sits below the screens: the seat buttons end right on it, no empty strip, and
+    five score rows still show whole above them."""
+    screen = begin(ui, LONG)
+    ui.tap(screen.ids.start)
+    ui.tap_text("Stuck: end round")
+    ui.app.notice("camera", "Camera lost: the dice camera stopped sending pictures")
+    ui.advance(3)
+    ui.screenshot("ratuki-score-with-notice")
+    notice = banner(ui)
+    assert notice.height >= 48 and notice.opacity == 1
+    seats = screen.ids.seats
+    assert seats.to_window(seats.x, seats.y)[1] == pytest.approx(notice.top, abs=1)
+    rows = [screen.score_rows[seat] for seat in range(1, 6)]
+    assert [hidden_by(ui, row, (seats, notice)) for row in rows] == [[]] * 5
+    for seat in range(1, 6):
+        ui.tap(ui.find("Save", screen.score_rows[seat]))
+    assert screen.state["phase"] == "ready"
+    ui.screenshot("ratuki-sheet-with-notice")
+    for cell in sheet_row(ui, "Total"):
+        assert hidden_by(ui, cell, (screen.ids.start, seats, notice)) == []

@@ -19,6 +19,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
+from kivy.uix.label import Label
 from kivy.utils import get_color_from_hex
 
 from companion.games.base import Action
@@ -117,6 +118,65 @@ class VerdictText(Image):
                 cls._cache.clear()
             cls._cache[key] = texture
         return texture
+
+
+class FitLabel(Label):
+    """Text wrapped to the label's width, in the largest font (``max_font_size`` down to ``min_font_size``, in
+    2 px steps) whose lines all fit its height: a short line stays big, a long one takes two or three lines."""
+
+    max_font_size = NumericProperty(dp(40))
+    min_font_size = NumericProperty(dp(14))
+    inset = NumericProperty(dp(10))  # room kept clear left and right (a quarter of it above and below)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit = Clock.create_trigger(self.fit, -1)
+        super().__init__(**kwargs)
+        self.bind(text=self._fit, size=self._fit, bold=self._fit, max_font_size=self._fit, inset=self._fit)
+
+    def fit(self, *_args: Any) -> None:
+        """Set ``font_size`` to the largest size at which the wrapped text fits inside the label."""
+        width, height = max(1.0, self.width - 2 * self.inset), max(1.0, self.height - self.inset / 2)
+        size = float(self.max_font_size)
+        while size > self.min_font_size and not self._fits(size, width, height):
+            size -= dp(2)
+        self.font_size = max(size, float(self.min_font_size))
+
+    def _fits(self, size: float, width: float, height: float) -> bool:
+        label = CoreLabel(
+            text=self.text, font_size=size, bold=self.bold, font_name=self.font_name, text_size=(width, None)
+        )
+        label.refresh()
+        texture = label.texture
+        return texture is None or (texture.width <= width + 0.5 and texture.height <= height + 0.5)
+
+
+class RatukiSheet(BoxLayout):
+    """The score sheet (rows of ``score_sheet``): the names row and the totals row stay in view, the rounds
+    between them scroll, showing the latest round. Layout in ratuki.kv."""
+
+    ROUND_COLUMN = dp(64)  # narrow "Round" column: the names get the width (5 × 14 characters fit)
+
+    def fill(self, rows: list[list[str]], colours: list[str]) -> None:
+        """Show ``rows`` (header, rounds..., totals); ``colours`` are the players' colours, column by column."""
+        grids = (self.ids.head, self.ids.rounds, self.ids.total)
+        for grid in grids:
+            grid.clear_widgets()
+            grid.cols = len(rows[0])
+        for r, cells in enumerate(rows):
+            grid = grids[0] if r == 0 else grids[2] if r == len(rows) - 1 else grids[1]
+            for c, text in enumerate(cells):
+                cell = Factory.RatukiCell(text=text)
+                if c == 0:
+                    cell.size_hint_x, cell.width = None, self.ROUND_COLUMN
+                if r == 0 and c > 0:
+                    cell.color = get_color_from_hex(colours[c - 1])
+                    cell.bold = True
+                if r == len(rows) - 1:
+                    cell.bold = True
+                    cell.font_size = dp(24)
+                    cell.height = dp(40)
+                grid.add_widget(cell)
+        self.ids.scroll.scroll_y = 0  # the latest round in view
 
 
 class RatukiCounter(BoxLayout):
@@ -222,6 +282,7 @@ class RatukiScreen(GameScreen):
         if self.chime.enabled:
             self.chime.load()
         self.ids.seats.set_players(self.players)
+        self._fit_seat_buttons()
         self._build_stats()
         self._build_score_rows()
         self.prewarm()
@@ -629,18 +690,30 @@ class RatukiScreen(GameScreen):
                 row.hand = 0
             row.changed()
 
-    def _fill_sheet(self, grid: Any) -> None:
-        rows = score_sheet(self.state)
-        grid.clear_widgets()
-        grid.cols = len(rows[0])
-        for r, cells in enumerate(rows):
-            for c, text in enumerate(cells):
-                cell = Factory.RatukiCell(text=text)
-                if r == 0 and c > 0:
-                    cell.color = get_color_from_hex(self.players[c - 1].colour)
-                    cell.bold = True
-                if r == len(rows) - 1:
-                    cell.bold = True
-                    cell.font_size = dp(24)
-                    cell.height = dp(40)
-                grid.add_widget(cell)
+    def _fill_sheet(self, sheet: RatukiSheet) -> None:
+        sheet.fill(score_sheet(self.state), [p.colour for p in self.players])
+
+    def _fit_seat_buttons(self) -> None:
+        """One line per on-screen seat button: a little smaller type for a long name, and a name still too
+        long cut with an ellipsis (it was drawn over the next button)."""
+        buttons = list(self.ids.seats.children)
+
+        def fit(*_args: Any) -> None:
+            size = dp(18)
+            for button in buttons:
+                label = CoreLabel(text=button.text, font_size=dp(18), font_name=button.font_name)
+                label.refresh()
+                if label.texture.width > button.width - dp(6):
+                    size = dp(16)  # the same size on every button
+            for button in buttons:
+                button.font_size = size
+                button.text_size = (max(0.0, button.width - dp(6)), button.height)
+
+        refit = Clock.create_trigger(fit, -1)  # once per layout, not once per button resized
+        for button in buttons:
+            button.shorten = True
+            button.shorten_from = "right"
+            button.halign, button.valign = "center", "middle"
+            button.max_lines = 1
+            button.bind(size=refit)
+        fit()
