@@ -103,6 +103,25 @@ def test_a_press_queued_when_the_window_timer_fires_still_counts(ui: UI) -> None
     assert verdict is not None and (verdict.kind, verdict.seats) == ("tie", (1, 2))
 
 
+def test_a_glitch_on_a_button_wire_is_not_a_call(ui: UI) -> None:
+    """A 1 ms pulse on a seat's wire (interference): the debouncer hides its release in the bounce window, the
+    window timer polls the boards before judging, and the referee drops it: no call is journaled."""
+    screen = playing(ui)
+    now = {"t": 900.0}
+    ui.app.buttons.clock = lambda: now["t"]
+    ui.app.sim_buttons.clock = lambda: now["t"]
+    ui.app.sim_buttons.press(2, at=900.0)
+    ui.app.sim_buttons.release(2, at=900.001)
+    ui.advance(1)
+    assert screen.referee.phase == "open"
+    screen._window_ev.cancel()
+    now["t"] = 900.060
+    screen._close_window()
+    assert screen.referee.phase == "idle" and screen.referee.verdict is None
+    screen.flush()
+    assert calls(screen) == []
+
+
 def test_a_window_timer_that_fires_early_waits_out_the_window(ui: UI) -> None:
     screen = playing(ui)
     now = {"t": 800.0}

@@ -428,7 +428,10 @@ class RatukiScreen(GameScreen):
     def _close_window(self, *_args: Any) -> None:
         self._window_ev = None
         # Presses already queued reach the referee before it judges: the hub drains on the next frame, which
-        # may come after this timer in the same one. (Else a press stamped inside the window was lost.)
+        # may come after this timer in the same one. (Else a press stamped inside the window was lost.) The
+        # boards are polled first, so a glitch's release hidden in a bounce window is reported now too.
+        for board in {id(b): b for b in (self.app.buttons, self.app.sim_buttons)}.values():
+            board.poll()
         self.app.hub.drain()
         if self._window_ev is not None or self.referee.phase != "open":
             return  # a press just drained closed this window (and may have opened the next, with its own timer)
