@@ -172,6 +172,14 @@ def painting_of(code: str) -> int:
     return int(match.group(1))
 
 
+def a_number(number: int) -> str:
+    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80"."""
+    lead = abs(number)
+    while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
+        lead //= 1000
+    return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"
+
+
 def plain(code: str) -> str:
     """The token code without the black-cat mark."""
     return code.rstrip(BLACK_CAT_MARK)
@@ -610,7 +618,7 @@ class ArtCollectors:
                 holder = "this turn's tokens" if where == "turn" else f"{state['players'][seat or 0]}'s pile"
                 raise IllegalAction(f"the black-cat token is not in the bag: it is in {holder}")
             if cat_painting and cat_painting != number:
-                raise IllegalAction(f"the black-cat token is a {cat_painting}, not a {number}")
+                raise IllegalAction(f"the black-cat token is {a_number(cat_painting)}, not {a_number(number)}")
         elif state["black_cat_in_bag"]:
             # The last token that can carry the black cat must be it.
             if cat_painting:
@@ -703,7 +711,7 @@ class ArtCollectors:
         pile = state["piles"][seat]
         name = state["players"][seat]
         top = painting_of(pile[-1])
-        require(top == number, f"{name}'s top token is a {top}, not a {number}")
+        require(top == number, f"{name}'s top token is {a_number(top)}, not {a_number(number)}")
         if state["kinds"][plain(turn["last"])]["ability"] == WILD:
             require(turn["cat"] != "exchange", "you exchanged the musician cat: no stealing cats this time")
             turn["cat"] = "steal"
@@ -771,7 +779,11 @@ class ArtCollectors:
             at += n
             state["piles"][to].extend(reversed(chunk))  # the chunk keeps its order on the receiver's pile
         turn["robin"] = "used"
-        state["event"] = f"Robin Tell takes {name}'s {most} tokens and hands them out"
+        state["event"] = (
+            f"Robin Tell takes {name}'s token and hands it out"
+            if most == 1
+            else f"Robin Tell takes {name}'s {most} tokens and hands them out"
+        )
 
     def _do_take(self, state: State, action: Action) -> None:
         self._need_play(state)

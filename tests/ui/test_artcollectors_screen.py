@@ -4,6 +4,7 @@ land in ``tests/screenshots/artcollectors-*.png``."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -480,3 +481,174 @@ def test_first_player_setting_starts_the_tracker(ui: UI) -> None:
     ui.tap(screen.picks["5"])
     ui.tap(screen.tracker.ids.stop)
     assert screen.session.state["piles"][2] == ["5"] and screen.session.state["current"] == 0
+
+
+# Five players with names as long as the name pad allows (14 characters).
+LONG = (
+    Player("Bartholomew-Ch", "#1e88e5", 1),
+    Player("Dmitri-Konstan", "#fb8c00", 2),
+    Player("Alexandrina-Ma", "#e53935", 3),
+    Player("Maximiliano-Jo", "#43a047", 4),
+    Player("Christophe-Xav", "#fdd835", 5),
+)
+
+
+def drawn_whole(label: Any) -> bool:
+    """The label's text is drawn inside it, none of it cut (its texture fits its box)."""
+    width, height = label.texture_size
+    return width <= label.width + 0.5 and height <= label.height + 0.5
+
+
+def shown_lines(button: Any) -> list[str]:
+    return str(button.text).split("\n")
+
+
+def test_five_long_names_count_screen_fits(ui: UI) -> None:
+    screen = start(ui, LONG)
+    ui.tap_text("Count the tokens")
+    for painting, count in ((11, 11), (9, 3)):  # Bartholomew-Ch holds 14 tokens: his tab needs two lines
+        assert screen.act({"type": "set_count", "player": 0, "painting": painting, "count": count}, quiet=True)
+    ui.advance(3)
+    tabs = list(reversed(screen.count.ids.tabs.children))
+    assert len(tabs) == 5
+    for tab, player in zip(tabs, LONG, strict=True):
+        assert drawn_whole(tab), tab.text
+        assert tab.text.startswith(player.name[:8])
+    assert tabs[0].text.endswith("14 tokens")  # the count is always shown whole
+    assert tabs[1].text.endswith("0") or tabs[1].text.endswith("0 tokens")
+    cats = list(reversed(screen.count.ids.cat.children))
+    assert [shown_lines(b)[0][:6] for b in cats] == [p.name[:6] for p in LONG] + ["Nobody"]
+    for button in cats:
+        assert drawn_whole(button), button.text
+        assert len(shown_lines(button)) <= 2
+        assert button.width >= 48 and button.height >= 48
+    for left, right in itertools.pairwise(cats):  # side by side, none over the next
+        assert left.right <= right.x
+    for button, player in zip(cats, LONG, strict=False):  # wrapped at the hyphen, every letter shown
+        assert "".join(shown_lines(button)) == player.name
+    ui.tap(cats[3])
+    assert screen.session.state["black_cat"] == 3 and "Maximiliano-Jo holds the black-cat token" in screen.header_text
+    ui.screenshot("artcollectors-14-long-names-count")
+
+
+def test_five_long_names_ranking_shows_every_score_whole(ui: UI) -> None:
+    screen = start(ui, LONG)
+    ui.tap_text("Count the tokens")
+    # Every token to someone, so two-digit totals: painting p goes to seat p % 5.
+    for key, info in screen.session.state["paintings"].items():
+        seat = int(key) % 5
+        assert screen.act({"type": "set_count", "player": seat, "painting": int(key), "count": info["tokens"]})
+    assert screen.act({"type": "set_black_cat", "player": 0})
+    assert screen.act({"type": "finish"})
+    ui.advance(4)
+    players = screen.session.state["result"]["players"]
+    assert max(p["total"] for p in players) >= 10
+    ranking = screen.results.ids.ranking
+    tiles = list(reversed(ranking.children))
+    assert len(tiles) == 5
+    from kivy.uix.label import Label
+
+    for tile in tiles:
+        labels = [w for w in tile.walk(restrict=True) if isinstance(w, Label)]
+        for label in labels:
+            assert drawn_whole(label), label.text
+            assert tile.x <= label.x and label.right <= tile.right + 0.5, label.text
+    texts = [[str(w.text) for w in tile.walk(restrict=True) if isinstance(w, Label)] for tile in tiles]
+    for player in players:  # each total is a label of its own, drawn whole
+        assert any(str(player["total"]) in row and any(player["name"][:6] in t for t in row) for row in texts)
+        detail = f"{player['token_points']} token pts + {player['painting_points']} paintings"
+        assert any(detail in row for row in texts)
+    ui.screenshot("artcollectors-15-long-names-results")
+
+
+def test_numbers_take_an_before_a_vowel_sound(ui: UI) -> None:
+    from companion.games.artcollectors import a_number
+
+    assert [a_number(n) for n in (1, 7, 8, 11, 18, 80, 88, 100, 800, 1100, 8000, 11000, 18500)] == [
+        "a 1",
+        "a 7",
+        "an 8",
+        "an 11",
+        "an 18",
+        "an 80",
+        "an 88",
+        "a 100",
+        "an 800",
+        "a 1100",
+        "an 8000",
+        "an 11000",
+        "an 18500",
+    ]
+    screen = start(ui, tracker=True)  # no steal hints: every pile is offered, the rules judge
+    ui.tap_text("Start tracking")
+    for code in ("8", "11"):  # Ana piles an 8, Bo an 11
+        ui.tap(screen.picks[code])
+        ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["7"])
+    ui.tap(ui.find("Steal from Ana"))
+    assert screen.message_is_error and "Ana's top token is an 8, not a 7" in screen.header_text
+    ui.tap(ui.find("Steal from Bo"))
+    assert screen.message_is_error and "Bo's top token is an 11, not a 7" in screen.header_text
+
+
+def test_five_long_names_robin_deal_fits(ui: UI) -> None:
+    screen = start(ui, LONG, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.picks["6"])
+    ui.tap(screen.tracker.ids.stop)  # Bartholomew-Ch piles two tokens
+    ui.tap(screen.picks["1"])  # Dmitri-Konstan: Robin Tell
+    ui.tap(ui.find("Robin Tell: Bartholomew-Ch's pile"))
+    ui.advance(3)
+    title = screen.robin.ids.title
+    assert title.text.startswith("Robin Tell takes Bartholomew-Ch's 2 tokens: hand them all out, top first")
+    from kivy.core.text import Label as CoreLabel
+
+    probe = CoreLabel(text=title.text, font_size=title.font_size, text_size=(title.width, None))
+    probe.refresh()
+    assert probe.texture.size[1] <= title.height  # three lines with long names, none cut at the top
+    givers = list(reversed(screen.robin.ids.givers.children))
+    for button, player in zip(givers, LONG, strict=True):
+        assert drawn_whole(button), button.text
+        assert len(shown_lines(button)) <= 2 and "".join(shown_lines(button)) == player.name
+        assert button.width >= 48 and button.height >= 48
+    ui.screenshot("artcollectors-16-long-names-robin")
+    ui.tap(givers[4])
+    ui.tap(givers[3])
+    ui.tap(ui.find("Deal"))
+    assert screen.session.state["piles"][4] == ["6"] and screen.session.state["piles"][3] == ["5"]
+    assert "Robin Tell takes Bartholomew-Ch's 2 tokens and hands them out" in screen.header_text
+
+
+def test_robin_tell_takes_a_single_token(ui: UI) -> None:
+    screen = start(ui, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.tracker.ids.stop)  # Ana piles one token
+    ui.tap(screen.picks["1"])  # Bo: Robin Tell
+    ui.tap(ui.find("Robin Tell: Ana's pile"))
+    assert screen.robin.ids.title.text.startswith("Robin Tell takes Ana's 1 token: hand it out (")
+    ui.tap(exact(screen.robin.ids.givers, "Cy"))
+    ui.tap(ui.find("Deal"))
+    assert screen.session.state["piles"][2] == ["5"]
+    assert "Robin Tell takes Ana's token and hands it out" in screen.header_text
+
+
+def test_robin_title_with_a_longer_name_is_not_cut(ui: UI) -> None:
+    """Names from the config file may be longer than the name pad's 14 letters: the deal's sentence then takes a
+    third line, which must fit (it was cut at the top)."""
+    players = (Player("Bartholomew-Christopher", "#1e88e5", 1), *PLAYERS[1:])
+    screen = start(ui, players, tracker=True)
+    ui.tap_text("Start tracking")
+    ui.tap(screen.picks["5"])
+    ui.tap(screen.picks["6"])
+    ui.tap(screen.tracker.ids.stop)
+    ui.tap(screen.picks["1"])
+    ui.tap(ui.find("Robin Tell: Bartholomew-Christopher's pile"))
+    ui.advance(3)
+    from kivy.core.text import Label as CoreLabel
+
+    title = screen.robin.ids.title
+    probe = CoreLabel(text=title.text, font_size=title.font_size, text_size=(title.width, None))
+    probe.refresh()
+    assert 2 * title.font_size < probe.texture.size[1] <= title.height  # three lines, all shown

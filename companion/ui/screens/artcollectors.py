@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import colorsys
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -59,6 +62,83 @@ def chunks_from_gives(gives: list[int]) -> list[dict[str, int]]:
     return deal
 
 
+def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
+    """How wide ``text`` is drawn in the default font (the widest of its lines)."""
+    measure = CoreLabel(font_size=font_size, bold=bold)
+    return float(max(measure.get_extents(line)[0] for line in text.split("\n")))
+
+
+def shortened(text: str, room: float, font_size: float, *, bold: bool = False) -> str:
+    """``text`` on one line within ``room`` px: cut at the end with an ellipsis if it is too long."""
+    if text_width(text, font_size, bold=bold) <= room:
+        return text
+    keep = len(text) - 1
+    while keep > 1 and text_width(text[:keep].rstrip() + "…", font_size, bold=bold) > room:
+        keep -= 1
+    return text[:keep].rstrip() + "…"
+
+
+def two_lines(text: str, room: float, font_size: float, *, bold: bool = False) -> str:
+    """``text`` on at most two lines within ``room`` px: broken at a space or after a hyphen (the most even
+    break that fits), else filled letter by letter; what still does not fit ends in an ellipsis."""
+
+    def fits(part: str) -> bool:
+        return text_width(part, font_size, bold=bold) <= room
+
+    if fits(text):
+        return text
+    best: tuple[float, str] | None = None
+    for index, char in enumerate(text):
+        if char == " ":
+            first, second = text[:index].rstrip(), text[index + 1 :].lstrip()
+        elif char == "-":
+            first, second = text[: index + 1], text[index + 1 :].lstrip()
+        else:
+            continue
+        if first and second and fits(first) and fits(second):
+            widest = max(text_width(first, font_size, bold=bold), text_width(second, font_size, bold=bold))
+            if best is None or widest < best[0]:
+                best = (widest, f"{first}\n{second}")
+    if best is not None:
+        return best[1]
+    cut = len(text) - 1
+    while cut > 1 and not fits(text[:cut]):
+        cut -= 1
+    return f"{text[:cut]}\n{shortened(text[cut:].lstrip(), room, font_size, bold=bold)}"
+
+
+def name_text(name: str, room: float, size: float, smaller: float) -> tuple[str, float]:
+    """A player's name on a button: one line at ``size`` when it fits, else two lines at ``smaller``."""
+    if text_width(name, size) <= room:
+        return name, size
+    return two_lines(name, room, smaller), smaller
+
+
+def keep_fitted(widget: Label, make: Callable[[float], tuple[str, float]], margin: float = dp(8)) -> None:
+    """Give ``widget`` the text and font size ``make(room)`` returns for its width, now and whenever it resizes
+    (names are shortened or wrapped to fit; ``room`` is the width less ``margin``)."""
+
+    def update(*_args: Any) -> None:
+        widget.text, widget.font_size = make(max(dp(8), widget.width - margin))
+
+    widget.bind(width=update)
+    update()
+
+
+def fit_font(widget: Label, largest: float, smallest: float) -> None:
+    """The largest font from ``largest`` down to ``smallest`` at which ``widget``'s text fits its width (for text
+    with numbers, which must never be cut)."""
+
+    def update(*_args: Any) -> None:
+        size = largest
+        while size > smallest and text_width(widget.text, size, bold=widget.bold) > widget.width - dp(4):
+            size -= 1
+        widget.font_size = size
+
+    widget.bind(width=update, text=update)
+    update()
+
+
 class ACChip(Button):
     """A tappable token or painting tile."""
 
@@ -70,6 +150,32 @@ class ACTile(Label):
     """A token shown in a pile (not tappable)."""
 
     tile = ListProperty([0.3, 0.3, 0.3, 1])
+
+
+class ACRank(BoxLayout):
+    """A player's place in the final ranking: place and name (wrapped or shortened to fit), the total in full
+    beside them, and how it is made up below."""
+
+    tile = ListProperty([0.3, 0.3, 0.3, 1])
+    ink = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, place: str, name: str, total: int, detail: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        ids = self.ids
+        ids.total.text = str(total)
+
+        def head(room: float) -> tuple[str, float]:
+            line = f"{place} {name}"
+            if text_width(line, dp(15), bold=True) <= room:
+                return line, dp(15)
+            for size in (dp(15), dp(14)):  # the place above the name, a size smaller before the name is cut
+                if text_width(name, size, bold=True) <= room:
+                    return f"{place}\n{name}", size
+            return f"{place}\n{shortened(name, room, dp(13), bold=True)}", dp(13)
+
+        keep_fitted(ids.head, head, margin=dp(2))
+        ids.detail.text = detail
+        fit_font(ids.detail, dp(13), dp(9))
 
 
 class ACCountCell(BoxLayout):
@@ -225,15 +331,19 @@ class ArtCollectorsScreen(GameScreen):
     def _fill_count(self, state: dict[str, Any]) -> None:
         tabs = self.count.ids.tabs
         tabs.clear_widgets()
+        totals = [sum(int(n) for n in row.values()) for row in state["counts"]]
+        # One style for the row: every tab on one line, or (when one of them does not fit) every tab on two.
+        players = state["players"]
+        widest = max(text_width(f"{name} · {held}", dp(18)) for name, held in zip(players, totals, strict=True))
         for seat, name in enumerate(state["players"]):
-            held = sum(int(n) for n in state["counts"][seat].values())
+            held = totals[seat]
             colour = state["colours"][seat]
             tab = ToggleButton(
-                text=f"{name} · {held}",
                 group="ac-count-seat",
                 state="down" if seat == self.count_seat else "normal",
                 allow_no_selection=False,
-                font_size=dp(18),
+                halign="center",
+                valign="middle",
                 background_normal="",
                 background_down="",
                 background_color=hex_rgba(colour) if seat == self.count_seat else [0.22, 0.24, 0.32, 1],
@@ -241,6 +351,7 @@ class ArtCollectorsScreen(GameScreen):
             )
             tab.bind(on_release=lambda _b, s=seat: self.show_seat(s))
             tabs.add_widget(tab)
+            keep_fitted(tab, partial(self.tab_text, name, held, widest=widest))
         for key, cell in self.cells.items():
             info = state["paintings"][key]
             left = int(info["tokens"]) - sum(int(row[key]) for row in state["counts"])
@@ -255,16 +366,26 @@ class ArtCollectorsScreen(GameScreen):
         for holder, name in choices:
             chosen = state["black_cat_set"] and state["black_cat"] == holder
             button = ToggleButton(
-                text=name,
                 group="ac-black-cat",
                 state="down" if chosen else "normal",
-                font_size=dp(17),
+                halign="center",
+                valign="middle",
                 background_normal="",
                 background_down="",
                 background_color=[0.55, 0.45, 0.1, 1] if chosen else [0.22, 0.24, 0.32, 1],
             )
             button.bind(on_release=lambda _b, s=holder: self.set_black_cat(s))
             cat.add_widget(button)
+            keep_fitted(button, partial(name_text, name, size=dp(17), smaller=dp(15)))
+
+    @staticmethod
+    def tab_text(name: str, held: int, room: float, widest: float) -> tuple[str, float]:
+        """A count tab: "name · tokens" on one line when every tab's fits (``widest``), else the name (shortened
+        if need be) over the number of tokens, which is always shown whole."""
+        if widest <= room:
+            return f"{name} · {held}", dp(18)
+        size = dp(15)
+        return f"{shortened(name, room, size)}\n{held} token{'' if held == 1 else 's'}", size
 
     def show_seat(self, seat: int) -> None:
         self.count_seat = seat
@@ -374,14 +495,13 @@ class ArtCollectorsScreen(GameScreen):
             colour = state["colours"][seat]
             place = ORDINALS.get(player["rank"], f"{player['rank']}th")
             ranking.add_widget(
-                ACTile(
-                    text=(
-                        f"{place} {player['name']}  [size=26]{player['total']}[/size]\n"
-                        f"[size=13]{player['token_points']} token pts + {player['painting_points']} paintings[/size]"
-                    ),
+                ACRank(
+                    place,
+                    player["name"],
+                    player["total"],
+                    f"{player['token_points']} token pts + {player['painting_points']} paintings",
                     tile=hex_rgba(colour),
-                    color=readable_text(colour),
-                    halign="center",
+                    ink=readable_text(colour),
                 )
             )
         short = [row for row in result["paintings"] if row["total"] < row["tokens"]]
@@ -653,9 +773,10 @@ class ArtCollectorsScreen(GameScreen):
         ids = self.robin.ids
         names = state["players"]
         remaining = plan["tokens"][len(plan["gives"]) :]
+        taken = len(plan["tokens"])
+        what = "token: hand it out" if taken == 1 else "tokens: hand them all out, top first"
         ids.title.text = (
-            f"Robin Tell takes {names[plan['target']]}'s {len(plan['tokens'])} tokens: hand them all out, "
-            "top first (tokens in a row to one player stay in order)"
+            f"Robin Tell takes {names[plan['target']]}'s {taken} {what} (tokens in a row to one player stay in order)"
         )
         ids.tokens.clear_widgets()
         for code in remaining[:8]:
@@ -666,8 +787,8 @@ class ArtCollectorsScreen(GameScreen):
         for seat, name in enumerate(names):
             colour = state["colours"][seat]
             button = Button(
-                text=name,
-                font_size=dp(18),
+                halign="center",
+                valign="middle",
                 background_normal="",
                 background_color=hex_rgba(colour),
                 color=readable_text(colour),
@@ -675,6 +796,7 @@ class ArtCollectorsScreen(GameScreen):
             )
             button.bind(on_release=lambda _b, s=seat: self.robin_give(s))
             ids.givers.add_widget(button)
+            keep_fitted(button, partial(name_text, name, size=dp(18), smaller=dp(14)))
         given: dict[int, list[str]] = {}
         for code, seat in zip(plan["tokens"], plan["gives"], strict=False):
             given.setdefault(seat, []).append(plain(code))
