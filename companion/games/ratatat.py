@@ -765,7 +765,8 @@ class RatATatRoll:
         if kind == "reroll":
             if "picture" in action:
                 return f"re-roll the picture die: {action['picture']}"
-            return f"re-roll dice {', '.join(str(i + 1) for i in action.get('indices', []))} → {action.get('values')}"
+            dice = ", ".join(str(i + 1) for i in action.get("indices", []))
+            return f"re-roll dice {dice} → {', '.join(map(str, action.get('values', [])))}"
         if kind == "move":
             return "move the statue"
         if kind == "take_region":
@@ -791,7 +792,7 @@ class RatATatRoll:
             at = action.get("at")
             return {"own": "look at own cards", "none": "look at nothing"}.get(str(at), f"look at a card of {at}")
         if kind == "hand":
-            return f"{action.get('player')} reveals {action.get('values')}"
+            return f"{action.get('player')} reveals {', '.join(map(str, action.get('values', [])))}"
         return {"pass": "pass", "no_swap": "no swap", "end_turn": "end the turn"}.get(str(kind), str(kind))
 
 

@@ -226,6 +226,8 @@ def test_describe_every_action_type() -> None:
     assert lines[0] == "roll 3 + 4"
     assert lines[8] == "swap own card 1 with Bob's card 2"
     assert lines[11] == "region 1 shows 4 with a balloon"
+    assert lines[1] == "re-roll dice 1 → 6"  # values said as a player would, not a Python list
+    assert lines[16] == "Ana reveals 1, 2"
     assert all(lines) and len(set(lines)) == len(lines)
 
 

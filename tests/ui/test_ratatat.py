@@ -364,8 +364,8 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     from kivy.uix.label import Label
 
     table = [w.text for w in screen.ids.controls.walk(restrict=True) if type(w) is Label]
-    assert table[:3] == ["WIN", "Bob", "4  [size=15](2 + 2 + 0 + 0)[/size]"]  # ranked, lowest first
-    assert table[4:] == ["Cid", "8  [size=15](1 + 1 + 3 + 3)[/size]", "", "Ana", "11  [size=15](0 + 1 + 2 + 8)[/size]"]
+    assert table[:4] == ["WIN", "Bob", "2 + 2 + 0 + 0", "4"]  # ranked, lowest first: the cards under the name
+    assert table[4:] == ["", "Cid", "1 + 1 + 3 + 3", "8", "", "Ana", "0 + 1 + 2 + 8", "11"]
     assert not any(isinstance(w, Button) and w.height < 48 for w in screen.ids.controls.walk(restrict=True))
     ui.screenshot("ratatat-over-3p")
     ui.advance(2)
@@ -415,3 +415,172 @@ def test_a_balloon_toggled_before_undo_is_forgotten(ui: UI) -> None:
     assert "Balloon: no" in [b.text for b in buttons(ui)]
     ui.tap(next(b for b in buttons(ui) if b.text == "6"))
     assert state(ui)["face_up"][0] == {"value": 6, "balloon": False}
+
+
+# -- long names, the end table, the banner: everything inside its box on the 800×480 screen -----------------------
+
+LONG_NAMES = ("Bartholomew-Ch", "Dmitri-Konstan", "Alexandrina-Ma", "Maximiliano-Jo", "Christophe-Xav")  # 14 each
+COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
+TWO = (Player("Ana", COLOURS[0], 1), Player("Bo", COLOURS[1], 2))  # the app's default names
+FIVE_LONG = tuple(Player(n, c, seat) for seat, (n, c) in enumerate(zip(LONG_NAMES, COLOURS, strict=True), 1))
+
+
+def landing(screen: Any, kind: str) -> list[int]:
+    """Dice (one if it can, else two) that move the statue onto a space of ``kind``."""
+    st = screen.state
+    spaces = st["board"]["spaces"]
+    options = [[a] for a in range(1, 7)] + [[a, b] for a in range(1, 7) for b in range(1, 7)]
+    return next(d for d in options if spaces[(st["statue"] + sum(d)) % len(spaces)]["kind"] == kind)
+
+
+def quick_step(ui: UI, screen: Any) -> None:
+    """One action of a fast game by the screen's own act(): every face-up card a 9 (there are nine), each turn a
+    card from the pile, a pass at the threshold."""
+    st = screen.state
+    phase = st["phase"]
+    if phase in ("deal", "reveal"):
+        actions = [{"type": "reveal", "region": st["to_reveal"][0], "value": 9, "balloon": False}]
+    elif phase == "roll":
+        actions = [{"type": "roll", "dice": landing(screen, "card")}, {"type": "move"}]
+    else:
+        actions = [{"space": {"type": "take_pile", "balloon": False}, "endgame": {"type": "pass"}}[phase]]
+    for action in actions:
+        assert screen.act(action), (action, screen.header_text)
+    ui.advance(1)
+
+
+def play_until(ui: UI, screen: Any, done: Any) -> None:
+    for _ in range(300):
+        if done(screen.state):
+            ui.advance(2)
+            return
+        quick_step(ui, screen)
+    raise AssertionError(f"not reached: {screen.state['phase']}")
+
+
+def out_of_bounds(ui: UI) -> list[str]:
+    """Labels (not buttons) in the controls whose text is drawn bigger than the label, or that reach past the
+    controls panel or the window: the end table used to run off the right edge and draw names over the totals."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    controls = ui.screen().ids.controls
+    left, _ = controls.to_window(controls.x, controls.y)
+    right, _ = controls.to_window(controls.right, controls.y)
+    bad = []
+    for w in controls.walk(restrict=True):
+        if isinstance(w, Label) and not isinstance(w, Button) and w.text:
+            x0, y0 = w.to_window(w.x, w.y)
+            x1, _ = w.to_window(w.right, w.top)
+            tw, th = w.texture_size
+            if tw > w.width + 1 or th > w.height + 1 or x0 < left - 1 or x1 > min(right, 800) + 1 or y0 < 0:
+                bad.append(f"{w.text!r}: text {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f} at x {x0:.0f}-{x1:.0f}")
+    return bad
+
+
+def spilling_buttons(ui: UI) -> list[str]:
+    """Buttons in the controls smaller than 48 px, with more than two lines of text, or with a word wider than a
+    line (Kivy then breaks it mid-word: "Dmitri- / Konsta / n" spilled out of its button)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.uix.button import Button
+
+    bad = []
+    for b in ui.screen().ids.controls.walk(restrict=True):
+        if not isinstance(b, Button):
+            continue
+        measure = CoreLabel(font_size=b.font_size, bold=b.bold).get_extents
+        line = measure("Ag")[1]
+        room = b.text_size[0]
+        wide = [word for word in b.text.split() if measure(word)[0] > room]
+        if b.width < 48 or b.height < 48 or b.texture_size[1] > min(2 * line + 2, b.height) or wide:
+            bad.append(f"{b.text!r} {b.width:.0f}x{b.height:.0f}: text {b.texture_size[1]:.0f} high, too wide {wide}")
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("players", "hands", "shot"),
+    [
+        (TWO, [[8, 8, 7, 7, 9], [3, 7, 4, 0, 7]], "ratatat-over-2p"),
+        (FIVE_LONG, [[8, 8, 7, 9], [6, 6, 5, 9], [7, 7, 6, 5], [4, 3, 2, 1], [0, 1, 2, 3]], "ratatat-over-5p-long"),
+    ],
+)
+def test_end_table_fits_the_screen(ui: UI, players: tuple[Player, ...], hands: list[list[int]], shot: str) -> None:
+    """The end table for two players (five cards each) and five players of 14-character names: every total whole,
+    the cards listed under the name, long names shortened; the last reveal is said in words, not as a list."""
+    from kivy.uix.label import Label
+
+    screen = start(ui, players)
+    play_until(ui, screen, lambda st: st["phase"] == "final_reveal")
+    names = [p.name for p in players]
+    for name, values in zip(names, hands, strict=True):
+        assert screen.act({"type": "hand", "player": name, "values": values}), screen.header_text
+        ui.advance(2)
+    assert screen.session.over
+    last = ", ".join(map(str, hands[-1]))
+    assert screen.header_text == f"{names[-1]} reveals {last}"  # was "Bo reveals [3, 7, 4, 0, 7]"
+    ui.advance(3)
+    ui.screenshot(shot)
+    assert not out_of_bounds(ui), out_of_bounds(ui)
+    labels = [w for w in screen.ids.controls.walk(restrict=True) if type(w) is Label]
+    ranked = sorted(zip(names, hands, strict=True), key=lambda nh: sum(nh[1]))
+    texts = [w.text for w in labels]
+    for name, values in ranked:  # name, cards, total in this order, lowest total first
+        at = texts.index(name)
+        assert texts[at + 1 : at + 3] == [" + ".join(map(str, values)), str(sum(values))]
+        total = labels[at + 2]
+        assert not total.shorten and total.texture_size[0] <= total.width  # the total is never cut
+    assert [t for t in texts if t in names] == [n for n, _ in ranked]
+    home = ui.find("Home", screen.ids.controls)
+    assert home.to_window(home.x, home.y)[1] >= screen.ids.players.to_window(0, screen.ids.players.top)[1]
+
+
+@pytest.mark.parametrize(("players", "shot"), [(TWO, "ratatat-swap-2p"), (FIVE_LONG, "ratatat-swap-5p-long")])
+def test_long_names_fit_the_look_and_swap_buttons(ui: UI, players: tuple[Player, ...], shot: str) -> None:
+    """Look and swap with the most cards a player can hold and 14-character names: each name button at most two
+    lines, a long name shortened with an ellipsis instead of broken mid-word, every button at least 48 px."""
+    screen = start(ui, players)
+    names = [p.name for p in players]
+    threshold = state(ui)["threshold"]
+    # a leopard space for the first player once the others hold all but one card: look
+    play_until(
+        ui,
+        screen,
+        lambda st: st["phase"] == "roll" and st["current"] == 0 and min(map(len, st["rows"])) >= threshold - 1,
+    )
+    assert screen.act({"type": "roll", "dice": landing(screen, "leopard")}) and screen.act({"type": "move"})
+    assert screen.act({"type": "take_region"})
+    play_until(ui, screen, lambda st: st["phase"] == "look")
+    assert not spilling_buttons(ui), spilling_buttons(ui)
+    ui.screenshot(f"{shot}-look")
+    assert names[-1] in ui.texts()  # the longest row of names: all there, whole (two to a row)
+    ui.tap(next(b for b in buttons(ui) if b.text == names[1]))
+    assert f"which of {names[1]}'s cards" in screen.prompt
+    assert not spilling_buttons(ui), spilling_buttons(ui)
+    ui.tap_text("Back")
+    ui.tap_text("Skip")
+    # everyone at the threshold: the picture die shows swap
+    play_until(ui, screen, lambda st: st["phase"] == "endgame" and min(map(len, st["rows"])) == threshold)
+    feed(ui, picture("swap"))
+    me = state(ui)["players"][state(ui)["current"]]
+    other = next(n for n in names if n != me)
+    ui.tap_text("My card 1")
+    assert not spilling_buttons(ui), spilling_buttons(ui)
+    ui.tap(next(b for b in buttons(ui) if b.text == other))
+    theirs = [b for b in buttons(ui) if b.text.endswith(tuple(f" {j}" for j in range(1, threshold + 1)))]
+    assert len(theirs) == threshold and not spilling_buttons(ui), spilling_buttons(ui)
+    assert all(b.text.split()[0].rstrip("…") in other for b in theirs)  # the name kept (cut if long), the card whole
+    ui.screenshot(shot)
+    ui.tap(theirs[-1])
+    assert screen.header_text.startswith(f"swap own card 1 with {other}'s card {threshold}")
+
+
+def test_no_room_kept_for_the_banner(ui: UI) -> None:
+    """The notice banner sits below the screens (they shrink for it): the screen keeps no empty strip of its own."""
+    screen = start(ui, TWO)
+    deal(ui, [(5, False), (6, False), (7, False), (8, False), (3, False)])
+    ui.app.notice("camera", "Camera lost: test camera unplugged. Trying again; touch input works meanwhile.")
+    ui.advance(3)
+    strip = screen.ids.players
+    assert ui.app.banner and strip.to_window(strip.x, strip.y)[1] == pytest.approx(screen.to_window(0, screen.y)[1])
+    ui.screenshot("ratatat-notice")
+    ui.app.notice("camera", None)

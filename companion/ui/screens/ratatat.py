@@ -29,6 +29,23 @@ from hardware.buttons import ButtonEvent
 STEP_S = 0.12  # statue animation: seconds per space
 FACE_NAMES = {"cat": "Cat (lowest)", "rat": "Rat (highest)", "swap": "Swap"}
 ICON_NAMES = {"card": "card", "balloon": "balloon", "leopard": "leopard", "picture": "picture-die"}
+ELLIPSIS = "…"
+
+
+def fit_width(text: str, room: float, font_size: float, *, bold: bool = False, keep: str = "") -> str:
+    """``text + keep`` as it is if it fits on one line of ``room`` pixels, else ``text`` cut at the end with an
+    ellipsis so that it fits, ``keep`` still after it (measured in the labels' font, so a long name never wraps
+    mid-word or spills out of its box)."""
+    from kivy.core.text import Label as CoreLabel
+
+    measure = CoreLabel(font_size=font_size, bold=bold).get_extents
+    if measure(text + keep)[0] <= room:
+        return text + keep
+    for end in range(len(text) - 1, 0, -1):
+        cut = text[:end].rstrip(" -") + ELLIPSIS + keep
+        if measure(cut)[0] <= room:
+            return cut
+    return ELLIPSIS + keep
 
 
 class RingBoard(Widget):
@@ -368,6 +385,35 @@ class RatatatScreen(GameScreen):
             row.add_widget(button)
         return row
 
+    def _grid(self, buttons: list[Button], height: float = dp(52)) -> BoxLayout | GridLayout:
+        """Up to three buttons in one row; more (players' names) two to a row, so a name has room to be read."""
+        if len(buttons) <= 3:
+            return self._row(buttons, height)
+        rows = math.ceil(len(buttons) / 2)
+        grid = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, height=height * rows + dp(4) * (rows - 1))
+        for button in buttons:
+            button.size_hint_y = None
+            button.height = height
+            grid.add_widget(button)
+        return grid
+
+    def _name_button(self, name: str, after: str, callback: Any, **kwargs: Any) -> Button:
+        """A button saying ``name`` + ``after`` ("Bob 2", "Bob: total 13") in at most two lines: the name (with
+        what is glued to it, like the colon) is shortened with an ellipsis to fit a line of its own, so it is
+        never broken mid-word over three lines; the rest of ``after`` is short and wraps onto the second line."""
+        glued, space, rest = after.partition(" ")
+        button = self._button(name + after, callback, **kwargs)
+
+        def fit(*_args: Any) -> None:
+            room = button.width - dp(8) - dp(2)  # BigButton's text_size, and a little slack for rounding
+            if room > 0:
+                first = fit_width(name, room, button.font_size, bold=button.bold, keep=glued)
+                button.text = first + space + rest
+
+        button.bind(width=fit, font_size=fit)
+        fit()
+        return button
+
     def _build_controls(self) -> None:
         box = self.ids.controls
         box.clear_widgets()
@@ -666,7 +712,7 @@ class RatatatScreen(GameScreen):
         elif self.swap_other is None:
             self.prompt = f"{me}: swap your card {self.swap_mine + 1} with whose card?"
             others = [p for p in state["players"] if p != me]
-            box.add_widget(self._row([self._button(p, lambda p=p: self._swap_with(p)) for p in others]))
+            box.add_widget(self._grid([self._name_button(p, "", lambda p=p: self._swap_with(p)) for p in others]))
         else:
             other = self.swap_other
             theirs = len(state["rows"][state["players"].index(other)])
@@ -674,7 +720,7 @@ class RatatatScreen(GameScreen):
             box.add_widget(
                 self._row(
                     [
-                        self._button(f"{other} {j + 1}", lambda j=j: self._swap_do(j), kind="AccentButton")
+                        self._name_button(other, f" {j + 1}", lambda j=j: self._swap_do(j), kind="AccentButton")
                         for j in range(theirs)
                     ]
                 )
@@ -727,8 +773,8 @@ class RatatatScreen(GameScreen):
         if self.look_other is None:
             self.prompt = f"{me}: look at all your own cards, or at one card of another player"
             buttons = [self._button("My cards", lambda: self._look({"type": "look", "at": "own"}), kind="AccentButton")]
-            buttons += [self._button(p, lambda p=p: self._look_at(p)) for p in state["players"] if p != me]
-            box.add_widget(self._row(buttons, dp(60)))
+            buttons += [self._name_button(p, "", lambda p=p: self._look_at(p)) for p in state["players"] if p != me]
+            box.add_widget(self._grid(buttons, dp(60) if len(buttons) <= 3 else dp(52)))
             box.add_widget(self._row([self._button("Skip", lambda: self._look({"type": "look", "at": "none"}))]))
         else:
             other = self.look_other
@@ -737,8 +783,8 @@ class RatatatScreen(GameScreen):
             box.add_widget(
                 self._row(
                     [
-                        self._button(
-                            f"{other} {j + 1}", lambda j=j: self._look({"type": "look", "at": other, "card": j})
+                        self._name_button(
+                            other, f" {j + 1}", lambda j=j: self._look({"type": "look", "at": other, "card": j})
                         )
                         for j in range(count)
                     ],
@@ -771,8 +817,9 @@ class RatatatScreen(GameScreen):
                 [
                     self._button("Clear", self._hand_clear),
                     self._button("Delete last", self._hand_delete, disabled=not self.hand_values),
-                    self._button(
-                        f"{name}: total {sum(self.hand_values)}",
+                    self._name_button(
+                        name,
+                        f": total {sum(self.hand_values)}",
                         lambda: self._hand_done(name),
                         kind="AccentButton",
                         disabled=not ready,
@@ -806,25 +853,77 @@ class RatatatScreen(GameScreen):
         winners = scores["winners"]
         self.prompt = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {scores[winners[0]]}!"
         ranked = sorted(self.state["players"], key=lambda p: scores[p])
-        self.info = "Lowest total wins: everyone's cards added up"
+        # the hint only where there is room: five rows and Home must fit under a notice banner as well
+        self.info = "Lowest total wins: everyone's cards added up" if len(ranked) <= 3 else ""
         colours = {p.name: p.colour for p in self.players}
-        table = GridLayout(cols=3, size_hint_y=None, height=dp(40) * len(ranked), spacing=dp(2))
+        box.add_widget(self._score_table(ranked, {p: int(scores[p]) for p in ranked}, winners, colours))
+        box.add_widget(self._row([self._button("Home", self.go_home, kind="AccentButton")], dp(52)))
+
+    def _score_table(
+        self, ranked: list[str], totals: dict[str, int], winners: list[str], colours: dict[str, str]
+    ) -> BoxLayout:
+        """One row a player, lowest total first: WIN, the name (shortened with an ellipsis when long) over the cards
+        added up (small, wrapped), and the total at the right edge, always whole. Sized for five players of the
+        longest names with five cards each in the panel beside the board."""
+        row_h = dp(44) if len(ranked) <= 3 else dp(38)
+        table = BoxLayout(
+            orientation="vertical",
+            size_hint_y=None,
+            height=row_h * len(ranked) + dp(2) * (len(ranked) - 1),
+            spacing=dp(2),
+        )
         for name in ranked:
             won = name in winners
+            row = BoxLayout(size_hint_y=None, height=row_h, spacing=dp(6))
+            row.add_widget(
+                self._cell("WIN" if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=dp(46), halign="center")
+            )
+            who = BoxLayout(orientation="vertical")
             colour = get_color_from_hex(colours.get(name, "#ffffff"))
-            table.add_widget(Label(text="WIN" if won else "", font_size=dp(22), bold=True, color=(1, 0.85, 0.3, 1)))
-            table.add_widget(Label(text=name, font_size=dp(26), bold=won, color=colour))
+            who.add_widget(self._cell(name, dp(20) if len(ranked) <= 3 else dp(18), colour, bold=won, valign="bottom"))
             values = " + ".join(str(v) for v in self.state["hands"][name])
-            table.add_widget(
-                Label(
-                    text=f"{scores[name]}  [size={int(dp(15))}]({values})[/size]",
-                    markup=True,
-                    font_size=dp(26),
-                    bold=won,
+            cards = self._cell(values, dp(14), (0.75, 0.75, 0.8, 1), valign="top", wrap=True)
+            cards.size_hint_y, cards.height = None, dp(17)
+            who.add_widget(cards)
+            row.add_widget(who)
+            row.add_widget(
+                self._cell(
+                    str(totals[name]), dp(28), (1, 1, 1, 1), bold=True, width=dp(60), halign="right", shorten=False
                 )
             )
-        box.add_widget(table)
-        box.add_widget(self._row([self._button("Home", self.go_home, kind="AccentButton")], dp(60)))
+            table.add_widget(row)
+        return table
+
+    @staticmethod
+    def _cell(
+        text: str,
+        font: float,
+        colour: Any,
+        *,
+        bold: bool = False,
+        width: float | None = None,
+        halign: str = "left",
+        valign: str = "middle",
+        wrap: bool = False,
+        shorten: bool = True,
+    ) -> Label:
+        """A table label kept inside its box: one line shortened with an ellipsis (a total, sized to fit, is never
+        cut: ``shorten`` False), or (``wrap``) wrapped lines in a smaller type when they do not fit the height."""
+        label = Label(text=text, font_size=font, color=colour, bold=bold, halign=halign, valign=valign)
+        if width is not None:
+            label.size_hint_x, label.width = None, width
+        if wrap:
+
+            def fit(w: Label, *_args: Any) -> None:  # wrapped to the width; too tall: a smaller type, down to 10 px
+                w.text_size = (w.width, None)
+                if w.texture_size[1] > w.height + 1 and w.font_size > dp(10):
+                    w.font_size -= dp(1)
+
+            label.bind(size=fit, texture_size=fit)
+        else:
+            label.shorten, label.shorten_from = shorten, "right"
+            label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        return label
 
     # -- hardware ----------------------------------------------------------------------------------------
     def on_roll(self, roll: Roll) -> None:
