@@ -118,6 +118,9 @@ def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None
         if not entries:
             print(f"No calibration profiles in {store.base_dir}", file=out)
         for e in entries:
+            if not e.camera:  # active.json itself, unreadable: no profile counts as active
+                print(f"  {'(active choices)':<24} {e.path.name:<17}   BROKEN: {e.problem}", file=out)
+                continue
             mark = "*" if e.active else " "
             where = f"{e.camera}@{e.resolution[0]}x{e.resolution[1]}"
             print(f"{mark} {e.name:<24} {where}" + (f"   BROKEN: {e.problem}" if e.problem else ""), file=out)
@@ -212,6 +215,8 @@ class Walkthrough:
         if self.name and self.store.exists(self.name, self.camera, resolution):
             wizard = Wizard.resume(self.store, self.name, self.camera, resolution, captures_per_face=self.captures)
             self.say(f"Recalibrating '{self.name}': {', '.join(self.kinds)} (the rest is kept)")
+            for notice in wizard.notices:
+                self.say(f"      {notice}")
         else:
             wizard = Wizard(self.camera, resolution, captures_per_face=self.captures)
         self.say(f"Calibrating {self.camera} at {resolution[0]}x{resolution[1]}")
@@ -244,8 +249,13 @@ class Walkthrough:
         # 3. empty tray
         wizard.go("empty")
         if wizard.empty_image is None or self.ask("[3/7] Keep the saved empty tray? [Y/n] ").strip().lower() == "n":
-            self.ask("[3/7] Clear the tray (no dice, no hands) and press Enter: ")
-            self.say(wizard.capture_empty(self.frame()))
+            while True:
+                self.ask("[3/7] Clear the tray (no dice, no hands) and press Enter: ")
+                try:
+                    self.say(wizard.capture_empty(self.frame()))
+                    break
+                except WizardError as exc:
+                    self.say(f"      {exc}")
         # 4-5. faces
         for step, kind in (("4/7", "colour"), ("5/7", "picture")):
             if kind not in self.kinds:
@@ -281,6 +291,11 @@ class Walkthrough:
         while True:
             if not name:
                 name = self.ask("[7/7] Name this profile (e.g. kitchen table): ").strip()
+            if wizard.would_replace(self.store, name):
+                answer = self.ask(f"      A profile called '{name}' is already saved: replace it? [y/N] ")
+                if answer.strip().lower() not in ("y", "yes"):
+                    name = ""
+                    continue
             try:
                 profile = wizard.save(self.store, name)
                 break

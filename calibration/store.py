@@ -13,6 +13,7 @@ a message and no profile, and the app carries on uncalibrated.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -31,9 +32,43 @@ def default_base_dir() -> Path:
 
 
 def slug(text: str) -> str:
-    """A file-name-safe form of a profile name or camera id ("Kitchen table" -> "kitchen-table")."""
+    """A file-name-safe form of a profile name or camera id ("Kitchen table" -> "kitchen-table", "Saló" -> "saló").
+
+    Letters and digits of any script are kept; a name with none ("???", "") gets ``profile-`` and a short hash of
+    the name, so different names never share a file (see :meth:`ProfileStore.path` for names that still collide).
+    """
+    lowered = text.strip().lower()
+    cleaned = "-".join(re.findall(r"[^\W_]+", lowered))
+    return cleaned or f"profile-{name_hash(text)}"
+
+
+def legacy_slug(text: str) -> str:
+    """The file stem older versions used (ASCII letters and digits only, "profile" when none): still loaded."""
     cleaned = re.sub(r"[^a-z0-9]+", "-", text.strip().lower()).strip("-")
     return cleaned or "profile"
+
+
+def name_hash(text: str) -> str:
+    """Six hex digits identifying a profile name (case and surrounding spaces ignored)."""
+    return hashlib.sha1(same_name_key(text).encode("utf-8")).hexdigest()[:6]
+
+
+def same_name_key(text: str) -> str:
+    """The form two profile names are compared in: "Club" and " club " are one profile."""
+    return " ".join(text.split()).casefold()
+
+
+def _png_problem(path: Path) -> str | None:
+    """Why an empty-tray PNG cannot be used (missing, unreadable, not a PNG, cut short), or None."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return f"{path}: the empty-tray picture is missing; capture the empty tray again"
+    except OSError as exc:
+        return f"{path}: cannot read the empty-tray picture ({exc.strerror}); capture the empty tray again"
+    if not data.startswith(b"\x89PNG\r\n\x1a\n") or not data.rstrip(b"\0").endswith(b"IEND\xaeB`\x82"):
+        return f"{path}: the empty-tray picture is damaged (not a whole PNG); capture the empty tray again"
+    return None
 
 
 @dataclass(frozen=True)
@@ -46,6 +81,11 @@ class Entry:
     path: Path
     active: bool
     problem: str | None = None
+
+
+class ProfileExists(ProfileError):
+    """Saving would replace another saved profile of that name (ask the player first, then save with
+    ``replace=True``)."""
 
 
 @dataclass(frozen=True)
@@ -66,19 +106,29 @@ class ProfileStore:
     # -- paths -------------------------------------------------------------------------------------------------
     def folder(self, camera: str, resolution: tuple[int, int]) -> Path:
         """The folder holding every profile of one camera at one resolution."""
-        return self.base_dir / "profiles" / f"{slug(camera)}@{int(resolution[0])}x{int(resolution[1])}"
+        return self.base_dir / "profiles" / f"{legacy_slug(camera)}@{int(resolution[0])}x{int(resolution[1])}"
 
     def path(self, name: str, camera: str, resolution: tuple[int, int]) -> Path:
-        """The JSON file of the named profile."""
-        return self.folder(camera, resolution) / f"{slug(name)}.json"
+        """The JSON file of the named profile: the existing file holding that name (also one written by an older
+        version), else a free file name (``<slug>.json``, or ``<slug>-<hash>.json`` when another name took it)."""
+        folder = self.folder(camera, resolution)
+        first = folder / f"{slug(name)}.json"
+        hashed = folder / f"{slug(name)}-{name_hash(name)}.json"
+        legacy = folder / f"{legacy_slug(name)}.json"
+        for candidate in (first, hashed, legacy):
+            if _stored_name(candidate) == same_name_key(name):
+                return candidate
+        if not first.exists() or _stored_name(first) is None:
+            return first
+        return hashed
 
     def asset_path(self, profile: Profile, filename: str) -> Path:
         """A file stored beside a profile (its empty-tray image)."""
         return self.folder(profile.camera, profile.resolution) / filename
 
     def asset_name(self, profile: Profile, suffix: str) -> str:
-        """The file name for a profile's asset, e.g. ``kitchen-table.empty.png``."""
-        return f"{slug(profile.name)}.{suffix}"
+        """The file name for a profile's asset, e.g. ``kitchen-table.empty.png`` (same stem as its JSON file)."""
+        return f"{self.path(profile.name, profile.camera, profile.resolution).stem}.{suffix}"
 
     # -- reading -----------------------------------------------------------------------------------------------
     def load_file(self, path: Path) -> Profile:
@@ -100,13 +150,19 @@ class ProfileStore:
         return self.load_file(self.path(name, camera, resolution))
 
     def exists(self, name: str, camera: str, resolution: tuple[int, int]) -> bool:
-        """Whether a profile of that name is saved for the camera (broken or not)."""
+        """Whether a profile of that name is saved for the camera (broken or not): ask before replacing it."""
         return self.path(name, camera, resolution).is_file()
 
     def entries(self) -> list[Entry]:
-        """Every profile file under the base folder, broken ones included (with their problem)."""
-        active = self._active_map()
+        """Every profile file under the base folder, broken ones included (with their problem); never raises for
+        a broken ``active.json``: it is listed as an entry of its own (name "active.json", with its problem)."""
         found: list[Entry] = []
+        try:
+            active = self._active_map()
+        except ProfileError as exc:
+            active = {}
+            path = self.base_dir / "active.json"
+            found.append(Entry(path.name, "", (0, 0), path, False, f"{exc}; no profile is active"))
         root = self.base_dir / "profiles"
         if not root.is_dir():
             return found
@@ -122,8 +178,11 @@ class ProfileStore:
             except ProfileError as exc:
                 found.append(Entry(path.stem, camera, (width, height), path, False, str(exc)))
                 continue
-            is_active = slug(active.get(profile.key, "") or "\0") == slug(profile.name)
-            found.append(Entry(profile.name, profile.camera, profile.resolution, path, is_active))
+            is_active = same_name_key(active.get(profile.key, "") or "\0") == same_name_key(profile.name)
+            problem = None
+            if profile.empty_tray is not None:
+                problem = _png_problem(path.parent / profile.empty_tray.image)
+            found.append(Entry(profile.name, profile.camera, profile.resolution, path, is_active, problem))
         return found
 
     def active(self, camera: str, resolution: tuple[int, int]) -> ActiveProfile:
@@ -145,10 +204,13 @@ class ProfileStore:
         return ActiveProfile(profile, f"calibration profile '{profile.name}' for {key}", path)
 
     # -- writing -----------------------------------------------------------------------------------------------
-    def save(self, profile: Profile, make_active: bool = True) -> Path:
-        """Write a profile (atomically) and, by default, make it the active one for its camera."""
-        profile.updated = now_iso()
+    def save(self, profile: Profile, make_active: bool = True, replace: bool = True) -> Path:
+        """Write a profile (atomically) and, by default, make it the active one for its camera. With
+        ``replace=False`` an existing profile of that name is not overwritten: :class:`ProfileExists` is raised."""
         path = self.path(profile.name, profile.camera, profile.resolution)
+        if not replace and path.is_file():
+            raise ProfileExists(f"a profile called '{profile.name}' is already saved for {profile.key}: replace it?")
+        profile.updated = now_iso()
         _atomic_write(path, (json.dumps(profile.to_json(), indent=1) + "\n").encode("utf-8"))
         if make_active:
             self.use(profile.name, profile.camera, profile.resolution)
@@ -175,14 +237,14 @@ class ProfileStore:
     def delete(self, name: str, camera: str, resolution: tuple[int, int]) -> None:
         """Remove a profile and its assets; it stops being active."""
         path = self.path(name, camera, resolution)
-        for item in path.parent.glob(f"{slug(name)}.*"):
+        for item in path.parent.glob(f"{glob_escape(path.stem)}.*"):
             item.unlink()
         try:
             active = self._active_map()
         except ProfileError:
             return
         key = camera_key(camera, resolution)
-        if slug(active.get(key, "") or "\0") == slug(name):
+        if same_name_key(active.get(key, "") or "\0") == same_name_key(name):
             del active[key]
             payload = {"schema": SCHEMA_VERSION, "active": active}
             _atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
@@ -204,6 +266,22 @@ class ProfileStore:
         if not isinstance(active, dict) or not all(isinstance(v, str) for v in active.values()):
             raise ProfileError(f"{path}: 'active' must map camera keys to profile names")
         return dict(active)
+
+
+def glob_escape(text: str) -> str:
+    """A file stem made safe for :meth:`Path.glob` (slugs have no wildcards, old files might)."""
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+def _stored_name(path: Path) -> str | None:
+    """The profile name written in a JSON file (compared as :func:`same_name_key`), or None when the file is
+    missing or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return same_name_key(name) if isinstance(name, str) else None
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

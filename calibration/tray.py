@@ -24,6 +24,10 @@ ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
 """Marker ids at the tray's top-left, top-right, bottom-right and bottom-left corners."""
 
+MIN_TRAY_SHARE = 0.02
+"""A tray area smaller than this share of the frame holds too few dice to read (a slip of the finger, or markers
+stuck close together)."""
+
 SHARP_ENOUGH = 60.0
 """Variance of the Laplacian (640×480 grey) below which the picture is too soft to read pips and icons."""
 BRIGHT_RANGE = (70.0, 190.0)
@@ -94,7 +98,10 @@ def _marker_image(dictionary: Any, marker_id: int, side: int) -> Image:
 
 
 def find_tray_markers(frame: Image) -> tuple[list[Point] | None, list[int]]:
-    """The tray corners from the four markers (TL, TR, BR, BL), or None, plus the ids that were seen."""
+    """The tray corners through the four marker centres (clockwise from top-left), or None, plus the ids that were
+    seen. The centres are put in order around the tray whatever their ids, so two markers stuck in each other's
+    corners still give the tray; four centres that make no tray shape (three in a line, one inside the others)
+    give None with all four ids seen."""
     corners, ids = detect_markers(frame)
     seen: dict[int, Point] = {}
     if ids is not None:
@@ -105,7 +112,10 @@ def find_tray_markers(frame: Image) -> tuple[list[Point] | None, list[int]]:
     found = sorted(seen)
     if len(seen) < 4:
         return None, found
-    return [seen[i] for i in MARKER_IDS], found
+    try:
+        return order_quad([seen[i] for i in MARKER_IDS]), found
+    except ValueError:
+        return None, found
 
 
 def marker_sheet(size: int = 1200) -> Image:

@@ -25,8 +25,18 @@ from calibration.profile import (
     TrayArea,
     now_iso,
 )
-from calibration.store import ProfileStore
-from calibration.tray import Blob, Exposure, find_dice, find_tray_markers, measure_exposure, median_colour, order_quad
+from calibration.store import ProfileExists, ProfileStore, same_name_key
+from calibration.tray import (
+    MIN_TRAY_SHARE,
+    Blob,
+    Exposure,
+    find_dice,
+    find_tray_markers,
+    measure_exposure,
+    median_colour,
+    order_quad,
+    quad_area,
+)
 from calibration.verify import Verification
 from companion.vision.colour import die_feature, tray_colour
 from companion.vision.dice_kinds import DieKinds
@@ -51,6 +61,18 @@ STEP_TITLES = {
 
 class WizardError(ValueError):
     """A step cannot go on; the message tells the player what to do."""
+
+
+class DiceOnEmptyTray(WizardError):
+    """The empty-tray picture was refused: dice (or something die-sized) lie in the tray."""
+
+
+class TrayTooSmall(WizardError):
+    """The tapped tray area is too small to hold a few dice."""
+
+
+class BrokenProfile(WizardError):
+    """The profile being recalibrated has a part that cannot be used (the message names the file and part)."""
 
 
 @dataclass(frozen=True)
@@ -103,11 +125,19 @@ class Wizard:
         colour_faces: Sequence[str] = DEFAULT_COLOUR_FACES,
         picture_faces: Sequence[str] = DEFAULT_PICTURE_FACES,
         captures_per_face: int = 3,
+        source: str = "",
     ) -> None:
         if base is not None and (base.camera, tuple(base.resolution)) != (camera, tuple(resolution)):
             raise WizardError(f"profile '{base.name}' is for {base.key}, not this camera")
         self.profile = base or Profile(name="", camera=camera, resolution=(int(resolution[0]), int(resolution[1])))
         self.empty_image = empty_image
+        self.source: str = source
+        """Where the base profile was loaded from (its file), for messages; "" for a new profile."""
+        self.notices: list[str] = []
+        """Lines for the player about the base profile (e.g. broken parts that were dropped and must be captured
+        again); empty when all is well."""
+        self.markers_failed = False
+        """True after :meth:`find_markers` found no usable tray (a kept older tray area included)."""
         self.colour = FaceTask("colour", list(colour_faces), captures_per_face)
         self.picture = FaceTask("picture", list(picture_faces), captures_per_face)
         self._preload()
@@ -120,14 +150,24 @@ class Wizard:
     def resume(
         cls, store: ProfileStore, name: str, camera: str, resolution: tuple[int, int], **kwargs: object
     ) -> Wizard:
-        """Start from a saved profile (with its empty-tray image), to recalibrate part of it."""
-        profile = store.load(name, camera, resolution)
+        """Start from a saved profile (with its empty-tray image), to recalibrate part of it. A broken profile file
+        raises :class:`ProfileError`; broken picture templates are dropped (see :attr:`notices`); a missing or
+        damaged empty-tray picture is dropped too, so the empty tray must be captured again."""
+        path = store.path(name, camera, resolution)
+        profile = store.load_file(path)
         empty = None
+        notices: list[str] = []
         if profile.empty_tray is not None:
-            image = cv2.imread(str(store.asset_path(profile, profile.empty_tray.image)), cv2.IMREAD_COLOR)
+            png = store.asset_path(profile, profile.empty_tray.image)
+            image = cv2.imread(str(png), cv2.IMREAD_COLOR)
             if image is not None and (image.shape[1], image.shape[0]) == tuple(profile.resolution):
                 empty = image
-        return cls(camera, resolution, profile, empty, **kwargs)  # type: ignore[arg-type]
+            else:
+                profile.empty_tray = None
+                notices.append(f"{png}: the empty-tray picture is missing or damaged; capture the empty tray again")
+        wizard = cls(camera, resolution, profile, empty, source=str(path), **kwargs)  # type: ignore[arg-type]
+        wizard.notices[:0] = notices
+        return wizard
 
     # -- navigation ----------------------------------------------------------------------------------------------
     @property
@@ -170,17 +210,32 @@ class Wizard:
         return self.exposure
 
     def find_markers(self, frame: Image) -> str:
-        """Look for the four tray markers; on success the tray area is set. Returns a line for the player."""
+        """Look for the four tray markers; on success the tray area is set. Returns a line for the player.
+
+        When no usable tray is found, :attr:`markers_failed` is True and the line says so (and that a tray area
+        set before, e.g. the saved one, is kept)."""
         self._check_size(frame)
         quad, seen = find_tray_markers(frame)
-        if quad is None:
+        problem = ""
+        if quad is None and len(seen) == 4:
+            problem = "The 4 markers do not make a tray shape: stick one at each corner of the tray"
+        elif quad is None:
             missing = [str(i) for i in range(4) if i not in seen]
-            return f"Markers found: {len(seen)} of 4 (missing {', '.join(missing)}). Or tap the tray's four corners"
+            problem = f"Markers found: {len(seen)} of 4 (missing {', '.join(missing)})"
+        elif quad_area(quad) < MIN_TRAY_SHARE * self._frame_area():
+            problem = "The markers are too close together: stick them at the tray's corners, a few dice apart"
+        self.markers_failed = bool(problem)
+        if problem:
+            if self.profile.tray is not None:
+                return f"{problem}. The tray area set before is kept; or tap the tray's four corners"
+            return f"{problem}. Or tap the tray's four corners"
+        assert quad is not None
         self.profile.tray = TrayArea(quad, "aruco")
         return "Tray found from the 4 markers"
 
     def set_tray_taps(self, points: Sequence[tuple[float, float]]) -> str:
-        """Set the tray area from four tapped corners (frame pixels, any order)."""
+        """Set the tray area from four tapped corners (frame pixels, any order); :class:`WizardError` (or its
+        :class:`TrayTooSmall`) when they make no usable tray."""
         try:
             quad = order_quad(points)
         except ValueError as exc:
@@ -188,16 +243,51 @@ class Wizard:
         w, h = self.profile.resolution
         if not all(-1 <= x <= w + 1 and -1 <= y <= h + 1 for x, y in quad):
             raise WizardError("a corner lies outside the picture: tap inside the live image")
+        if quad_area(quad) < MIN_TRAY_SHARE * self._frame_area():
+            raise TrayTooSmall("That area is too small to hold the dice: tap the four corners of the whole tray")
         self.profile.tray = TrayArea(quad, "taps")
         return "Tray area set from your taps"
 
     def capture_empty(self, frame: Image) -> str:
-        """Keep this frame as the empty-tray reference."""
+        """Keep this frame as the empty-tray reference; :class:`DiceOnEmptyTray` when dice are seen in the tray
+        (a die left there would be read as a phantom die on every roll)."""
         self._check_size(frame)
+        dice = self.dice_in_empty(frame)
+        if dice:
+            what = "a die" if len(dice) == 1 else f"{len(dice)} dice"
+            raise DiceOnEmptyTray(
+                f"There is {what} in the tray: take the dice out of the tray first, then capture the empty tray"
+            )
         self.empty_image = frame.copy()
         corners = self.profile.tray.corners if self.profile.tray else None
         self.profile.empty_tray = EmptyTray("", median_colour(frame, corners), now_iso())
         return "Empty tray captured"
+
+    def dice_in_empty(self, frame: Image) -> list[Box]:
+        """Dice seen in the tray on a frame meant to be empty: pip dice the dice reader finds, and die-sized
+        patches that stand out from the tray around them (plain colour faces, the picture die)."""
+        from companion.vision.pipeline import VisionProfile, read_dice
+
+        corners = self.profile.tray.corners if self.profile.tray else None
+        boxes: list[Box] = []
+        try:
+            found = read_dice(frame, VisionProfile(tray_quad=corners))
+        except ValueError:
+            found = None
+        if found is not None:
+            boxes += [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in found.boxes]
+        if corners is not None:
+            # the tray with anything smaller than a few dice smoothed away, as the reference; the rim and the
+            # markers at the corners are left out
+            small = cv2.resize(frame, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+            smooth: Image = np.asarray(
+                cv2.resize(cv2.medianBlur(small, 31), (frame.shape[1], frame.shape[0])), np.uint8
+            )
+            centre = np.mean(np.array(corners, np.float64), axis=0)
+            inner = [(float(x), float(y)) for x, y in centre + (np.array(corners, np.float64) - centre) * 0.9]
+            blobs = find_dice(frame, smooth, inner, self.profile.die_size_px)
+            boxes += [b.box for b in blobs if not any(_overlaps(b.box, other) for other in boxes)]
+        return boxes
 
     # -- face captures -------------------------------------------------------------------------------------------
     def task(self, kind: str) -> FaceTask:
@@ -266,14 +356,22 @@ class Wizard:
         if picture is not None:
             from companion.vision.picture import decode_patch
 
-            try:
-                patches = {name: [decode_patch(t) for t in items] for name, items in picture.faces.items()}
-            except ValueError:
-                return  # broken templates: the picture die must be captured again
-            for name, items in patches.items():
+            patches: dict[str, list[Image]] = {}
+            for name, templates in picture.faces.items():
+                try:
+                    patches[name] = [decode_patch(t) for t in templates]
+                except ValueError as exc:
+                    where = self.source or f"profile '{self.profile.name}'"
+                    self.notices.append(
+                        f"{where}: the picture-die template for {name.upper()} is broken ({exc}); "
+                        "the picture die must be captured again"
+                    )
+                    self.profile.picture = None  # never half-used: the reader would refuse the whole profile
+                    return
+            for name, decoded in patches.items():
                 if name not in self.picture.faces:
                     self.picture.faces.append(name)
-                self.picture.patches[name] = items
+                self.picture.patches[name] = decoded
                 self.picture.done[name] = self.picture.per_face
             self.picture.bodies = [list(c) for c in picture.colours]
 
@@ -310,12 +408,22 @@ class Wizard:
 
     # -- verify --------------------------------------------------------------------------------------------------
     def reader(self) -> DieKinds:
-        """The kind stage built from the profile as it stands (what the dice reader will use)."""
-        return DieKinds(self.profile, self.empty_image)
+        """The kind stage built from the profile as it stands (what the dice reader will use);
+        :class:`BrokenProfile` when a learned part cannot be used."""
+        try:
+            return DieKinds(self.profile, self.empty_image)
+        except ValueError as exc:
+            where = self.source or f"profile '{self.profile.name or 'new'}'"
+            raise BrokenProfile(f"{where}: {exc}; capture that die kind again") from None
 
     def verify_read(self, frame: Image) -> list[tuple[Box, str, str | None]]:
         """Read every die on the tray with the profile so far: (box, kind, face) per die, left to right."""
-        return [(box, read.kind, read.face) for box, read in self.reader().read(frame)]
+        reader = self.reader()
+        try:
+            reads = reader.read(frame)
+        except ValueError as exc:
+            raise WizardError(f"Could not read the dice: {exc}") from None
+        return [(box, read.kind, read.face) for box, read in reads]
 
     def verification_for(self, kind: str) -> Verification:
         """The running tally for one kind's verify rolls."""
@@ -328,12 +436,24 @@ class Wizard:
                 self.profile.verify[kind] = tally.result()
 
     # -- save ----------------------------------------------------------------------------------------------------
-    def save(self, store: ProfileStore, name: str) -> Profile:
+    def would_replace(self, store: ProfileStore, name: str) -> bool:
+        """Whether saving under ``name`` would replace another saved profile (not the one being recalibrated):
+        ask the player first, then save with ``replace=True``."""
+        name = name.strip()
+        profile = self.profile
+        if not name or not store.exists(name, profile.camera, profile.resolution):
+            return False
+        return not (self.source and profile.name and same_name_key(profile.name) == same_name_key(name))
+
+    def save(self, store: ProfileStore, name: str, replace: bool = True) -> Profile:
         """Save under a name (keeping parts of an existing profile of that name that were not recaptured) and
-        make it the active profile for this camera."""
+        make it the active profile for this camera. With ``replace=False``, :class:`ProfileExists` (a
+        :class:`ProfileError`) is raised instead when another saved profile has that name."""
         name = name.strip()
         if not name:
             raise WizardError("Give the profile a name, e.g. 'kitchen table'")
+        if not replace and self.would_replace(store, name):
+            raise ProfileExists(f"A profile called '{name}' is already saved for this camera: replace it?")
         profile = self.profile
         if profile.name != name and store.exists(name, profile.camera, profile.resolution):
             old = store.load(name, profile.camera, profile.resolution)  # recalibrating part of another profile
@@ -355,12 +475,20 @@ class Wizard:
         store.save(profile)
         return profile
 
+    def _frame_area(self) -> float:
+        w, h = self.profile.resolution
+        return float(w * h)
+
     def _check_size(self, frame: Image) -> None:
         w, h = self.profile.resolution
         if frame.ndim != 3 or frame.shape[1] != w or frame.shape[0] != h:
             raise WizardError(
                 f"the camera gives {frame.shape[1]}x{frame.shape[0]} frames but this calibration is for {w}x{h}"
             )
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 SAME_COLOUR = 3.5

@@ -66,13 +66,24 @@ class DieKinds:
 
     @classmethod
     def load(cls, profile: Profile, folder: Path | None) -> DieKinds:
-        """Build from a profile whose assets (the empty-tray PNG) live in ``folder``; a missing image only
-        disables finding extra dice."""
+        """Build from a profile whose assets (the empty-tray PNG) live in ``folder``. A profile that has an
+        empty-tray picture which is missing, damaged or of another size is refused with :class:`ProfileError`
+        naming the file (without it colour and picture dice would silently go unread)."""
+        from calibration.profile import ProfileError
+
         empty = None
         if profile.empty_tray is not None and folder is not None:
-            image = cv2.imread(str(folder / profile.empty_tray.image), cv2.IMREAD_COLOR)
-            if image is not None and (image.shape[1], image.shape[0]) == tuple(profile.resolution):
-                empty = image
+            path = folder / profile.empty_tray.image
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+            if image is None:
+                state = "damaged" if path.is_file() else "missing"
+                raise ProfileError(f"{path}: the empty-tray picture is {state}; capture the empty tray again")
+            if (image.shape[1], image.shape[0]) != tuple(profile.resolution):
+                raise ProfileError(
+                    f"{path}: the empty-tray picture is {image.shape[1]}x{image.shape[0]}, not "
+                    f"{profile.resolution[0]}x{profile.resolution[1]}; capture the empty tray again"
+                )
+            empty = image
         return cls(profile, empty)
 
     @property
@@ -207,14 +218,19 @@ def active_vision_profile(
 ) -> tuple[VisionProfile | None, str]:
     """The reader settings from the active calibration for a camera at a resolution (for images of unknown origin,
     ``camera=None``: the one active profile made at that resolution), or None and why. Never raises."""
+    from calibration.profile import ProfileError
     from calibration.store import ProfileStore
 
     store = ProfileStore(base_dir)
     if camera is None:
         try:
-            matches = [e for e in store.entries() if e.active and tuple(e.resolution) == tuple(resolution)]
-        except OSError as exc:
-            return None, f"cannot list calibration profiles: {exc}"
+            entries = store.entries()
+        except (OSError, ValueError) as exc:
+            return None, f"cannot list calibration profiles: {exc}; using no calibration"
+        broken_choice = [e for e in entries if e.path.name == "active.json" and e.problem]
+        if broken_choice:
+            return None, f"{broken_choice[0].problem}; using no calibration"
+        matches = [e for e in entries if e.active and tuple(e.resolution) == tuple(resolution)]
         if len(matches) != 1:
             why = "none" if not matches else "several (pick one with --camera)"
             return None, f"no calibration: {why} active for {resolution[0]}x{resolution[1]}"
@@ -224,6 +240,8 @@ def active_vision_profile(
         return None, active.message
     try:
         return vision_profile(active.profile, store.folder(camera, resolution)), active.message
+    except ProfileError as exc:  # the empty-tray picture (the message names it)
+        return None, f"{exc}; using no calibration"
     except ValueError as exc:  # a template that does not decode
         return None, f"{active.path}: {exc}; using no calibration"
 
