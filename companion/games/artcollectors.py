@@ -770,7 +770,10 @@ class ArtCollectors:
             to = _player(state, part, "to")
             chunks.append((to, _whole(part.get("count"), "each part of the deal gives 1 or more tokens", 1)))
         given = sum(n for _, n in chunks)
-        require(given == most, f"deal out all {most} {'token' if most == 1 else 'tokens'} of {name}'s pile (this deal gives {given})")
+        require(
+            given == most,
+            f"deal out all {most} {'token' if most == 1 else 'tokens'} of {name}'s pile (this deal gives {given})",
+        )
         taken = list(reversed(state["piles"][seat]))  # top first
         state["piles"][seat] = []
         at = 0
