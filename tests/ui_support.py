@@ -54,6 +54,9 @@ class UI:
             config_path.write_text(config_text, encoding="utf-8")
         self.journal_path = journal_path or tmp / "journal.sqlite3"
         self.app = make_app(simulate=simulate, config_path=config_path, journal_path=self.journal_path)
+        # Every camera feed this app had: a test may replace or drop the app's feed, and close() stops them all
+        # (a feed thread left reading, in OpenCV or onnxruntime, when the interpreter exits aborts the process).
+        self.feeds = [self.app.feed] if self.app.feed is not None else []
         self.clock_value = 1000.0
         self.app.now = lambda: self.clock_value
         from kivy.base import EventLoop
@@ -123,8 +126,11 @@ class UI:
         """Make ``camera`` the app's camera, read by a fast feed (as at start-up, before any screen wants it)."""
         from companion.ui.camera_feed import CameraFeed
 
+        if self.app.feed is not None:
+            self.app.feed.stop()
         self.app.camera = camera
         self.app.feed = CameraFeed(camera, self.app.hub.put, interval_s=interval_s, retry_s=retry_s)
+        self.feeds.append(self.app.feed)
         return camera
 
     def screen(self, name: str | None = None) -> Any:
@@ -184,6 +190,8 @@ class UI:
 
         app = self.app
         app.dispatch("on_stop")
+        for feed in self.feeds:
+            feed.stop()
         for widget in list(self.window.children):
             if isinstance(widget, ModalView):  # a pop-up left open (or mid-animation) must not leak into the next test
                 self.window.remove_widget(widget)
