@@ -3,8 +3,10 @@ to the UI through the hub. Only the newest frame is kept: a slow UI never builds
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +15,17 @@ from hardware.camera import CameraUnavailable
 Processor = Callable[[Any], Any]
 WAKE_CHECK_S = 0.5  # the feed thread looks at the "wanted" flag at least this often, even with no wake
 REPOST_S = 1.0  # a posted frame the UI has not taken after this long is taken as lost, and the newest is posted
+
+
+_RUNNING: weakref.WeakSet[CameraFeed] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """At exit, stop every feed still reading: a daemon thread killed inside OpenCV or onnxruntime while the
+    interpreter shuts down aborts the process ("terminate called without an active exception")."""
+    for feed in list(_RUNNING):
+        feed.stop()
 
 
 class CameraFeed:
@@ -60,6 +73,7 @@ class CameraFeed:
     def _ensure_thread(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="camera-feed", daemon=True)
+            _RUNNING.add(self)
             self._thread.start()
 
     def consumed(self) -> None:
@@ -69,6 +83,7 @@ class CameraFeed:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
+        _RUNNING.discard(self)
         if self._thread is not None:
             self._thread.join(timeout=2)
         close = getattr(self.source, "close", None)

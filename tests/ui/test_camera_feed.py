@@ -72,3 +72,13 @@ def test_a_frame_the_hub_dropped_does_not_stop_the_feed() -> None:
         assert dropped["n"] and posts[0] == ("frame", "read")
     finally:
         feed.stop()
+
+
+def test_feeds_still_reading_are_stopped_at_exit() -> None:
+    from companion.ui import camera_feed
+
+    feed = CameraFeed(StillSource(), lambda kind, data: None, interval_s=0.01, retry_s=0.01)
+    feed.want(True)
+    assert feed in camera_feed._RUNNING
+    camera_feed._stop_all()  # what atexit runs
+    assert feed not in camera_feed._RUNNING and feed._thread is not None and not feed._thread.is_alive()
