@@ -209,3 +209,214 @@ def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> 
         ui.tap_text("Capture yellow")
     assert screen.wizard.colour.current is None and "Every colour face captured" in screen.status
     assert screen.wizard.profile.colour is not None and len(screen.wizard.profile.colour.faces["yellow"]) == 9
+
+
+def saved_club(tmp_path: Path, seed: int = 34) -> tuple[Any, ProfileStore]:
+    """A table and a store holding the calibrated, active profile 'Club' of webcam:0 at 640x480."""
+    from calibration.bench import calibrate_synthetic
+
+    table = R.make_table(seed, tray="black felt", perspective=0.03)
+    learned = calibrate_synthetic(table, np.random.default_rng(2), per_face=1)
+    learned.profile.camera = "webcam:0"
+    store = ProfileStore(tmp_path / "profiles")
+    learned.save(store, "Club")
+    return table, store
+
+
+def open_with(ui: UI, store: ProfileStore, table: Any) -> tuple[Any, FakeCamera]:
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    ui.use_camera(camera)
+    screen = ui.screen("calibrate")
+    screen.store = store
+    ui.go("calibrate")
+    assert ui.wait_until(lambda: screen.frames >= 2 and screen.wizard is not None)
+    return screen, camera
+
+
+def test_no_capture_or_read_from_a_lost_camera(ui: UI, tmp_path: Path) -> None:
+    table = R.make_table(33, tray="green felt")
+    screen, camera = setup(ui, tmp_path, table)
+    ui.tap_text("Next")
+    ui.tap_text("Find markers")
+    ui.tap_text("Next")
+    camera.present = False
+    assert ui.wait_until(lambda: "Camera lost" in ui.app.banner)
+    ui.tap_text("Capture")  # the empty tray from the last picture before the camera went: refused
+    assert screen.wizard.empty_image is None and "camera is lost" in screen.status and screen.status_error
+    camera.present = True
+    seen = screen.frames
+    assert ui.wait_until(lambda: screen.frames > seen)
+    ui.tap_text("Capture")
+    assert screen.wizard.empty_image is not None
+    ui.tap_text("Next")
+    dice = R.place_dice(np.random.default_rng(3), table, [("colour", "red")] * 3, size=42)
+    show(ui, screen, camera, R.render(table, dice, R.Light(5000), noise=2.0, seed=1).image)
+    ui.tap_text("Capture red")
+    assert screen.wizard.colour.done == {"red": 1}
+    camera.present = False
+    assert ui.wait_until(lambda: "Camera lost" in ui.app.banner)
+    ui.tap_text("Capture red")
+    ui.tap_text("Capture red")
+    assert screen.wizard.colour.done == {"red": 1}, "learned twice more from the last picture"
+    assert "camera is lost" in screen.status
+    ui.screenshot("calibrate-camera-lost-capture")
+    # a frame already used by a capture is not used again, even with the camera there
+    camera.present = True
+    assert ui.wait_until(lambda: not screen.camera_lost)
+    screen.used_at = screen.frames
+    ui.tap(ui.find("Capture red"), hold_frames=0)
+    assert screen.wizard.colour.done == {"red": 1} and "No new picture" in screen.status
+    # verify's Read refuses a lost camera too
+    screen.wizard.go("verify")
+    screen.enter_step()
+    from calibration.profile import ColourCalibration
+
+    faces = {"red": [[0.1, 0.2, 0.3]], "blue": [[0.3, 0.2, 0.1]]}
+    screen.wizard.profile.colour = ColourCalibration(faces, 0.0, "")  # something calibrated: Read is offered
+    screen.refresh()
+    camera.present = False
+    assert ui.wait_until(lambda: screen.camera_lost)
+    ui.tap_text("Read")
+    assert screen.reads == [] and "camera is lost" in screen.status
+
+
+def test_broken_template_and_unreadable_active_list_are_shown_not_crashes(ui: UI, tmp_path: Path) -> None:
+    import json
+
+    table, store = saved_club(tmp_path)
+    path = store.path("Club", "webcam:0", (640, 480))
+    data = json.loads(path.read_text())
+    data["picture"]["faces"]["cat"] = ["AAAA"]  # a picture template that cannot be decoded
+    path.write_text(json.dumps(data))
+    screen, camera = open_with(ui, store, table)
+    screen.wizard.go("verify")
+    screen.enter_step()
+    dice = R.place_dice(np.random.default_rng(9), table, [("colour", "green")], size=42)
+    show(ui, screen, camera, R.render(table, dice, R.Light(4800), noise=2.0, seed=3).image)
+    ui.tap_text("Read")  # raised ValueError out of the button: the app died
+    assert screen.status_error or screen.reads, screen.status
+
+    def broken(_frame: Any) -> Any:
+        raise ValueError("picture template 'cat' is not a valid image")
+
+    screen.wizard.verify_read = broken  # whatever the library raises is shown, never a crash
+    screen.enter_step()
+    seen = screen.frames
+    assert ui.wait_until(lambda: screen.frames > seen)
+    ui.tap_text("Read")
+    assert screen.status_error and "template 'cat'" in screen.status and screen.reads == []
+    ui.screenshot("calibrate-error-shown")
+
+    (store.base_dir / "active.json").write_text("{broken")
+    real_entries = store.entries
+
+    def unreadable() -> Any:
+        from calibration.profile import ProfileError
+
+        raise ProfileError(f"{store.base_dir / 'active.json'}: unreadable (Expecting property name)")
+
+    store.entries = unreadable  # type: ignore[method-assign]
+    screen.wizard.go("save")
+    screen.enter_step()  # listing the profiles raised ProfileError out of the Next button
+    assert screen.step == "save" and "active.json" in screen.problem
+    store.entries = real_entries  # type: ignore[method-assign]
+    screen.ids.name_input.text = "Club"
+    ui.tap_text("Save")
+    assert "now the active profile" in screen.status, screen.status
+    assert store.active("webcam:0", (640, 480)).profile is not None
+
+
+def test_saving_under_an_existing_name_asks_first(ui: UI, tmp_path: Path) -> None:
+    table, store = saved_club(tmp_path)
+    path = store.path("Club", "webcam:0", (640, 480))
+    (store.base_dir / "active.json").unlink()  # Club is saved but not active: the wizard starts from scratch
+    before = path.read_text()
+    screen, _camera = open_with(ui, store, table)
+    assert screen.wizard.profile.name == ""
+    screen.wizard.go("save")
+    screen.enter_step()
+    screen.ids.name_input.text = "club"
+    ui.tap_text("Save")
+    assert "A profile called 'club' exists: replace it?" in screen.status
+    assert path.read_text() == before
+    ui.screenshot("calibrate-replace-question")
+    ui.tap_text("Keep it")
+    assert path.read_text() == before and "Not saved" in screen.status
+    ui.tap_text("Save")
+    ui.tap_text("Replace 'club'")
+    assert "now the active profile" in screen.status and path.read_text() != before
+    # saving again under the name it now has asks nothing
+    ui.tap_text("Save")
+    assert "now the active profile" in screen.status
+
+
+def test_broken_active_profile_stays_on_screen(ui: UI, tmp_path: Path) -> None:
+    table, store = saved_club(tmp_path)
+    path = store.path("Club", "webcam:0", (640, 480))
+    path.write_text(path.read_text()[:3000])
+    screen, _camera = open_with(ui, store, table)
+    seen = screen.frames
+    assert ui.wait_until(lambda: screen.frames > seen + 4)
+    assert screen.step == "camera" and "Focus and exposure" in screen.status
+    assert "not valid JSON" in screen.problem and screen.problem in ui.texts()
+    ui.screenshot("calibrate-broken-active")
+
+
+def test_verify_reads_number_dice_and_the_choices_fit(ui: UI, tmp_path: Path) -> None:
+    table, store = saved_club(tmp_path)
+    screen, camera = open_with(ui, store, table)
+    screen.wizard.go("verify")
+    screen.enter_step()
+    rng = np.random.default_rng(6)
+    dice = R.place_dice(rng, table, [("colour", "blue"), ("picture", "rat"), ("pips", 4)], size=42)
+    show(ui, screen, camera, R.render(table, dice, R.Light(4800), noise=2.0, seed=50).image)
+    ui.tap_text("Read")
+    faces = [face for _, _, face in screen.reads]
+    assert "number 4" in faces and None not in faces, faces
+    ui.screenshot("calibrate-verify-number-die")
+    # the corrections of a die: every face, number die and not a die, clear of the text and the title bar
+    ui.tap_text(f"{faces.index('blue') + 1}: blue")
+    picks = [w for w in screen.ids.chips.children if w.text == "not a die" or w.text in screen.wizard.colour.faces]
+    assert len(picks) == len(screen.wizard.colour.faces) + 1
+    chips = screen.ids.chips
+    top = chips.to_window(chips.x, chips.top)[1]
+    instruction = next(w for w in screen.walk() if getattr(w, "text", "") == screen.instruction)
+    status = next(w for w in screen.walk() if getattr(w, "text", None) == screen.status and w is not instruction)
+    assert top <= instruction.to_window(instruction.x, instruction.y)[1] + 1
+    assert chips.to_window(chips.x, chips.y)[1] >= status.to_window(status.x, status.top)[1] - 1
+    assert top <= ui.window.height - 52 - 4
+    assert all(w.height >= 48 and w.width >= 48 for w in chips.children)
+    ui.screenshot("calibrate-verify-choose")
+    ui.tap_text("not a die")
+    ui.tap_text("Confirm")  # the number die does not block it, nor count
+    assert screen.reads == [] and "read as" not in screen.status
+    tally = screen.wizard.verifications
+    assert sum(t.rolls for t in tally.values()) == 1
+
+
+def test_camera_status_is_cleared_after_coming_back(ui: UI, tmp_path: Path) -> None:
+    table = R.make_table(33, tray="green felt")
+    screen, _camera = setup(ui, tmp_path, table)
+    ui.tap_text("Next")
+    ui.tap_text("Home")
+    ui.go("calibrate")
+    seen = screen.frames
+    assert ui.wait_until(lambda: screen.frames > seen + 1)
+    assert "Waiting for the camera" not in ui.texts()
+
+
+def test_a_new_frame_size_offers_to_start_again(ui: UI, tmp_path: Path) -> None:
+    import cv2
+
+    table = R.make_table(33, tray="green felt")
+    screen, camera = setup(ui, tmp_path, table)
+    ui.tap_text("Next")
+    show(ui, screen, camera, cv2.resize(camera.frame, (1280, 720)))
+    assert ui.wait_until(lambda: screen.primary_text == "Start again at 1280x720")
+    assert "1280x720" in screen.instruction and not screen.next_enabled
+    ui.screenshot("calibrate-new-size")
+    ui.tap_text("Start again at 1280x720")
+    assert screen.wizard.profile.resolution == (1280, 720) and screen.step == "camera"
+    ui.tap_text("Next")
+    ui.tap_text("Find markers")
+    assert screen.wizard.profile.tray is not None, screen.status

@@ -9,7 +9,10 @@ Without a camera the screen says so and the rest of the app keeps working (touch
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -22,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 
 from calibration.cli import camera_id
 from calibration.profile import ProfileError
-from calibration.store import ProfileStore
+from calibration.store import ProfileStore, slug
 from calibration.tray import BRIGHT_RANGE, SHARP_ENOUGH
 from calibration.wizard import STEP_TITLES, STEPS, Wizard, WizardError
 from companion.ui.screens import load_kv
@@ -34,6 +37,38 @@ YELLOW = (40, 220, 240)
 CYAN = (230, 200, 40)
 RED = (60, 60, 230)
 NOT_A_DIE = "not a die"
+NUMBER_DIE = "number die"
+WAITING = "Waiting for the camera…"
+ACTION_ERRORS: tuple[type[BaseException], ...] = (WizardError, ProfileError, ValueError, OSError, cv2.error)
+"""What a step's action may raise (the wizard's and the store's own errors first); shown, never a crash."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def problem_sentence(exc: BaseException) -> str:
+    """A line for the player from an error of the wizard, the store or the files under them."""
+    if isinstance(exc, (WizardError, ProfileError)):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"Could not read or write the calibration files ({exc.strerror or exc}). Nothing was changed"
+    return f"That did not work: {exc}. Try again, or capture that part again"
+
+
+def guarded(method: F) -> F:
+    """A button's action: an error of the wizard or the store is shown on the status line, never a crash."""
+
+    @functools.wraps(method)
+    def wrapper(self: CalibrateScreen, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except ACTION_ERRORS as exc:
+            self.show(problem_sentence(exc), error=True)
+            self.refresh()
+            return None
+
+    return cast(F, wrapper)
+
+
 NAME_PRESETS = ("kitchen table", "club", "living room")
 
 INSTRUCTIONS = {
@@ -106,6 +141,9 @@ class CalibrateScreen(Screen):
     tapping = BooleanProperty(False)
     has_camera = BooleanProperty(True)
     frames_seen = BooleanProperty(False)
+    problem = StringProperty("")
+    """A lasting problem (the active profile is broken): its own red line, not replaced by the camera advice."""
+    choosing_now = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -117,6 +155,11 @@ class CalibrateScreen(Screen):
         self.last_boxes: tuple[tuple[int, int, int, int], ...] = ()
         self.live_boxes: list[tuple[int, int, int, int]] = []
         self.captured_at = 0
+        self.used_at = -1  # the frame count when a capture or read last used a frame
+        self.camera_lost = False
+        self.mismatch: tuple[int, int] | None = None  # the camera's frame size when it differs from the wizard's
+        self.replace_name: str | None = None  # a save waiting for "replace it?"
+        self.saved_name: str | None = None  # saved by this wizard: saving again under it asks nothing
         self.reads: list[tuple[tuple[int, int, int, int], str, str | None]] = []
         self.answers: list[str | None] = []
         self.choosing: int | None = None
@@ -137,7 +180,8 @@ class CalibrateScreen(Screen):
             self.show("No camera: calibration needs one. Dice can still be entered by touch.", error=True)
             self.refresh()
             return
-        self.show("Waiting for the camera…")
+        if not self.frames_seen or self.wizard is None:
+            self.show(WAITING)
         app.feed.want(True)
         self.refresh()
 
@@ -147,21 +191,42 @@ class CalibrateScreen(Screen):
         if app.feed is not None:
             app.feed.want(False)
 
+    def on_camera(self, problem: str | None) -> None:
+        """The camera feed's state: a problem (unplugged) or None when frames flow again."""
+        self.camera_lost = bool(problem)
+
     def on_frame(self, frame: Any, _result: Any) -> None:
         """A new camera frame (from the app's feed, on the Kivy thread)."""
         self.frame = frame
         self.frames += 1
         self.frames_seen = True
+        self.camera_lost = False
+        if self.status == WAITING:
+            self.show("")
         if self.wizard is None:
-            self.start(frame)
+            try:
+                self.start(frame)
+            except ACTION_ERRORS as exc:
+                self.show(problem_sentence(exc), error=True)
         wizard = self.wizard
         if wizard is None:
+            return
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        mismatch = size if size != tuple(wizard.profile.resolution) else None
+        if mismatch != self.mismatch:
+            self.mismatch = mismatch
+            if mismatch is None:
+                self.show("")
+            self.refresh()
+        if mismatch is not None:
+            self.live_boxes = []
+            self.draw_preview()
             return
         if self.step == "camera" and self.frames % 2 == 1:
             try:
                 exposure = wizard.check_camera(frame)
-            except WizardError as exc:
-                self.show(str(exc), error=True)
+            except ACTION_ERRORS as exc:
+                self.show(problem_sentence(exc), error=True)
                 return
             self.sharp_level = min(1.0, exposure.sharpness / (2 * SHARP_ENOUGH))
             self.bright_level = min(1.0, exposure.brightness / 255.0)
@@ -174,7 +239,7 @@ class CalibrateScreen(Screen):
         if self.step in ("colour", "picture") and wizard.empty_image is not None and self.frames % 3 == 0:
             try:  # what a capture would take, outlined live so the player sees every die is found
                 self.live_boxes = [b.box for b in wizard.find(frame)]
-            except (WizardError, ValueError):
+            except ACTION_ERRORS:
                 self.live_boxes = []
             if self.frames - self.captured_at > 10:
                 self.last_boxes = ()  # the last capture's outline stays about a second, then live only
@@ -186,31 +251,59 @@ class CalibrateScreen(Screen):
         """First frame: start from the active profile of this camera (recalibrate parts) or from scratch."""
         assert self.store is not None
         resolution = (int(frame.shape[1]), int(frame.shape[0]))
+        self.wizard, self.mismatch, self.problem, self.saved_name = None, None, "", None
+        self.reads, self.answers, self.choosing, self.replace_name = [], [], None, None
+        self.taps, self.last_boxes, self.live_boxes, self.tapping = [], (), [], False
         active = self.store.active(self.camera_name, resolution)
         if active.profile is not None:
             try:
                 self.wizard = Wizard.resume(self.store, active.profile.name, self.camera_name, resolution)
                 self.ids.name_input.text = active.profile.name
                 self.show(f"Editing '{active.profile.name}': skip what needs no change")
-            except (ProfileError, WizardError) as exc:
-                self.show(str(exc), error=True)
+            except ACTION_ERRORS as exc:
+                self.problem = problem_sentence(exc)
         if self.wizard is None:
             self.wizard = Wizard(self.camera_name, resolution)
             if "not calibrated" not in active.message:
-                self.show(active.message, error=True)
+                # kept on its own line: the camera step's advice replaces the status line every frame
+                self.problem = active.message
         self.refresh()
 
+    def fresh_frame(self, consume: bool = True) -> np.ndarray | None:
+        """The frame for a capture or read: None (with the reason shown) when the camera is lost or no new
+        picture came since the last capture, so nothing is learned twice from one picture."""
+        if self.frame is None:
+            self.show("No picture from the camera yet", error=True)
+            return None
+        if self.camera_lost:
+            self.show("The camera is lost: plug it back in and wait for the live picture, then try again", error=True)
+            return None
+        if not consume:
+            return self.frame
+        if self.frames <= self.used_at:
+            self.show("No new picture from the camera since the last one: wait a moment and try again", error=True)
+            return None
+        self.used_at = self.frames
+        return self.frame
+
     # -- actions (buttons in calibrate.kv) ------------------------------------------------------------------------
+    @guarded
     def primary(self) -> None:
-        """The step's main action: Find markers / Capture / Read / Confirm / Save."""
-        wizard, frame = self.wizard, self.frame
+        """The step's main action: Find markers / Capture / Read / Confirm / Save (or start again at a new frame
+        size)."""
+        wizard = self.wizard
         if wizard is None:
+            return
+        if self.mismatch is not None and self.frame is not None:
+            self.restart_at_new_size()
             return
         try:
             if self.step == "save":
                 self.save()
-            elif frame is None:
-                self.show("No picture from the camera yet", error=True)
+            elif self.step == "verify" and self.reads:
+                self.confirm_verify()
+            elif (frame := self.fresh_frame(consume=self.step != "tray")) is None:
+                pass
             elif self.step == "tray":
                 self.tapping = False
                 message = wizard.find_markers(frame)
@@ -227,11 +320,23 @@ class CalibrateScreen(Screen):
                     wizard.fit(self.step)
                     self.show(f"Every {self.step} face captured. Tap Next")
             elif self.step == "verify":
-                self.confirm_verify() if self.reads else self.read_verify()
+                self.read_verify(frame)
         except WizardError as exc:
             self.show(str(exc), error=True)
         self.refresh()
 
+    def restart_at_new_size(self) -> None:
+        """The camera now gives frames of another size: start the wizard again for that size (a calibration is
+        made for one frame size; the saved profiles of the old size are kept)."""
+        assert self.frame is not None
+        old = self.wizard.profile.resolution if self.wizard is not None else None
+        self.start(self.frame)
+        w, h = self.frame.shape[1], self.frame.shape[0]
+        if not self.problem and not self.status_error and not self.status.startswith("Editing"):
+            was = f" (the {old[0]}x{old[1]} profiles are kept)" if old else ""
+            self.show(f"Started again for {w}x{h} frames{was}")
+
+    @guarded
     def secondary(self) -> None:
         """The step's second action: Tap corners / Skip a kind / Read again."""
         wizard = self.wizard
@@ -250,9 +355,12 @@ class CalibrateScreen(Screen):
             self.go_next()
             return
         elif self.step == "verify":
-            self.read_verify()
+            frame = self.fresh_frame()
+            if frame is not None:
+                self.read_verify(frame)
         self.refresh()
 
+    @guarded
     def go_next(self) -> None:
         """Next step (refused, with the reason, when the step's requirement is missing)."""
         if self.wizard is None:
@@ -264,6 +372,7 @@ class CalibrateScreen(Screen):
             return
         self.enter_step()
 
+    @guarded
     def go_back(self) -> None:
         """Previous step; from the first step, back to Home."""
         if self.wizard is None or self.step == STEPS[0]:
@@ -276,12 +385,14 @@ class CalibrateScreen(Screen):
         """Reset per-step state after moving to another step."""
         self.tapping = False
         self.taps, self.last_boxes, self.reads, self.answers, self.choosing = [], (), [], [], None
+        self.replace_name = None
         assert self.wizard is not None
         if self.wizard.step == "save":
             self.wizard.finish_verify()
         self.show("")
         self.refresh()
 
+    @guarded
     def tap_corner(self, point: tuple[float, float]) -> None:
         """A touch on the picture in tap mode: one tray corner."""
         if self.wizard is None:
@@ -299,10 +410,18 @@ class CalibrateScreen(Screen):
         self.draw_preview()
 
     # -- verify ------------------------------------------------------------------------------------------------------
-    def read_verify(self) -> None:
-        """Read the dice on the tray now with the profile so far."""
-        assert self.wizard is not None and self.frame is not None
-        self.reads = self.wizard.verify_read(self.frame)
+    def read_verify(self, frame: np.ndarray) -> None:
+        """Read the dice on the tray now with the profile so far; number (pip) dice are read by the pip reader
+        and left out of the check."""
+        assert self.wizard is not None
+        reads = self.wizard.verify_read(frame)
+        if any(face is None for _, _, face in reads):
+            numbers = self.pip_numbers(frame)
+            reads = [
+                (box, "pips", f"number {n}") if face is None and (n := _number_in(box, numbers)) else (box, kind, face)
+                for box, kind, face in reads
+            ]
+        self.reads = reads
         self.answers = [face for _, _, face in self.reads]
         self.choosing = None
         self.show(
@@ -312,11 +431,29 @@ class CalibrateScreen(Screen):
             error=not self.reads,
         )
 
+    def pip_numbers(self, frame: np.ndarray) -> list[tuple[tuple[int, int, int, int], int]]:
+        """Number dice the pip reader finds on the tray: (box, value); none when it cannot run."""
+        from companion.vision.pipeline import VisionProfile, read_dice
+
+        assert self.wizard is not None
+        tray = self.wizard.profile.tray
+        try:
+            found = read_dice(frame, VisionProfile(tray_quad=tray.corners if tray else None))
+        except (ValueError, OSError, RuntimeError, ImportError, cv2.error):
+            return []
+        return [
+            (_box4(found.boxes[i]), int(found.values[i]))
+            for i in range(len(found))
+            if found.kinds[i] == "pips" and int(found.values[i]) > 0
+        ]
+
+    @guarded
     def choose(self, index: int) -> None:
         """Tap on a read die: offer its correction."""
         self.choosing = index
         self.refresh()
 
+    @guarded
     def correct(self, face: str) -> None:
         """The player's answer for the die being corrected."""
         if self.choosing is not None:
@@ -329,11 +466,13 @@ class CalibrateScreen(Screen):
         assert self.wizard is not None
         unanswered = [i + 1 for i, a in enumerate(self.answers) if a is None]
         if unanswered:
-            self.show(f"Die {unanswered[0]} was not read: tap it and say what it shows", error=True)
+            self.show(
+                f"Die {unanswered[0]} was not read: tap it and say what it shows ({NUMBER_DIE} for pips)", error=True
+            )
             return
-        for (_, _kind, face), truth in zip(self.reads, self.answers, strict=True):
-            if truth == NOT_A_DIE or truth is None:
-                continue
+        for (_, kind, face), truth in zip(self.reads, self.answers, strict=True):
+            if truth in (NOT_A_DIE, NUMBER_DIE) or truth is None or (kind == "pips" and truth == face):
+                continue  # number dice are the pip reader's: not part of this check
             truth_kind = "colour" if truth in self.wizard.colour.faces else "picture"
             self.wizard.verification_for(truth_kind).record(face, truth)
         self.reads, self.answers = [], []
@@ -341,6 +480,7 @@ class CalibrateScreen(Screen):
         confused = any(t.confusions() for t in self.wizard.verifications.values())
         self.show("  ".join(lines) or "Nothing to count", error=confused)
 
+    @guarded
     def recapture(self, kind: str, face: str) -> None:
         """Capture a confused face again: forget its captures and go to its step."""
         assert self.wizard is not None
@@ -351,9 +491,72 @@ class CalibrateScreen(Screen):
 
     # -- save ------------------------------------------------------------------------------------------------------
     def save(self) -> None:
-        """Save under the typed name and make the profile active."""
+        """Save under the typed name and make the profile active; asks first when another profile has that name."""
         assert self.wizard is not None and self.store is not None
-        profile = self.wizard.save(self.store, self.ids.name_input.text)
+        name = self.ids.name_input.text.strip()
+        if not name:
+            raise WizardError("Give the profile a name, e.g. 'kitchen table'")
+        just_saved = self.saved_name is not None and _name_key(self.saved_name) == _name_key(name)
+        if self.replace_name != name and not just_saved and self.would_replace(name):
+            self.ask_replace(name)
+            return
+        self.write_profile(name, replace=self.replace_name == name or just_saved)
+
+    def would_replace(self, name: str) -> bool:
+        """Whether saving under ``name`` replaces another saved profile (not the one being edited)."""
+        assert self.wizard is not None and self.store is not None
+        ask = getattr(self.wizard, "would_replace", None)
+        if callable(ask):
+            return bool(ask(self.store, name))
+        profile = self.wizard.profile
+        editing = bool(profile.name) and slug(profile.name) == slug(name)
+        return not editing and self.profile_exists(name)
+
+    def ask_replace(self, name: str) -> None:
+        """Ask before a save replaces the profile called ``name``."""
+        self.replace_name = name
+        self.show(f"A profile called '{name}' exists: replace it?", error=True)
+
+    def profile_exists(self, name: str) -> bool:
+        """Whether a saved profile of this camera and size would be replaced by saving under ``name``."""
+        assert self.wizard is not None and self.store is not None
+        camera, resolution = self.wizard.profile.camera, self.wizard.profile.resolution
+        exists = getattr(self.store, "exists", None)
+        if callable(exists):
+            try:
+                return bool(exists(name, camera, resolution))
+            except TypeError:
+                pass  # another signature: fall back to the list of names
+        return any(
+            slug(entry.name) == slug(name) and (entry.camera, tuple(entry.resolution)) == (camera, tuple(resolution))
+            for entry in self.store.entries()
+        )
+
+    @guarded
+    def confirm_replace(self, yes: bool) -> None:
+        """The player's answer to "replace it?"."""
+        name, self.replace_name = self.replace_name, None
+        if yes and name is not None:
+            self.ids.name_input.text = name
+            self.write_profile(name, replace=True)
+        else:
+            self.show("Not saved: type another name, or tap Save again to be asked once more")
+        self.refresh()
+
+    def write_profile(self, name: str, replace: bool) -> None:
+        """Save under ``name`` (``replace``: the player agreed to replace a profile of that name)."""
+        assert self.wizard is not None and self.store is not None
+        self.replace_name = None
+        params = inspect.signature(self.wizard.save).parameters
+        kwargs: dict[str, Any] = {key: replace for key in ("replace", "overwrite") if key in params}
+        try:
+            profile = self.wizard.save(self.store, name, **kwargs)
+        except ProfileError as exc:
+            if replace or type(exc).__name__ != "ProfileExists":
+                raise
+            self.ask_replace(name)  # the store found it when the screen did not: ask all the same
+            return
+        self.problem, self.saved_name = "", profile.name
         kinds = ", ".join(profile.calibrated_kinds()) or "tray only"
         self.show(f"Saved '{profile.name}' ({kinds}); it is now the active profile")
 
@@ -361,6 +564,7 @@ class CalibrateScreen(Screen):
         """A preset name tapped: put it in the name field."""
         self.ids.name_input.text = name
 
+    @guarded
     def use_profile(self, name: str) -> None:
         """Make another saved profile of this camera the active one."""
         assert self.store is not None and self.wizard is not None
@@ -370,6 +574,7 @@ class CalibrateScreen(Screen):
             self.show(str(exc), error=True)
             return
         self.show(f"'{profile.name}' is now the active profile")
+        self.problem = ""
         self.refresh()
 
     # -- display ---------------------------------------------------------------------------------------------------
@@ -423,6 +628,17 @@ class CalibrateScreen(Screen):
                 self.primary_enabled = wizard is not None
         if step == "empty" and wizard is not None:
             self.next_enabled = wizard.empty_image is not None
+        self.choosing_now = step == "verify" and self.choosing is not None
+        if self.choosing_now and self.choosing is not None:
+            self.instruction = f"What does die {self.choosing + 1} show?"
+        if self.mismatch is not None and wizard is not None:
+            (w, h), (ow, oh) = self.mismatch, wizard.profile.resolution
+            self.instruction = (
+                f"The camera now gives {w}x{h} pictures; this calibration is for {ow}x{oh}. Set the camera back to "
+                f"{ow}x{oh}, or start again at {w}x{h} (saved profiles are kept)."
+            )
+            self.primary_text, self.primary_enabled = f"Start again at {w}x{h}", True
+            self.secondary_text, self.next_enabled = "", False
         self.build_chips()
 
     def build_chips(self) -> None:
@@ -430,7 +646,15 @@ class CalibrateScreen(Screen):
         box = self.ids.chips
         box.clear_widgets()
         wizard = self.wizard
-        if wizard is None:
+        if wizard is None or self.mismatch is not None:
+            return
+        if self.step == "save" and self.replace_name is not None:
+            yes = Factory.ChoiceButton(
+                text=f"Replace '{self.replace_name}'", on_release=lambda _b: self.confirm_replace(True)
+            )
+            yes.background_color = (0.6, 0.35, 0.1, 1)
+            box.add_widget(yes)
+            box.add_widget(Factory.ChoiceButton(text="Keep it", on_release=lambda _b: self.confirm_replace(False)))
             return
         if self.step in ("colour", "picture"):
             task = wizard.task(self.step)
@@ -442,9 +666,11 @@ class CalibrateScreen(Screen):
                 box.add_widget(chip)
         elif self.step == "verify" and self.choosing is not None:
             kind = self.reads[self.choosing][1]
-            faces = wizard.colour.faces + wizard.picture.faces if kind == "unknown" else wizard.task(kind).faces
-            for face in [*faces, NOT_A_DIE]:
-                box.add_widget(Factory.ChoiceButton(text=face, on_release=lambda b: self.correct(b.text)))
+            faces = (
+                wizard.task(kind).faces if kind in ("colour", "picture") else wizard.colour.faces + wizard.picture.faces
+            )
+            for face in [*faces, NUMBER_DIE, NOT_A_DIE]:  # four to a row, so the row never runs over the text above
+                box.add_widget(Factory.PickButton(text=face, on_release=lambda b: self.correct(b.text)))
         elif self.step == "verify" and not self.reads:
             confused: list[tuple[str, str]] = []
             for kind, tally in wizard.verifications.items():
@@ -471,7 +697,12 @@ class CalibrateScreen(Screen):
                 button.background_color = (0.18, 0.30, 0.42, 1)
                 box.add_widget(button)
             active = self.store.active(profile.camera, profile.resolution).profile
-            for entry in self.store.entries():
+            try:
+                entries = self.store.entries()
+            except ACTION_ERRORS as exc:  # e.g. an unreadable active.json: saving still works (it is replaced)
+                self.problem = problem_sentence(exc)
+                entries = []
+            for entry in entries:
                 if (entry.camera, tuple(entry.resolution)) != (profile.camera, tuple(profile.resolution)):
                     continue
                 if entry.problem:
@@ -525,3 +756,24 @@ def _texture(frame: np.ndarray, texture: Texture | None) -> Texture:
         texture.flip_vertical()
     texture.blit_buffer(np.ascontiguousarray(frame).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
     return texture
+
+
+def _box4(values: Any) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = (int(v) for v in values)
+    return (x0, y0, x1, y1)
+
+
+def _number_in(box: tuple[int, int, int, int], numbers: list[tuple[tuple[int, int, int, int], int]]) -> int:
+    """The pip reader's value for the die in ``box`` (0: it found no number die there)."""
+    x0, y0, x1, y1 = box
+    margin = max(4, (x1 - x0) // 4)
+    for (a0, b0, a1, b1), value in numbers:
+        cx, cy = (a0 + a1) / 2, (b0 + b1) / 2
+        if x0 - margin <= cx <= x1 + margin and y0 - margin <= cy <= y1 + margin:
+            return value
+    return 0
+
+
+def _name_key(name: str) -> str:
+    """Profile names compared as the player means them: "Club" and " club " are one."""
+    return " ".join(name.split()).casefold()
