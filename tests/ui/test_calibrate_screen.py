@@ -289,6 +289,7 @@ def test_broken_template_and_unreadable_active_list_are_shown_not_crashes(ui: UI
     data["picture"]["faces"]["cat"] = ["AAAA"]  # a picture template that cannot be decoded
     path.write_text(json.dumps(data))
     screen, camera = open_with(ui, store, table)
+    assert "CAT is broken" in screen.problem  # resuming dropped the broken picture part and says so on the red line
     screen.wizard.go("verify")
     screen.enter_step()
     dice = R.place_dice(np.random.default_rng(9), table, [("colour", "green")], size=42)

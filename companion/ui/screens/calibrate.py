@@ -260,6 +260,9 @@ class CalibrateScreen(Screen):
                 self.wizard = Wizard.resume(self.store, active.profile.name, self.camera_name, resolution)
                 self.ids.name_input.text = active.profile.name
                 self.show(f"Editing '{active.profile.name}': skip what needs no change")
+                notices = list(getattr(self.wizard, "notices", []) or [])
+                if notices:  # e.g. a broken picture template dropped: that part is captured again
+                    self.problem = " ".join(notices)
             except ACTION_ERRORS as exc:
                 self.problem = problem_sentence(exc)
         if self.wizard is None:
@@ -307,7 +310,7 @@ class CalibrateScreen(Screen):
             elif self.step == "tray":
                 self.tapping = False
                 message = wizard.find_markers(frame)
-                self.show(message, error=wizard.profile.tray is None)
+                self.show(message, error=wizard.profile.tray is None or bool(getattr(wizard, "markers_failed", False)))
             elif self.step == "empty":
                 self.show(wizard.capture_empty(frame))
             elif self.step in ("colour", "picture"):
