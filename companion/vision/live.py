@@ -15,6 +15,7 @@ thumbnail (a die nudged onto another face) makes the dice be re-read at once ins
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -139,6 +140,11 @@ def vote(readings: list[Detections], settings: LiveSettings | None = None) -> De
     return det.sorted_left_to_right()
 
 
+def _face_count(det: Detections) -> Counter[tuple[str, int | str | None]]:
+    """How many dice of each kind and face a reading found (two re-reads agree on faces when these match)."""
+    return Counter(_key(k, int(v), f) for k, v, f in zip(det.kinds, det.values, det.faces, strict=True))
+
+
 def moved(a: Detections, b: Detections, shift: float) -> bool:
     """Whether two readings differ in dice count or any die moved by more than ``shift`` of its size."""
     if len(a) != len(b):
@@ -197,14 +203,16 @@ class SettleVoter:
             self.state == ROLLING and self.still_since is not None and t - self.still_since >= s.settle_s
         )
 
-    def update(self, t: float, moving: bool, detections: Detections | None = None) -> Roll | None:
-        """Advance by one frame. ``detections`` is the frame's reading when :meth:`wants_reading` said so."""
+    def update(self, t: float, moving: bool, detections: Detections | None = None, changed: bool = True) -> Roll | None:
+        """Advance by one frame. ``detections`` is the frame's reading when :meth:`wants_reading` said so;
+        ``changed``: the picture changed locally since the roll was read (a settled roll is voted again only
+        then: re-reads of an unchanged picture that differ are the reader's doubt, not a new roll)."""
         s = self.settings
         if moving:
             self.state, self.still_since, self.readings, self.pending = ROLLING, None, [], []
             return None
         if self.state == SETTLED:
-            return self._recheck(t, detections)
+            return self._recheck(t, detections, changed)
         if self.still_since is None:
             self.still_since = t
         if t - self.still_since < s.settle_s or detections is None:
@@ -217,20 +225,24 @@ class SettleVoter:
         self.readings.append(detections)
         return self._maybe_emit()
 
-    def _recheck(self, t: float, detections: Detections | None) -> Roll | None:
+    def _recheck(self, t: float, detections: Detections | None, changed: bool) -> Roll | None:
         if detections is None:
             return None
         self.last_read = t
-        if not self.differs(detections):
+        if not changed or not self.differs(detections):
             self.pending = []
             return None
-        if self.pending and shifted(self.pending[-1], detections, self.settings.shift):
+        if self.pending and (
+            shifted(self.pending[-1], detections, self.settings.shift)
+            or _face_count(self.pending[-1]) != _face_count(detections)
+        ):
             self.pending = []  # the re-reads disagree with each other as well: count again from this one
         self.pending.append(detections)
         if len(self.pending) < self.settings.recheck_agree:
             return None
-        self.state, self.readings, self.pending = READING, self.pending, []  # they are the new vote's first readings
-        return self._maybe_emit()
+        # A new vote on fresh readings (re-reads that agreed to differ only start it: they are not its votes).
+        self.state, self.readings, self.pending = READING, [], []
+        return None
 
     def _maybe_emit(self) -> Roll | None:
         s = self.settings
@@ -339,7 +351,8 @@ class LiveReader:
             det = self.reader(frame_bgr)
             self.latest = det
         was = self.voter.state
-        roll = self.voter.update(t, moving, det)
+        # With local changes not looked for (change_pixels 0), the re-reads alone decide, as configured.
+        roll = self.voter.update(t, moving, det, changed=local or s.change_pixels <= 0)
         if det is not None and (
             (self.voter.state == SETTLED and (roll is not None or not self.voter.pending))
             or (was == SETTLED and self.voter.state == READING)

@@ -214,9 +214,29 @@ def test_a_die_turned_over_after_settling_makes_a_new_roll() -> None:
     v = settled_voter(recheck_s=1.0)
     turned = dice((6, 101, 100, 0.9), (5, 200, 100, 0.95))
     assert v.update(1.1, False, turned) is None and v.state == SETTLED  # one re-read could be a glitch
-    roll = v.update(2.1, False, turned)  # votes=2: the two re-reads are the new vote
+    assert v.update(2.1, False, turned) is None and v.state == READING  # two agree: a new vote on fresh reads
+    assert v.update(2.2, False, turned) is None
+    roll = v.update(2.3, False, turned)  # votes=2
     assert roll is not None and [d.face for d in roll.dice] == [6, 5]
     assert v.state == SETTLED and v.last is not None and v.last.values.tolist() == [6, 5]
+
+
+def test_re_reads_of_an_unchanged_picture_never_make_a_new_roll() -> None:
+    """The reader may misread a still die now and then: with the picture unchanged since the roll, re-reads
+    that differ are its doubt, not a new roll (a phantom re-vote made a wrong face win, or silently dropped a
+    die from a roll the game then took)."""
+    v = settled_voter(recheck_s=1.0)
+    misread = dice((6, 100, 100, 0.9), (5, 200, 100, 0.95))
+    missed = A[[1]]
+    for i, det in enumerate([misread, misread, missed, missed, misread, missed]):
+        assert v.update(1.1 + i, False, det, changed=False) is None and v.state == SETTLED
+
+
+def test_two_different_misreads_do_not_agree() -> None:
+    v = settled_voter(recheck_s=1.0)
+    for i, face in enumerate((6, 4, 2, 4, 6, 2)):
+        det = dice((face, 100, 100, 0.9), (5, 200, 100, 0.95))
+        assert v.update(1.1 + i, False, det) is None and v.state == SETTLED, face
 
 
 def test_one_odd_re_read_changes_nothing() -> None:
@@ -233,12 +253,14 @@ def test_a_die_added_or_taken_away_while_settled_makes_a_new_roll() -> None:
     assert v.update(1.1, False, gone) is None
     assert v.update(2.1, False, gone) is None and v.state == READING  # two re-reads agree: voting again
     assert v.wants_reading(2.2)
-    roll = v.update(2.2, False, gone)
+    assert v.update(2.2, False, gone) is None and v.update(2.3, False, gone) is None
+    roll = v.update(2.4, False, gone)  # votes=3, all fresh
     assert roll is not None and [d.face for d in roll.dice] == [5]
     added = Detections.merge([gone, dice((1, 300, 300, 0.9))])
-    assert v.update(3.2, False, added) is None
-    assert v.update(4.2, False, added) is None
-    roll = v.update(4.3, False, added)
+    assert v.update(3.4, False, added) is None
+    assert v.update(4.4, False, added) is None
+    assert v.update(4.5, False, added) is None and v.update(4.6, False, added) is None
+    roll = v.update(4.7, False, added)
     assert roll is not None and sorted(d.face for d in roll.dice) == [1, 5]
 
 
