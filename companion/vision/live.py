@@ -145,24 +145,12 @@ def _face_count(det: Detections) -> Counter[tuple[str, int | str | None]]:
     return Counter(_key(k, int(v), f) for k, v, f in zip(det.kinds, det.values, det.faces, strict=True))
 
 
-def moved(a: Detections, b: Detections, shift: float) -> bool:
-    """Whether two readings differ in dice count or any die moved by more than ``shift`` of its size."""
-    if len(a) != len(b):
-        return True
-    if not len(a):
-        return False
-    ca, cb = a.centres, b.centres
-    size = np.maximum(a.boxes[:, 2] - a.boxes[:, 0], a.boxes[:, 3] - a.boxes[:, 1]).astype(np.float64)
-    d = np.hypot(*(ca[:, None] - cb[None]).transpose(2, 0, 1))
-    return bool((d.min(axis=1) > shift * np.maximum(size, 1)).any())
-
-
 def shifted(a: Detections, b: Detections, shift: float) -> bool:
     """Whether a die seen in both readings moved by more than ``shift`` of its size (but at most one size).
 
-    Unlike :func:`moved`, a die seen in one reading only (a weak die the reader sometimes misses) is not
-    movement: a die with no partner within ``shift`` counts as moved only when a die of the other reading within
-    one size has no partner of its own either."""
+    A die seen in one reading only (a weak die the reader sometimes misses) is not movement: a die with no
+    partner within ``shift`` counts as moved only when a die of the other reading within one size has no partner
+    of its own either."""
     if not len(a) or not len(b):
         return False
     d = np.hypot(*(a.centres[:, None] - b.centres[None]).transpose(2, 0, 1))  # (len a, len b)

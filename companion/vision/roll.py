@@ -52,15 +52,11 @@ class Roll:
     def needs_check(self) -> bool:
         return any(d.flagged or d.kind == UNKNOWN for d in self.dice)
 
-    def same_dice(self, other: Roll) -> bool:
-        """True when ``other`` shows the same dice in the same places: as many, each of the same kind with its
-        centre within half a die of one of ours (a hand or a shadow passed over the tray; nothing was rolled).
-        Faces are not compared: a face read differently is the reader's doubt, not a new roll."""
-        return self.match_dice(other) is not None
-
     def match_dice(self, other: Roll) -> list[int] | None:
-        """For each of our dice, the index of the same die in ``other`` (see :meth:`same_dice`); None when
-        ``other`` does not show the same dice in the same places."""
+        """For each of our dice, the index of the same die in ``other``; None when ``other`` does not show the
+        same dice in the same places: as many, each of the same kind with its centre within half a die of one of
+        ours (a hand or a shadow passed over the tray; nothing was rolled). Faces are not compared: a face read
+        differently is the reader's doubt, not a new roll."""
         if len(self.dice) != len(other.dice):
             return None
         left = list(range(len(other.dice)))

@@ -13,7 +13,6 @@ from companion.vision.live import (
     LiveReader,
     LiveSettings,
     SettleVoter,
-    moved,
     shifted,
     vote,
 )
@@ -84,11 +83,11 @@ def test_movement_while_voting_restarts_the_settle() -> None:
 
 def test_a_die_that_shifts_between_votes_counts_as_movement() -> None:
     v = SettleVoter(LiveSettings(settle_s=0.0, votes=3))
-    shifted = dice((3, 130, 100, 0.9), (5, 200, 100, 0.95))  # first die slid by 30 px
+    slid = dice((3, 130, 100, 0.9), (5, 200, 100, 0.95))  # first die slid by 30 px
     assert v.update(0.0, False, A) is None
-    assert v.update(0.1, False, shifted) is None
+    assert v.update(0.1, False, slid) is None
     assert v.state == ROLLING
-    assert moved(A, shifted, 0.35) and not moved(A, A, 0.35)
+    assert shifted(A, slid, 0.35) and not shifted(A, A, 0.35)
 
 
 def test_vote_takes_the_most_common_value_and_flags_disagreement() -> None:
