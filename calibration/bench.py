@@ -4,7 +4,7 @@ For each of several tables (tray colour, camera tilt) the full wizard is run on 
 empty tray, every colour face, every picture face. Then dice are rolled under drifting light (2700-6500 K, tint,
 brightness, uneven light), blur and noise, and read exactly as the app reads them (the dice reader's per-die
 stage over boxes found against the empty tray). Pip dice are mixed in: they must never be read as colour or
-picture dice. The renderer lives in ``tests/synth`` (a source checkout is needed).
+picture dice. The renderer lives in ``tools/synth`` (a source checkout is needed).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def synthetic_renderer() -> Any:
-    """The synthetic dice renderer module (``tests/synth/dice_render.py``); ImportError outside a checkout."""
-    if str(_ROOT) not in sys.path and (_ROOT / "tests" / "synth").is_dir():
+    """The synthetic dice renderer module (``tools/synth/dice_render.py``); ImportError outside a checkout."""
+    if str(_ROOT) not in sys.path and (_ROOT / "tools" / "synth").is_dir():
         sys.path.insert(0, str(_ROOT))
-    from tests.synth import dice_render
+    from tools.synth import dice_render
 
     return dice_render
 
@@ -67,7 +67,7 @@ def bench_calibration(tables: int = 5, rolls: int = 20, seed: int = 7) -> dict[s
     try:
         r = synthetic_renderer()
     except ImportError:
-        return {"skipped": "the synthetic renderer (tests/synth) is not available: run from a source checkout"}
+        return {"skipped": "the synthetic renderer (tools/synth) is not available: run from a source checkout"}
     from companion.vision.dice_kinds import KindStage
     from companion.vision.pipeline import VisionProfile, read_dice, to_roll
 

@@ -30,6 +30,8 @@ if not os.environ.get("DISPLAY"):
 os.environ.pop("NOTIFY_SOCKET", None)
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the development tools (tools/: renderer, training) are imported from the checkout
+    sys.path.insert(0, str(ROOT))
 # Tests import with --import-mode=importlib (test files may share a basename across folders); helper modules
 # beside the tests (ui_support, scenes, toy engines) are found through these paths.
 for folder in [ROOT / "tests", *sorted(p for p in (ROOT / "tests").iterdir() if p.is_dir())]:

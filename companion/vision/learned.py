@@ -16,7 +16,7 @@ by OpenCV's ``dnn``; ``COMPANION_DNN=opencv`` or ``onnxruntime`` picks one).
    (``reread_odd_sizes``: a white die on a white table is boxed by its pips alone). A reading centred inside a
    surer one's box is the same die read twice and goes (``one_per_die``).
 
-Trained by ``companion/vision/training/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
+Trained by ``tools/dicetrain/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
 """
 
@@ -140,7 +140,7 @@ def load_net(path: str = str(MODEL_PATH), classic: bool = False, runner: str | N
     """The ONNX network, loaded once, run by ``runner`` (default: ``backend()``); ``classic`` is passed on to
     ``OpenCvNet``."""
     if not Path(path).is_file():
-        raise FileNotFoundError(f"dice model {path} is missing (train it with companion/vision/training/train.py)")
+        raise FileNotFoundError(f"dice model {path} is missing (train it with tools/dicetrain/train.py)")
     runner = runner or backend()
     ort = onnxruntime() if runner == "onnxruntime" else None
     if runner == "onnxruntime" and ort is None:

@@ -1,5 +1,5 @@
 """Synthetic top-down dice scenes for the hard cases (touching dice, walls, glare, a hand, shadows), built on the
-shared renderer ``tests/synth/dice_render.py`` plus overlays drawn here. Deterministic for given arguments."""
+shared renderer ``tools/synth/dice_render.py`` plus overlays drawn here. Deterministic for given arguments."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 import cv2
 import numpy as np
-from synth.dice_render import DieSpec, Light, Rendered, make_table, render
+
+from tools.synth.dice_render import DieSpec, Light, Rendered, make_table, render
 
 WHITE = (0.85, 0.85, 0.82)
 BLACK = (0.04, 0.04, 0.05)

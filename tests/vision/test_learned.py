@@ -14,8 +14,8 @@ from companion.vision.dataset import SAMPLES, labelled_set, predictions
 from companion.vision.detections import Detections
 from companion.vision.pipeline import FLAG_BELOW, VisionProfile, confirm_with_classical, read_dice
 from companion.vision.scoring import score_image, total
-from companion.vision.training.heldout_eval import close_up, wide
-from companion.vision.training.heldout_eval import view as light_view
+from tools.dicetrain.heldout_eval import close_up, wide
+from tools.dicetrain.heldout_eval import view as light_view
 
 
 def test_model_files_are_shipped_and_small() -> None:

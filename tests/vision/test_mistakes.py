@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 
 from companion.vision.dataset import SAMPLES, evaluate
-from companion.vision.training import mistakes
+from tools.dicetrain import mistakes
 
 
 def test_review_tiles_every_mistake_the_scorer_counts(tmp_path: Path) -> None:

@@ -233,9 +233,8 @@ def test_classifier_stages_run_after_pip_reading() -> None:
 
 
 def test_calibrated_tray_outline_straightens_a_tilted_view() -> None:
-    from synth.dice_render import DieSpec, Light, make_table, render
-
     from companion.vision.scoring import Label, Prediction, score_image, total
+    from tools.synth.dice_render import DieSpec, Light, make_table, render
 
     scores = []
     for seed in range(4):
@@ -261,9 +260,8 @@ def test_calibrated_tray_outline_straightens_a_tilted_view() -> None:
 def test_random_scenes_of_many_dice_colours_sizes_trays_and_lights() -> None:
     """A broad check that nothing was tuned to one look: random trays, dice colours, sizes (22-60 px), angles,
     light colour, blur and noise. Floors sit under the measured 96.8% (60 scenes) on these 20."""
-    from synth.dice_render import TRAY_COLOURS, DieSpec, make_table, random_light, render
-
     from companion.vision.scoring import Label, Prediction, score_image, total
+    from tools.synth.dice_render import TRAY_COLOURS, DieSpec, make_table, random_light, render
 
     bodies = [WHITE, BLACK, RED, BLUE, IVORY, (0.05, 0.36, 0.09), (0.78, 0.66, 0.04), (0.26, 0.05, 0.42)]
     scores = []
@@ -306,7 +304,7 @@ def test_random_scenes_of_many_dice_colours_sizes_trays_and_lights() -> None:
 def test_dice_of_two_sizes_in_one_frame() -> None:
     """16 mm and 12 mm dice together (1.33x): neither size is taken for the wrong one (the reader's odd-size
     re-read only touches spots called no die)."""
-    from synth.dice_render import DieSpec, Light, make_table, render
+    from tools.synth.dice_render import DieSpec, Light, make_table, render
 
     big = [(v, 60 + 90 * v, 150) for v in range(1, 7)]
     small = [(7 - v, 60 + 90 * v, 330) for v in range(1, 7)]

@@ -1,4 +1,4 @@
-"""Data preparation for the learned reader's training (companion/vision/training/data.py; needs no torch): the
+"""Data preparation for the learned reader's training (tools/dicetrain/data.py; needs no torch): the
 shared colour changes, stitched rims kept off the dice, rendered scenes with colour/picture dice as negatives,
 and the fixed held-out list."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from synth.dice_render import usual_ink
 
-from companion.vision.training import data
+from tools.dicetrain import data
+from tools.synth.dice_render import usual_ink
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -101,10 +101,7 @@ def test_colour_casts_scale_each_channel_and_clip() -> None:
 
 
 def test_marbled_translucent_and_coloured_pip_dice_are_drawn_as_asked() -> None:
-    import sys
-
-    sys.path.insert(0, str(REPO / "tests"))
-    from synth.dice_render import DieSpec, Light, make_table, render
+    from tools.synth.dice_render import DieSpec, Light, make_table, render
 
     table = make_table(3, markers=False, tray="green felt")
     blue, white, gold = (0.1, 0.2, 0.7), (0.9, 0.9, 0.9), (0.9, 0.7, 0.1)

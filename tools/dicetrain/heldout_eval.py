@@ -1,6 +1,6 @@
 """Score the classical, learned and hybrid readers on the held-out photos only (``heldout.txt``), per set and overall,
 with the project's scoring rule, plus median ms per image on one core. Usage, from the repository root:
-    .venv/bin/python -m companion.vision.training.heldout_eval ../shared/dice [--json] [--views ...]
+    .venv/bin/python -m tools.dicetrain.heldout_eval ../shared/dice [--json] [--views ...]
 ``--views`` also scores other views of the same photos: ``close2``/``close3``/``close4`` (zoomed in about the
 centre, dice 2-4x bigger; dice cut by the edge are painted over and not counted) and ``wide2``/``wide3``/``wide4``
 (2x2, 3x3 or 4x4 copies of the photo side by side: dice 1/2, 1/3 or 1/4 as big relative to the frame, at the
@@ -23,7 +23,7 @@ import numpy as np
 from companion.vision.dataset import load_image, predictions
 from companion.vision.pipeline import VisionProfile, read_dice
 from companion.vision.scoring import ImageScore, Label, read_yolo_labels, score_image, total
-from companion.vision.training.data import HELD_OUT_FILE
+from tools.dicetrain.data import HELD_OUT_FILE
 
 
 def held_out(root: Path) -> list[Path]:

@@ -287,7 +287,7 @@ def add_stitches(img: np.ndarray, keep_clear: np.ndarray, rng: np.random.Generat
 
 
 def die_looks(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, Any]:
-    """What makes a pip die less plain (``tests/synth`` ``DieSpec`` fields): a second body colour swirled through
+    """What makes a pip die less plain (``tools/synth`` ``DieSpec`` fields): a second body colour swirled through
     the first (marbled), pips of a colour that still stands out from the body, or a translucent body; one or
     more of these."""
     out: dict[str, Any] = {}
@@ -304,7 +304,7 @@ def die_looks(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, An
 
 
 def pip_style(rng: np.random.Generator, body: tuple[float, ...]) -> dict[str, Any]:
-    """How one dice maker lays out the pips (``tests/synth`` ``DieSpec`` fields): pips small or big, close to the
+    """How one dice maker lays out the pips (``tools/synth`` ``DieSpec`` fields): pips small or big, close to the
     centre or out towards the corners, often a big 1, sometimes the 1 and the 4 in red (Chinese dice). Pips never
     touch (a 6's rows stay about a fifth of a pip apart, 0.19, or more) and stay off the rounded corners."""
     spread = float(rng.uniform(0.19, 0.28))
@@ -346,7 +346,7 @@ def synthetic(
     sides: float = 0.0,
     faint: float = 0.0,
 ) -> list[Sample]:
-    """``n`` rendered tray photos (``tests/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
+    """``n`` rendered tray photos (``tools/synth/dice_render.py``; seeds from ``seed0``, away from the seeds the
     tests use): random trays, light, blur and noise; 2-12 pip dice of one random size (18-70 px), any body colour,
     some touching. Adds dice looks the two photo sets lack. With ``others`` > 0 that share of the dice are plain
     colour dice or picture dice (cat, rat, swap): their boxes go to ``Sample.others`` (no pip die: negatives for
@@ -358,8 +358,9 @@ def synthetic(
     With ``faint`` > 0 that share of the pip dice (without coloured pips) have faint pips (``faint_ink``)."""
     import sys
 
-    sys.path.insert(0, str(Path(repo) / "tests"))
-    from synth.dice_render import (
+    if str(Path(repo)) not in sys.path:
+        sys.path.insert(0, str(Path(repo)))
+    from tools.synth.dice_render import (
         COLOUR_REFLECTANCE,
         PICTURE_FACES,
         TRAY_COLOURS,
@@ -431,7 +432,7 @@ def rendered(cache: Path, n: int, seed0: int, **options: Any) -> list[Sample]:
     runs (a cache is named for what it holds; it is not checked against ``options``)."""
     if cache.exists():
         return list(pickle.loads(cache.read_bytes()))
-    out = synthetic(n, seed0, repo=Path(__file__).resolve().parents[3], **options)
+    out = synthetic(n, seed0, repo=Path(__file__).resolve().parents[2], **options)
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_bytes(pickle.dumps(out))
     return out

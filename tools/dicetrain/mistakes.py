@@ -1,7 +1,7 @@
 """Contact sheets of the reader's mistakes on a labelled set, for looking at them by eye (is the die readable in the
 photo at all? is the label right?). Offline only. Usage, from the repository root:
-    .venv/bin/python -m companion.vision.training.mistakes ../shared/dice/felt-trays --out /tmp/mistakes
-    .venv/bin/python -m companion.vision.training.mistakes ../shared/dice/felt-trays --held-out --out /tmp/m
+    .venv/bin/python -m tools.dicetrain.mistakes ../shared/dice/felt-trays --out /tmp/mistakes
+    .venv/bin/python -m tools.dicetrain.mistakes ../shared/dice/felt-trays --held-out --out /tmp/m
 Every wrong value and miss is one tile: the labelled box cut out with a little margin and blown up (``--tile`` px),
 headed ``N L<label> R<reading> <confidence>`` (R0: missed); every false detection is one tile with its
 surroundings, the labelled boxes drawn green and the reading red. ``mistakes.json`` lists the tiles by number
@@ -22,7 +22,7 @@ import numpy as np
 from companion.vision.dataset import labels_of, load_image, predictions, set_images
 from companion.vision.pipeline import read_dice
 from companion.vision.scoring import Label, match
-from companion.vision.training.heldout_eval import held_out
+from tools.dicetrain.heldout_eval import held_out
 
 PER_ROW = 6
 ROWS = 4

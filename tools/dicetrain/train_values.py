@@ -9,46 +9,46 @@ die's centre (so a box slipped onto a neighbour or a side face is refused).
 
 Offline only; needs PyTorch (CPU) and ``onnx``. The two shipped classifiers were made on 2 shared CPU cores, from
 the repository root (rendered scenes are cached under ``--cache``):
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 28 --synthetic 600 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 28 --synthetic 600 \
         --kinds 300 --seed 4 --out companion/vision/models/dice_faces.onnx
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --synthetic 600 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --synthetic 600 \
         --kinds 300 --stitched 300 --seed 6 --lr 0.001 --resume companion/vision/models/dice_faces.pt \
         --out companion/vision/models/dice_faces_stitched.onnx
 then, once the detector had been retrained on close-ups (``train.py``: its false finds are the hard negatives),
 each was trained 9 min more from its exported weights (batch norms frozen):
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 9 --synthetic 600 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 9 --synthetic 600 \
         --kinds 300 --seed 14 --lr 0.001 --init-onnx companion/vision/models/dice_faces.onnx \
         --out companion/vision/models/dice_faces.onnx
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 9 --synthetic 600 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 9 --synthetic 600 \
         --kinds 300 --stitched 300 --seed 16 --lr 0.001 --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_stitched.onnx
 then each 12 min more (both at once, one thread each) with a quarter of the crops over- or under-exposed
 (``data.misexpose``: before, white dice burnt out on a light table were called "no die"); the hard negatives of
 these two runs came from the detector of the ``--exposure`` trial in ``train.py`` (not shipped), which was in
 place at the time:
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --seed 24 --lr 0.001 --exposure 0.25 \
         --init-onnx companion/vision/models/dice_faces.onnx --out companion/vision/models/dice_faces.onnx
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --stitched 300 --seed 26 --lr 0.001 --exposure 0.25 \
         --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_stitched.onnx
 then each 12 min more with colour casts (``data.colour_cast``: under a warm lamp white dice turn orange with red
 burnt out, and some were called "no die"), hard negatives from the shipped detector:
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --seed 44 --lr 0.0007 --exposure 0.15 --casts 0.25 \
         --init-onnx companion/vision/models/dice_faces.onnx --out companion/vision/models/dice_faces.onnx
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --stitched 300 --seed 46 --lr 0.0007 --exposure 0.15 --casts 0.25 \
         --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_stitched.onnx
 The second-opinion pair (``learned.LAYOUT_PATHS``, read only where the pair above calls a found spot no die) is
 those two trained 12 min more each with rendered dice of other makers' pip layouts (``data.pip_style``: big 1s,
 red 1s and 4s, small or big pips, near or far apart; and side faces in view as negatives), from the weights above:
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --styles 300 --seed 154 --lr 0.0007 --exposure 0.15 --casts 0.25 \
         --init-onnx companion/vision/models/dice_faces.onnx --out companion/vision/models/dice_faces_layouts.onnx
-    .venv/bin/python -m companion.vision.training.train_values ../shared/dice --minutes 12 --threads 1 \
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 12 --threads 1 \
         --synthetic 600 --kinds 300 --stitched 300 --styles 300 --seed 156 --lr 0.0007 --exposure 0.15 \
         --casts 0.25 --init-onnx companion/vision/models/dice_faces_stitched.onnx \
         --out companion/vision/models/dice_faces_layouts_stitched.onnx
@@ -80,7 +80,7 @@ from torch import nn
 
 from companion.vision import learned
 from companion.vision.scoring import GROW
-from companion.vision.training.data import Sample, colour_changes, load, rendered, split
+from tools.dicetrain.data import Sample, colour_changes, load, rendered, split
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)

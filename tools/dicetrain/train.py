@@ -2,13 +2,13 @@
 
 Offline only; needs PyTorch (CPU) and the ``onnx`` package for the export. The shipped model was made in three
 runs on 2 shared CPU cores, from the repository root:
-    .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 22 --threads 2
-    .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 9 --threads 2 \
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --minutes 22 --threads 2
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --minutes 9 --threads 2 \
         --resume /tmp/dice_train/last.pt --synthetic 240 --work /tmp/dice_ft --lr 0.0015 --warmup 50 --seed 1
-    .venv/bin/python -m companion.vision.training.train ../shared/dice --minutes 20 --threads 2 \
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --minutes 20 --threads 2 \
         --resume /tmp/dice_ft/last.pt --synthetic 240 --work /tmp/dice_zoom --lr 0.0015 --warmup 50 --seed 2 \
         --close-ups 0.3
-(22 min on the photos' training split, then 9 min more adding 240 rendered scenes from ``tests/synth``, then
+(22 min on the photos' training split, then 9 min more adding 240 rendered scenes from ``tools/synth``, then
 20 min more with 30% of the views zoomed in 1.6-4x, so dice much bigger than in the photos are found whole).
 ``--exposure`` (a share of over- or under-exposed views, ``data.misexpose``) was tried for 12 min more on top of
 that (``--resume /tmp/dice_zoom/last.pt ... --seed 3 --close-ups 0.3 --exposure 0.25 --lr 0.001``): the shipped
@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from companion.vision.training.data import ZOOM, Sample, augment, load, rendered, split, targets
+from tools.dicetrain.data import ZOOM, Sample, augment, load, rendered, split, targets
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
