@@ -123,9 +123,9 @@ class Journal:
     # -- games -------------------------------------------------------------------------------------------
 
     @_guarded
-    def new_game(self, setup: Setup) -> int:
-        """Record a new game and return its id."""
-        now = self._now()
+    def new_game(self, setup: Setup, *, created: float | None = None) -> int:
+        """Record a new game and return its id; ``created`` (an imported game's own start time) defaults to now."""
+        now = self._now() if created is None else float(created)
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO games(game, setup, created, updated) VALUES (?, ?, ?, ?)",
@@ -167,6 +167,13 @@ class Journal:
         """Stop offering a game for resume without deleting anything (it stays exportable)."""
         self.set_finished(game_id, True)
 
+    @_guarded
+    def delete_game(self, game_id: int) -> None:
+        """Delete a game and all its actions for good (only when a player asks for it, after a confirmation)."""
+        with self._tx():
+            self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
     # -- actions -----------------------------------------------------------------------------------------
 
     @_guarded
@@ -192,6 +199,14 @@ class Journal:
             "SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
         ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+    @_guarded
+    def action_times(self, game_id: int) -> list[float]:
+        """When each live action was committed (wall-clock seconds), in the order of :meth:`actions`."""
+        rows = self._db.execute(
+            "SELECT at FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [float(r[0]) for r in rows]
 
     @_guarded
     def undo(self, game_id: int) -> dict[str, Any] | None:

@@ -158,3 +158,26 @@ def test_a_directory_in_the_way_is_a_journal_error(tmp_path: Path) -> None:
     path.mkdir()
     with pytest.raises(JournalError, match=r"journal\.sqlite"):
         Journal(path)
+
+
+def test_action_times_follow_the_live_actions(journal: Journal) -> None:
+    gid = journal.new_game(setup())
+    created = journal.game(gid).created
+    for kind in ("a", "b", "c"):
+        journal.append(gid, {"type": kind})
+    times = journal.action_times(gid)
+    assert len(times) == 3 and created < times[0] < times[1] < times[2]
+    journal.undo(gid)
+    assert journal.action_times(gid) == times[:2]
+
+
+def test_new_game_keeps_a_given_start_time_and_delete_game_removes_it(journal: Journal) -> None:
+    gid = journal.new_game(setup(), created=1_600_000_000.25)
+    journal.append(gid, {"type": "a"})
+    assert journal.game(gid).created == 1_600_000_000.25
+    other = journal.new_game(setup(seed=9))
+    journal.delete_game(gid)
+    assert [g.id for g in journal.games()] == [other]
+    assert journal.actions(gid) == []
+    with pytest.raises(JournalError):
+        journal.game(gid)
