@@ -1,0 +1,204 @@
+"""Players and history: who played, who won, and how it went.
+
+:class:`History` joins the journal (every game's actions) and the :class:`~companion.history.store.HistoryStore`
+(persons, who sat where, each play's derived result). ``refresh`` brings the stored results up to date with the
+journal, replaying only the games whose journal changed since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.games.base import Setup
+from companion.history.results import (
+    ABANDONED,
+    DAMAGED,
+    FINISHED,
+    IN_PROGRESS,
+    Moment,
+    Play,
+    derive,
+    play_uid,
+    timeline,
+)
+from companion.history.store import JOURNAL, HistoryError, HistoryStore, Person, name_key
+from companion.journal.store import GameRecord, Journal, JournalError
+
+__all__ = [
+    "ABANDONED",
+    "DAMAGED",
+    "FINISHED",
+    "IN_PROGRESS",
+    "History",
+    "HistoryError",
+    "HistoryStore",
+    "Moment",
+    "Person",
+    "Play",
+    "history_file",
+]
+
+# Bump when what ``derive`` reads changes (a new stat, a fixed adapter): every play is derived again once.
+RESULTS_VERSION = 1
+
+
+def history_file(journal_path: Path) -> Path:
+    """The history file lives beside the journal (``history.sqlite3``)."""
+    return journal_path.with_name("history.sqlite3")
+
+
+def record_uid(record: GameRecord) -> str:
+    return play_uid(record.setup, record.created)
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What one :meth:`History.refresh` did: plays derived again, and games that could not be read."""
+
+    derived: int
+    problems: tuple[str, ...] = ()
+
+
+class History:
+    """The history of one install: the journal's games as plays, and the players who played them."""
+
+    def __init__(self, journal: Journal, store: HistoryStore) -> None:
+        self.journal = journal
+        self.store = store
+
+    @classmethod
+    def open(cls, journal: Journal) -> History:
+        """The history beside ``journal`` (in memory when the journal is, or when the file cannot be used)."""
+        path = Path(":memory:") if str(journal.path) == ":memory:" else history_file(journal.path)
+        try:
+            store = HistoryStore(path)
+        except HistoryError:
+            store = HistoryStore(":memory:")
+        return cls(journal, store)
+
+    # -- plays --------------------------------------------------------------------------------------------------
+
+    def refresh(self) -> Refreshed:
+        """Derive the result of every journal game that changed since the last refresh (never raises for a game
+        that does not replay: it becomes a damaged play, kept apart)."""
+        known = self.store.cache_keys()
+        derived = 0
+        problems: list[str] = []
+        for record in self.journal.games():
+            uid = record_uid(record)
+            key = f"{RESULTS_VERSION}:{record.actions}:{record.updated!r}:{int(record.finished)}"
+            if uid in known and known[uid][0] == key and known[uid][1] == record.id:
+                continue
+            try:
+                actions = self.journal.actions(record.id)
+                times = self.journal.action_times(record.id)
+            except JournalError as err:
+                problems.append(str(err))
+                continue
+            play = derive(
+                record.setup,
+                actions,
+                created=record.created,
+                times=times,
+                journal_id=record.id,
+                stopped=record.finished,
+            )
+            self.store.put_play(play, source=JOURNAL, cache_key=key)
+            self._link_seats(play)
+            derived += 1
+            if play.status == DAMAGED and play.problem:
+                problems.append(f"{record.game} {record.id}: {play.problem}")
+        return Refreshed(derived, tuple(problems))
+
+    def _link_seats(self, play: Play) -> None:
+        """Every seat of a play gets its person: the one chosen at setup, else the person by that name (made when
+        there is none, with the colour they played in)."""
+        links = self.store.links(play.uid)
+        for seat in play.players:
+            if seat.seat not in links:
+                person = self.store.person_for(seat.name, seat.colour)
+                self.store.link(play.uid, seat.seat, person.uid, when=play.started)
+
+    def plays(
+        self,
+        *,
+        game: str | None = None,
+        person: str | None = None,
+        statuses: Iterable[str] = (FINISHED,),
+    ) -> list[Play]:
+        """Plays newest first, of one game and/or with one person in them."""
+        links = self.store.all_links() if person is not None else {}
+        out = []
+        for play in self.store.plays(statuses=statuses):
+            if game is not None and play.game != game:
+                continue
+            if person is not None and person not in links.get(play.uid, {}).values():
+                continue
+            out.append(play)
+        return out
+
+    def play(self, uid: str) -> Play | None:
+        return self.store.play(uid)
+
+    def who(self, play: Play) -> dict[int, Person]:
+        """seat -> person for a play (seats whose person was merged away or never linked are left out)."""
+        out: dict[int, Person] = {}
+        for seat, uid in self.store.links(play.uid).items():
+            person = self.store.person(uid)
+            if person is not None:
+                out[seat] = person
+        return out
+
+    def game_record(self, play: Play) -> GameRecord | None:
+        """The journal game a play came from, if this journal still has that very game."""
+        if play.journal_id is None:
+            return None
+        try:
+            record = self.journal.game(play.journal_id)
+        except JournalError:
+            return None
+        return record if record_uid(record) == play.uid else None
+
+    def timeline(self, play: Play) -> list[Moment] | None:
+        """The play's actions worded, or None when its journal game is not here (a play imported from CSV)."""
+        record = self.game_record(play)
+        if record is None:
+            return None
+        return timeline(record.setup, self.journal.actions(record.id), self.journal.action_times(record.id))
+
+    def delete(self, play: Play, *, journal_too: bool = False) -> None:
+        """Take a play out of history; its saved game is deleted from the journal only with ``journal_too``."""
+        record = self.game_record(play)
+        if journal_too and record is not None:
+            self.journal.delete_game(record.id)
+            self.store.forget(play.uid)
+        elif record is None:
+            self.store.forget(play.uid)  # nothing would bring it back: an imported play goes entirely
+        else:
+            self.store.hide(play.uid)
+
+    # -- players -------------------------------------------------------------------------------------------------
+
+    def recent(self, limit: int = 12) -> list[Person]:
+        """Players, the most recently played first (what the new-game screen offers)."""
+        return self.store.persons()[:limit]
+
+    def started(self, setup: Setup, game_id: int, persons: Mapping[int, str]) -> None:
+        """A game was just started with these persons (seat -> person uid): link them now, so the play is theirs
+        whatever its names say, and they come first next time."""
+        record = self.journal.game(game_id)
+        uid = record_uid(record)
+        for player in setup.players:
+            person = persons.get(player.seat)
+            if person is None or self.store.person(person) is None:
+                person = self.store.person_for(player.name, player.colour).uid
+            self.store.link(uid, player.seat, person, when=record.created)
+            self.store.update_person(person, colour=player.colour)
+
+    def person_named(self, name: str) -> Person | None:
+        return self.store.find(name)
+
+    def same_name(self, a: str, b: str) -> bool:
+        return name_key(a) == name_key(b)
