@@ -78,7 +78,14 @@ def cmd_games(_args: argparse.Namespace) -> int:
         print(f"no games yet: no journal at {paths.journal_file()}", file=sys.stderr)
         return 0
     try:
-        records = Journal(paths.journal_file(), readonly=True).games()
+        journal = Journal(paths.journal_file(), readonly=True)
+        if journal.damage is not None:
+            print(
+                f"companion games: warning: {paths.journal_file()} is damaged ({journal.damage}); "
+                "the app keeps it and carries the games that still read into a new file when it starts",
+                file=sys.stderr,
+            )
+        records = journal.games()
     except JournalError as err:
         print(f"companion games: {err}", file=sys.stderr)
         return 2
@@ -86,7 +93,7 @@ def cmd_games(_args: argparse.Namespace) -> int:
         print(f"no games in {paths.journal_file()}", file=sys.stderr)
     for record in records:
         names = ", ".join(p.name for p in record.setup.players)
-        state = "finished" if record.finished else "unfinished"
+        state = f"damaged: {record.problem}" if record.problem else "finished" if record.finished else "unfinished"
         print(f"{record.id}\t{record.game}\t{state}\t{record.actions} actions\t{names}")
     return 0
 

@@ -2,12 +2,14 @@
 
 from companion.journal.replay import ReplayError, dump_lines, load_lines, replay
 from companion.journal.session import GameSession
-from companion.journal.store import GameRecord, Journal, JournalError
+from companion.journal.store import GameDamaged, GameRecord, Journal, JournalDamaged, JournalError
 
 __all__ = [
+    "GameDamaged",
     "GameRecord",
     "GameSession",
     "Journal",
+    "JournalDamaged",
     "JournalError",
     "ReplayError",
     "dump_lines",

@@ -21,7 +21,7 @@ class GameSession:
     def __init__(self, journal: Journal, game_id: int) -> None:
         self.journal = journal
         self.game_id = game_id
-        record = journal.game(game_id)
+        record = journal.readable_game(game_id)  # GameDamaged when its setup cannot be read
         self.setup: Setup = record.setup
         self.engine: Engine = find_engine(record.game)
         self.actions: list[Action] = journal.actions(game_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -13,8 +14,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.games.base import Setup
+from companion.i18n import _, ngettext
 
 F = TypeVar("F", bound=Callable[..., Any])
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -43,6 +46,25 @@ class JournalError(RuntimeError):
     """The journal file cannot be opened, read or written, or is not a journal (message names the file)."""
 
 
+class JournalDamaged(JournalError):
+    """The file is a journal, but damaged: SQLite finds broken pages (``PRAGMA quick_check``) or its version
+    mark cannot be read. :func:`open_for_app` keeps it and carries every game that still reads into a new file.
+    ``reason`` says it for the players; the message adds SQLite's own words."""
+
+    def __init__(self, path: Path, reason: str, detail: str = "") -> None:
+        super().__init__(f"{path}: {reason}" + (f" ({detail})" if detail else ""))
+        self.reason = reason
+
+
+class GameDamaged(JournalError):
+    """One game's rows cannot be read back (its setup, or one of its moves); the other games are unaffected."""
+
+    def __init__(self, path: Path, game_id: int, reason: str) -> None:
+        super().__init__(f"{path}: game {game_id} is damaged: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
 def _guarded(method: F) -> F:
     """SQLite's own errors (a full or failing card, a damaged page) come out as :class:`JournalError` naming
     the file, so the app can say "nothing was recorded" instead of crashing."""
@@ -59,7 +81,10 @@ def _guarded(method: F) -> F:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game's row: id, game name, setup, timestamps, whether it ended, and how many live actions it has."""
+    """One game's row: id, game name, setup, timestamps, whether it ended, and how many live actions it has.
+
+    ``problem`` says why a damaged row's setup cannot be read (its ``setup`` then has no players); such a game
+    is listed, named, never resumed, and stays in the file as it is."""
 
     id: int
     game: str
@@ -68,6 +93,7 @@ class GameRecord:
     updated: float
     finished: bool
     actions: int
+    problem: str | None = None
 
 
 class Journal:
@@ -78,6 +104,7 @@ class Journal:
         listing and exporting from a read-only card)."""
         self.path = Path(path)
         self._now = now
+        self.damage: str | None = None  # what quick_check found in a file opened read-only (None: sound)
         if readonly:
             if not self.path.exists():
                 raise JournalError(f"{self.path}: no journal here (no game has been saved on this machine yet)")
@@ -87,15 +114,30 @@ class Journal:
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             except (sqlite3.Error, OSError, ValueError) as err:
                 raise JournalError(f"{self.path}: not a readable journal ({err})") from err
-            if row is None or int(row[0]) > SCHEMA_VERSION:
-                raise JournalError(f"{self.path}: journal schema {row and row[0]} is newer than this app understands")
+            self.damage = _quick_check(self._db)  # said by the command line; listing goes on where it can
+            _check_version(self.path, row)
             return
         try:
+            existed = self.path.exists() and self.path.stat().st_size > 0
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        except (sqlite3.Error, OSError) as err:
+            raise JournalError(f"{self.path}: not a usable journal ({err})") from err
+        try:
+            self._open(existed)
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self, existed: bool) -> None:
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
+            # A damaged page is found before anything is written into the file (new games never go there).
+            damage = _quick_check(self._db) if existed else None
+            if damage is not None:
+                raise JournalDamaged(self.path, _("broken pages were found in it"), f"quick_check: {damage}")
             with self._tx():
                 for statement in _split(_SCHEMA):
                     self._db.execute(statement)
@@ -103,8 +145,13 @@ class Journal:
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except (sqlite3.Error, OSError) as err:
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
-        if row is None or int(row[0]) > SCHEMA_VERSION:
-            raise JournalError(f"{self.path}: journal schema {row and row[0]} is newer than this app understands")
+        _check_version(self.path, row)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         self._db.close()
@@ -144,6 +191,13 @@ class Journal:
         if row is None:
             raise JournalError(f"no game with id {game_id} in {self.path}")
         return _record(row)
+
+    def readable_game(self, game_id: int) -> GameRecord:
+        """The game's record; :class:`GameDamaged` when its setup cannot be read (to resume or export it)."""
+        record = self.game(game_id)
+        if record.problem is not None:
+            raise GameDamaged(self.path, game_id, record.problem)
+        return record
 
     @_guarded
     def games(self, *, unfinished_only: bool = False) -> list[GameRecord]:
@@ -196,9 +250,19 @@ class Journal:
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         """The live (not undone) actions of a game, in order."""
         rows = self._db.execute(
-            "SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
+            "SELECT seq, action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
         ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [self._action(game_id, seq, text) for seq, text in rows]
+
+    def _action(self, game_id: int, seq: Any, text: Any) -> dict[str, Any]:
+        """One stored move; :class:`GameDamaged` naming the game and the move when it cannot be read."""
+        try:
+            action = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise GameDamaged(self.path, game_id, _("move {seq} cannot be read").format(seq=seq)) from None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise GameDamaged(self.path, game_id, _("move {seq} is not a move").format(seq=seq))
+        return action
 
     @_guarded
     def action_times(self, game_id: int) -> list[float]:
@@ -220,7 +284,7 @@ class Journal:
                 return None
             self._db.execute("UPDATE actions SET undone = 1 WHERE game_id = ? AND seq = ?", (game_id, row[0]))
             self._db.execute("UPDATE games SET updated = ?, finished = 0 WHERE id = ?", (self._now(), game_id))
-        return json.loads(row[1])  # type: ignore[no-any-return]
+        return self._action(game_id, row[0], row[1])
 
     @_guarded
     def redo(self, game_id: int) -> dict[str, Any] | None:
@@ -233,7 +297,7 @@ class Journal:
             if row is None:
                 return None
             self._db.execute("UPDATE actions SET undone = 0 WHERE game_id = ? AND seq = ?", (game_id, row[0]))
-        return json.loads(row[1])  # type: ignore[no-any-return]
+        return self._action(game_id, row[0], row[1])
 
     @_guarded
     def has_redo(self, game_id: int) -> bool:
@@ -247,21 +311,22 @@ class Journal:
 
 
 def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[Journal, str | None]:
-    """The app's journal, never refusing to start: a file that cannot be opened (damaged, or from a newer app)
-    is kept under another name beside it and a new journal started; where even that fails (a read-only card),
-    the games of this run live in memory only. The second value says so to the players (None when all is well).
+    """The app's journal, never refusing to start. A damaged journal is kept under another name beside it and
+    every game that still reads is carried into a new file (the ones that do not are named); a file that cannot
+    be opened at all (not a journal, or from a newer app) is kept aside and a new journal started; where even
+    that fails (a read-only card), the games of this run live in memory only. The second value says so to the
+    players (None when all is well).
     """
     try:
         return Journal(path, now=now), None
+    except JournalDamaged as err:
+        log.warning("%s", err)
+        return _carry_over(path, err.reason, now)
     except JournalError as err:
         problem = str(err).removeprefix(f"{path}: ")
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now()))
-    kept = path.with_name(f"{path.name}.unusable-{stamp}")
+    kept = path.with_name(f"{path.name}.unusable-{_stamp(now)}")
     try:
-        for suffix in ("", "-wal", "-shm"):
-            part = Path(f"{path}{suffix}")
-            if part.exists():
-                part.rename(Path(f"{kept}{suffix}"))
+        _move_aside(path, kept)
         return Journal(path, now=now), (
             f"The saved games could not be opened ({problem}). The file is kept as {kept.name}; a new one was "
             "started and new games are saved."
@@ -272,17 +337,184 @@ def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[J
         )
 
 
+def _stamp(now: Callable[[], float]) -> str:
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now()))
+
+
+def _move_aside(path: Path, kept: Path) -> None:
+    """Rename the journal and its WAL files together (a WAL kept with its database keeps its commits)."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            part.rename(Path(f"{kept}{suffix}"))
+
+
+def _carry_over(path: Path, problem: str, now: Callable[[], float]) -> tuple[Journal, str]:
+    """Keep the damaged file as ``journal.sqlite3.damaged-<date>`` and copy every game that still reads back in
+    full (same ids) into a new journal at ``path``; the message names the games left behind."""
+    kept = path.with_name(f"{path.name}.damaged-{_stamp(now)}")
+    source = kept
+    try:
+        _move_aside(path, kept)
+        target = Journal(path, now=now)
+        saving = True
+    except (OSError, JournalError):  # nowhere to write (a read-only card): this run's games live in memory
+        source, target, saving = path, Journal(":memory:", now=now), False
+    carried, lost = _copy_games(source, target)
+    lines = [_("The saved games file was damaged ({problem}).").format(problem=problem)]
+    if saving:
+        lines.append(_("It is kept as {name}.").format(name=kept.name))
+    lines.append(
+        ngettext(
+            "{count} saved game was carried over to a new file.",
+            "{count} saved games were carried over to a new file.",
+            len(carried),
+        ).format(count=len(carried))
+        if saving
+        else _("Games are NOT being saved (the card cannot be written); {count} saved games can be played.").format(
+            count=len(carried)
+        )
+    )
+    if lost:
+        names = ", ".join(_("Game {id}").format(id=game_id) for game_id in lost)
+        lines.append(
+            ngettext(
+                "{games} could not be read back; it stays in the damaged file.",
+                "{games} could not be read back; they stay in the damaged file.",
+                len(lost),
+            ).format(games=names)
+        )
+    return target, " ".join(lines)
+
+
+def _copy_games(source: Path, target: Journal) -> tuple[list[int], list[int]]:
+    """Copy, row for row, every game of the damaged file ``source`` that reads back whole into ``target``.
+    Returns the ids carried over and the ids that could not be read."""
+    carried: list[int] = []
+    lost: list[int] = []
+    try:
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except (sqlite3.Error, OSError, ValueError):
+        return carried, lost
+    try:
+        ids, highest = _game_ids(src)
+        for game_id in ids:
+            try:
+                game = src.execute(
+                    "SELECT id, game, setup, created, updated, finished FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                moves = src.execute(
+                    "SELECT game_id, seq, action, at, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+            except sqlite3.Error:
+                lost.append(game_id)
+                continue
+            if game is None:
+                continue
+            try:
+                with target._tx():
+                    target._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", game)
+                    target._db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", moves)
+            except sqlite3.Error:
+                lost.append(game_id)
+                continue
+            carried.append(game_id)
+        if highest:  # a new game never takes the id of one left behind in the damaged file
+            with target._tx():
+                target._db.execute("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'games'", (highest,))
+                target._db.execute(
+                    "INSERT INTO sqlite_sequence(name, seq) SELECT 'games', ? WHERE NOT EXISTS"
+                    " (SELECT 1 FROM sqlite_sequence WHERE name = 'games')",
+                    (highest,),
+                )
+    except sqlite3.Error:
+        pass
+    finally:
+        src.close()
+    return carried, lost
+
+
+def _game_ids(src: sqlite3.Connection) -> tuple[list[int], int]:
+    """The game ids in a damaged file (by the table, or where that is broken by the highest id handed out),
+    and the highest id ever given."""
+    highest = 0
+    for query in ("SELECT seq FROM sqlite_sequence WHERE name = 'games'", "SELECT MAX(id) FROM games"):
+        try:
+            row = src.execute(query).fetchone()
+            highest = max(highest, int(row[0] or 0)) if row else highest
+        except (sqlite3.Error, TypeError, ValueError):
+            continue
+    try:
+        return [int(r[0]) for r in src.execute("SELECT id FROM games ORDER BY id")], highest
+    except sqlite3.Error:
+        return list(range(1, min(highest, 100_000) + 1)), highest
+
+
+def _quick_check(db: sqlite3.Connection) -> str | None:
+    """``None`` when SQLite finds the file sound, else what it found (first lines)."""
+    try:
+        rows = db.execute("PRAGMA quick_check(5)").fetchall()
+    except sqlite3.DatabaseError as err:
+        return str(err)
+    found = [str(r[0]) for r in rows]
+    return None if found == ["ok"] else "; ".join(found)[:300]
+
+
+def _check_version(path: Path, row: tuple[Any, ...] | None) -> None:
+    """The file's schema mark: a number this app knows, else :class:`JournalDamaged` (unreadable) or
+    :class:`JournalError` (from a newer app)."""
+    if row is None:
+        raise JournalDamaged(path, _("its version mark is missing"))
+    try:
+        version = int(str(row[0]).strip())
+    except ValueError:
+        raise JournalDamaged(path, _("its version mark cannot be read"), repr(str(row[0])[:20])) from None
+    if version > SCHEMA_VERSION:
+        raise JournalError(f"{path}: journal schema {version} is newer than this app understands")
+
+
 def _split(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
+    """A game's row; a setup that cannot be read gives a record with ``problem`` set (and no players)."""
+    game = str(row[1])
+    problem = None
+    try:
+        setup = _read_setup(row[2])
+    except ValueError as err:
+        setup, problem = Setup(game, ()), str(err)
     return GameRecord(
         id=int(row[0]),
-        game=str(row[1]),
-        setup=Setup.from_json(json.loads(row[2])),
-        created=float(row[3]),
-        updated=float(row[4]),
+        game=game,
+        setup=setup,
+        created=_number(row[3]),
+        updated=_number(row[4]),
         finished=bool(row[5]),
         actions=int(row[6]),
+        problem=problem,
     )
+
+
+def _read_setup(text: Any) -> Setup:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError(_("its setup is not valid JSON")) from None
+    if not isinstance(data, dict):
+        raise ValueError(_("its setup is not an object"))
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise ValueError(_("its setup has no players"))
+    try:
+        return Setup.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ValueError(_("its setup cannot be read ({err})").format(err=err)) from None
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0

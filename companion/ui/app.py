@@ -21,7 +21,8 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from companion.config import Config
 from companion.games import engine as find_engine
 from companion.games.base import Setup
-from companion.journal import GameSession, Journal, JournalError, ReplayError
+from companion.i18n import _
+from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
 from companion.runtime import Hardware
 from companion.ui.camera_feed import CameraFeed
 from companion.ui.hub import Hub
@@ -198,6 +199,16 @@ class CompanionApp(App):
         where it can be exported or no longer offered; nothing in the journal changes."""
         try:
             session = GameSession(self.journal, game_id)
+        except GameDamaged as err:
+            self.notice(
+                "resume",
+                _(
+                    "Game {id} is damaged ({reason}) and cannot be reopened. It stays in the journal file; the "
+                    "other games are fine."
+                ).format(id=game_id, reason=err.reason),
+            )
+            self.go("games")
+            return None
         except (ReplayError, JournalError) as err:
             why = str(err).removeprefix(f"game {game_id}: ")
             self.notice("resume", f"Game {game_id} cannot be reopened ({why}). Export it, or stop offering it here.")

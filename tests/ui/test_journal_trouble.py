@@ -70,3 +70,87 @@ def test_a_game_that_no_longer_replays_is_not_opened_and_the_app_goes_on(ui: UI)
     assert f"Game {game_id} cannot be reopened" in ui.app.banner and "slap_rule" in ui.app.banner
     ui.screenshot("journal-game-does-not-replay")
     assert len(ui.app.journal.actions(game_id)) == 1  # nothing in the journal changed
+
+
+def _journal_with_games(path: Path, count: int = 3) -> list[int]:
+    from companion.journal import GameSession, Journal
+
+    journal = Journal(path)
+    ids = []
+    for n in range(count):
+        session = GameSession.start(journal, Setup("ratuki", PLAYERS, seed=n))
+        session.do({"type": "start", "tick": 1.0})
+        ids.append(session.game_id)
+    journal.close()
+    return ids
+
+
+def _sql(path: Path, statement: str, *args: object) -> None:
+    db = sqlite3.connect(str(path))
+    db.execute(statement, args)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("setup_text", ["{not json", json.dumps({"game": "ratuki", "seed": 3})])
+def test_a_game_with_a_damaged_setup_is_named_and_the_latest_sound_game_is_offered(
+    tmp_path: Path, setup_text: str
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    _first, second, newest = _journal_with_games(path)
+    _sql(path, "UPDATE games SET setup = ? WHERE id = ?", setup_text, newest)
+    ui = UI(tmp_path, journal_path=path)
+    try:
+        assert ui.screen().name == "home"
+        assert f"game {newest}" in ui.app.banner.lower() and "damaged" in ui.app.banner
+        assert "Continue" in ui.screen().resume_text  # the newest sound game, not the damaged one
+        ui.screenshot("journal-damaged-game-home")
+        ui.tap(ui.screen().ids.resume)
+        assert ui.app.session is not None and ui.app.session.game_id == second
+        games = ui.go("games")
+        text = ui.texts(games)
+        assert "damaged" in text and "Ratuki" in text
+        ui.screenshot("journal-damaged-game-list")
+    finally:
+        ui.close()
+    assert not list(tmp_path.glob("journal.sqlite3.*-*"))  # a sound file: nothing moved aside
+
+
+def test_resuming_a_game_with_a_broken_move_says_so_and_keeps_the_app(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    _first, newest = _journal_with_games(path, count=2)
+    _sql(path, "UPDATE actions SET action = 'garbage' WHERE game_id = ? AND seq = 1", newest)
+    ui = UI(tmp_path, journal_path=path)
+    try:
+        assert "Continue" in ui.screen().resume_text
+        ui.tap(ui.screen().ids.resume)
+        assert ui.app.session is None and ui.screen().name == "games"
+        assert f"Game {newest} is damaged" in ui.app.banner and "move 1" in ui.app.banner
+        ui.screenshot("journal-damaged-move")
+    finally:
+        ui.close()
+
+
+def test_a_garbled_page_starts_the_app_with_the_games_that_still_read(tmp_path: Path) -> None:
+    from companion.journal import Journal
+
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    for g in range(3):
+        game = journal.new_game(Setup("ratuki", PLAYERS, seed=g))
+        for n in range(60):
+            journal.append(game, {"type": "note.test", "mark": f"g{g}-n{n:03d}", "pad": "y" * 100})
+    journal.close()
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    page = data.index(b"g1-n030") // page_size
+    data[page * page_size + 8 : (page + 1) * page_size] = bytes(page_size - 8)
+    path.write_bytes(bytes(data))
+    ui = UI(tmp_path, journal_path=path)
+    try:
+        assert ui.screen().name == "home"
+        assert "damaged" in ui.app.banner and "Game 2 could not be read back" in ui.app.banner
+        assert sorted(r.id for r in ui.app.journal.games()) == [1, 3]
+        ui.screenshot("journal-garbled-page")
+    finally:
+        ui.close()

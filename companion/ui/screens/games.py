@@ -15,6 +15,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
+from companion.i18n import _
 from companion.journal.export import export_game
 from companion.journal.store import GameRecord, JournalError
 from companion.paths import data_dir
@@ -50,6 +51,9 @@ class GamesScreen(Screen):
             title = app.game_title(record.game) + ("  [color=9aa0b0](finished)[/color]" if record.finished else "")
             names = ", ".join(p.name for p in record.setup.players)
             when = ago(time.time() - record.updated)
+            if record.problem is not None:  # named, kept in the file, never resumed
+                title = app.game_title(record.game) + "  [color=ff8a80]" + escape_markup(_("(damaged)")) + "[/color]"
+                names = _("game {id}: {reason}").format(id=record.id, reason=record.problem)
             # Title, then who/when, each on its own line: long names are cut with "…", never the game's title.
             label = BoxLayout(orientation="vertical")
             for text, size in (
@@ -62,16 +66,21 @@ class GamesScreen(Screen):
                 part.bind(size=lambda w, s: setattr(w, "text_size", s))
                 label.add_widget(part)
             line.add_widget(label)
-            if not record.finished:
+            if not record.finished and record.problem is None:
                 resume = Factory.AccentButton(text="Resume", size_hint_x=None, width=dp(110))
                 resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
                 line.add_widget(resume)
                 drop = Factory.DangerButton(text="Stop", size_hint_x=None, width=dp(80))
                 drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
-            export = Factory.BigButton(text="Export", size_hint_x=None, width=dp(100))
-            export.bind(on_release=lambda _b, gid=record.id: self.export(gid))
-            line.add_widget(export)
+            if record.problem is None:
+                export = Factory.BigButton(text="Export", size_hint_x=None, width=dp(100))
+                export.bind(on_release=lambda _b, gid=record.id: self.export(gid))
+                line.add_widget(export)
+            elif not record.finished:
+                drop = Factory.DangerButton(text="Stop", size_hint_x=None, width=dp(80))
+                drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
+                line.add_widget(drop)
             grid.add_widget(line)
 
     def ask_abandon(self, record: GameRecord) -> ModalView:

@@ -12,6 +12,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games import engines
+from companion.i18n import _, ngettext
 from companion.journal.store import GameRecord, JournalError
 from companion.ui.screens import SCREENS, load_kv
 
@@ -63,7 +64,9 @@ class HomeScreen(Screen):
         except JournalError as err:  # a damaged journal: the app still runs, and says so
             app.notice("journal", f"Saved games cannot be listed: {err}")
             records = []
-        unfinished = [g for g in records if _known(g.game)]
+        # A game whose row is damaged is named, never offered; the others stay playable.
+        app.notice("damaged-games", damaged_notice([g for g in records if g.problem], app.game_title))
+        unfinished = [g for g in records if _known(g.game) and g.problem is None]
         self._latest = unfinished[0] if unfinished else None
         if self._latest is not None:
             title = app.game_title(self._latest.game)
@@ -107,6 +110,25 @@ class HomeScreen(Screen):
     def resume_latest(self) -> None:
         if self._latest is not None:
             App.get_running_app().resume(self._latest.id)
+
+
+def damaged_notice(records: list[GameRecord], title: Any) -> str | None:
+    """What the banner says about saved games whose rows cannot be read (None when there are none)."""
+    if not records:
+        return None
+    named = "; ".join(
+        _("game {id} ({title}): {reason}").format(
+            id=r.id, title=title(r.game) if _known(r.game) else r.game[:30], reason=r.problem
+        )
+        for r in records[:3]
+    )
+    return ngettext(
+        "A saved game is damaged and cannot be continued ({games}). It stays in the journal file; the other "
+        "games are fine.",
+        "{count} saved games are damaged and cannot be continued ({games}). They stay in the journal file; the "
+        "other games are fine.",
+        len(records),
+    ).format(count=len(records), games=named)
 
 
 def _known(game: str) -> bool:
