@@ -89,3 +89,18 @@ def test_export_of_a_game_whose_setup_is_damaged(tmp_path: Path) -> None:
     proc = companion("export", str(broken), str(tmp_path / "out.jsonl"), home=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 2 and "no players" in proc.stderr
+
+
+# -- item 2: locked is not damaged --------------------------------------------------------------------------
+
+
+def test_games_and_export_read_a_journal_another_program_is_writing(tmp_path: Path) -> None:
+    from test_locked import held
+
+    path, (first, *_rest) = journal_in(tmp_path)
+    with held(path):
+        listed = companion("games", home=tmp_path)
+        exported = companion("export", str(first), str(tmp_path / "out.jsonl"), home=tmp_path)
+    no_traceback(listed)
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3
+    assert exported.returncode == 0 and len((tmp_path / "out.jsonl").read_text().splitlines()) == 4

@@ -2,13 +2,14 @@
 
 from companion.journal.replay import ReplayError, dump_lines, load_lines, replay
 from companion.journal.session import GameSession
-from companion.journal.store import GameDamaged, GameRecord, Journal, JournalDamaged, JournalError
+from companion.journal.store import GameDamaged, GameRecord, Journal, JournalBusy, JournalDamaged, JournalError
 
 __all__ = [
     "GameDamaged",
     "GameRecord",
     "GameSession",
     "Journal",
+    "JournalBusy",
     "JournalDamaged",
     "JournalError",
     "ReplayError",

@@ -20,6 +20,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+OPEN_BUSY_S = 10.0  # how long opening waits for another program's lock on the file (a backup, an sqlite3 shell)
+BUSY_S = 3.0  # how long a move waits for it before "not saved: in use" (the UI waits that long at most)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,6 +58,11 @@ class JournalDamaged(JournalError):
         self.reason = reason
 
 
+class JournalBusy(JournalError):
+    """Another program holds the journal's lock longer than the busy timeout: locked is not damaged, the file
+    is never moved aside; the move (or the opening) is refused and can be tried again."""
+
+
 class GameDamaged(JournalError):
     """One game's rows cannot be read back (its setup, or one of its moves); the other games are unaffected."""
 
@@ -74,6 +81,10 @@ def _guarded(method: F) -> F:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as err:
+            if _is_busy(err):
+                raise JournalBusy(
+                    f"{self.path}: the journal is in use by another program; nothing was recorded ({err})"
+                ) from err
             raise JournalError(f"{self.path}: the journal could not be read or written ({err})") from err
 
     return wrapper  # type: ignore[return-value]
@@ -99,20 +110,34 @@ class GameRecord:
 class Journal:
     """The action log. Each ``append`` is durable (``synchronous=FULL``) when it returns."""
 
-    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        now: Callable[[], float] = time.time,
+        readonly: bool = False,
+        busy_timeout_s: float | None = None,
+    ) -> None:
         """Open (or create) the journal; ``readonly`` opens an existing one without writing anything (for
-        listing and exporting from a read-only card)."""
+        listing and exporting from a read-only card). Another program's lock is waited for (``busy_timeout_s``:
+        :data:`OPEN_BUSY_S` to open, :data:`BUSY_S` a move), then :class:`JournalBusy`."""
         self.path = Path(path)
         self._now = now
+        self._open_wait = OPEN_BUSY_S if busy_timeout_s is None else busy_timeout_s
+        self._busy_ms = int(1000 * (BUSY_S if busy_timeout_s is None else busy_timeout_s))
         self.damage: str | None = None  # what quick_check found in a file opened read-only (None: sound)
         if readonly:
             if not self.path.exists():
                 raise JournalError(f"{self.path}: no journal here (no game has been saved on this machine yet)")
             try:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                self._db = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._open_wait
+                )
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             except (sqlite3.Error, OSError, ValueError) as err:
+                if isinstance(err, sqlite3.Error) and _is_busy(err):
+                    raise JournalBusy(f"{self.path}: the journal is in use by another program ({err})") from err
                 raise JournalError(f"{self.path}: not a readable journal ({err})") from err
             self.damage = _quick_check(self._db)  # said by the command line; listing goes on where it can
             _check_version(self.path, row)
@@ -120,7 +145,9 @@ class Journal:
         try:
             existed = self.path.exists() and self.path.stat().st_size > 0
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, timeout=self._open_wait
+            )
         except (sqlite3.Error, OSError) as err:
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
         try:
@@ -138,14 +165,29 @@ class Journal:
             damage = _quick_check(self._db) if existed else None
             if damage is not None:
                 raise JournalDamaged(self.path, _("broken pages were found in it"), f"quick_check: {damage}")
-            with self._tx():
-                for statement in _split(_SCHEMA):
-                    self._db.execute(statement)
-                self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if not self._has_schema():  # only a new (or older) file is written to at open: a lock elsewhere waits
+                with self._tx():
+                    for statement in _split(_SCHEMA):
+                        self._db.execute(statement)
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                    )
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         except (sqlite3.Error, OSError) as err:
+            if isinstance(err, sqlite3.Error) and _is_busy(err):
+                raise JournalBusy(
+                    f"{self.path}: the journal is in use by another program (still locked after {self._open_wait:g} s)"
+                ) from err
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
         _check_version(self.path, row)
+
+    def _has_schema(self) -> bool:
+        """True when every table exists and the version mark is there (a read: no lock taken)."""
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"meta", "games", "actions"} <= tables:
+            return False
+        return self._db.execute("SELECT 1 FROM meta WHERE key = 'schema'").fetchone() is not None
 
     def __enter__(self) -> Journal:
         return self
@@ -310,7 +352,9 @@ class Journal:
         return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
 
-def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[Journal, str | None]:
+def open_for_app(
+    path: Path, *, now: Callable[[], float] = time.time, busy_timeout_s: float | None = None
+) -> tuple[Journal, str | None]:
     """The app's journal, never refusing to start. A damaged journal is kept under another name beside it and
     every game that still reads is carried into a new file (the ones that do not are named); a file that cannot
     be opened at all (not a journal, or from a newer app) is kept aside and a new journal started; where even
@@ -318,7 +362,13 @@ def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[J
     players (None when all is well).
     """
     try:
-        return Journal(path, now=now), None
+        return Journal(path, now=now, busy_timeout_s=busy_timeout_s), None
+    except JournalBusy as err:  # locked is not damaged: the file and its games stay exactly as they are
+        log.warning("%s", err)
+        return Journal(":memory:", now=now), _(
+            "Games are NOT being saved: the saved games are in use by another program ({name} is locked). "
+            "Close that program, then restart Table Companion; every saved game is still there."
+        ).format(name=path.name)
     except JournalDamaged as err:
         log.warning("%s", err)
         return _carry_over(path, err.reason, now)
@@ -335,6 +385,15 @@ def open_for_app(path: Path, *, now: Callable[[], float] = time.time) -> tuple[J
         return Journal(":memory:", now=now), (
             f"Games are NOT being saved: the journal cannot be used ({problem}; {err}). Check the SD card."
         )
+
+
+def _is_busy(err: sqlite3.Error) -> bool:
+    """True for "database is locked" / "busy": another connection holds the lock (not damage)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return True
+    text = str(err).lower()
+    return "database is locked" in text or "database table is locked" in text or "busy" in text
 
 
 def _stamp(now: Callable[[], float]) -> str:

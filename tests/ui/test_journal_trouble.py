@@ -154,3 +154,35 @@ def test_a_garbled_page_starts_the_app_with_the_games_that_still_read(tmp_path: 
         ui.screenshot("journal-garbled-page")
     finally:
         ui.close()
+
+
+def test_a_journal_locked_by_another_program_keeps_its_games_and_says_in_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_locked import held
+
+    from companion.journal import store
+
+    monkeypatch.setattr(store, "BUSY_S", 0.3)
+    path = tmp_path / "journal.sqlite3"
+    (game,) = _journal_with_games(path, count=1)
+    with held(path):
+        ui = UI(tmp_path, journal_path=path)
+        try:
+            assert not ui.app.banner and "Continue" in ui.screen().resume_text  # saved games all there
+            ui.tap(ui.screen().ids.resume)
+            screen = ui.screen()
+            assert screen.session.game_id == game
+            moves = len(screen.session.actions)
+            assert screen.act({"type": "note.test"}) is False
+            assert screen.message_is_error and "in use by another program" in screen.header_text
+            ui.screenshot("journal-locked-move")
+        except BaseException:
+            ui.close()
+            raise
+    try:
+        assert screen.act({"type": "note.test"}) is True  # the other program let go: the same tap works
+        assert len(screen.session.actions) == moves + 1
+    finally:
+        ui.close()
+    assert not list(tmp_path.glob("journal.sqlite3.*-*"))

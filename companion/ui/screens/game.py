@@ -13,7 +13,8 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games.base import Action, IllegalAction, Player
-from companion.journal import GameSession, JournalError, ReplayError
+from companion.i18n import _
+from companion.journal import GameSession, JournalBusy, JournalError, ReplayError
 from companion.ui.screens import load_kv
 from companion.vision.roll import Roll
 from hardware.buttons import ButtonEvent
@@ -33,7 +34,10 @@ def drawable(text: str) -> str:
 
 
 def not_saved(err: Exception) -> str:
-    """What a player reads when the journal could not record a move (a full or failing card): nothing changed."""
+    """What a player reads when the journal could not record a move (a full or failing card, or another
+    program holding the file): nothing changed."""
+    if isinstance(err, JournalBusy):
+        return _("Not saved, nothing changed: the saved games are in use by another program. Close it, then try again.")
     return f"Not saved, nothing changed: {err}. Free some space or check the SD card, then try again."
 
 
