@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from typing import Any
 
 from companion.games import engine as find_engine
-from companion.games.base import Action, Engine, Setup, State
+from companion.games.base import Action, Engine, IllegalAction, Setup, State
 from companion.journal.replay import ReplayError, describe_note, is_note, replay
-from companion.journal.store import Journal
+from companion.journal.store import GameRecord, Journal, JournalError
 
 
 class GameSession:
@@ -27,6 +28,10 @@ class GameSession:
         self.actions: list[Action] = journal.actions(game_id)
         self.state: State = replay(self.setup, self.actions, source=f"game {game_id}")
         self._describe_with_state = _accepts_state(self.engine)
+        if self.over and not record.finished:
+            # An older app was stopped between a game's last move and the mark that it ended: put it right.
+            with contextlib.suppress(JournalError):  # a read-only or full card: the state says it is over anyway
+                journal.set_finished(game_id, True)
 
     @classmethod
     def start(cls, journal: Journal, setup: Setup) -> GameSession:
@@ -53,11 +58,10 @@ class GameSession:
     def do(self, action: Action) -> State:
         """Apply, commit, then expose the new state. Returns it."""
         new_state = self.state if is_note(action) else self.engine.apply(self.state, action)
-        self.journal.append(self.game_id, action)
+        over = self.engine.is_over(new_state)
+        self.journal.append(self.game_id, action, finished=True if over else None)  # one commit: never apart
         self.actions.append(action)
         self.state = new_state
-        if self.engine.is_over(new_state):
-            self.journal.set_finished(self.game_id, True)
         return new_state
 
     def undo(self) -> Action | None:
@@ -73,15 +77,20 @@ class GameSession:
 
     def redo(self) -> Action | None:
         """Bring back the earliest undone action; returns it or ``None``."""
-        redone = self.journal.redo(self.game_id)
-        if redone is not None:
-            try:
-                self._reload()
-            except ReplayError:
-                self.journal.undo(self.game_id)
-                raise
-            if self.over:  # redoing the last move ends the game again: stop offering it for resume
-                self.journal.set_finished(self.game_id, True)
+        action = self.journal.next_redo(self.game_id)
+        if action is None:
+            return None
+        try:
+            new_state = self.state if is_note(action) else self.engine.apply(self.state, action)
+        except IllegalAction as err:  # the undone move no longer applies (rules changed in an update)
+            raise ReplayError(f"game {self.game_id}: redo of {action.get('type')} refused: {err}") from err
+        # Redoing the last move ends the game again: marked in the same commit (no "Continue" for an ended game).
+        over = self.engine.is_over(new_state)
+        redone = self.journal.redo(self.game_id, finished=True if over else None)
+        if redone is None:
+            return None
+        self.actions.append(redone)
+        self.state = new_state
         return redone
 
     def _reload(self) -> None:
@@ -115,3 +124,17 @@ def _accepts_state(engine: Engine) -> bool:
         return "state" in inspect.signature(engine.describe).parameters
     except (TypeError, ValueError):
         return False
+
+
+def latest_unfinished(journal: Journal, records: list[GameRecord]) -> GameRecord | None:
+    """The first of ``records`` (newest first) whose game is really unfinished. A game whose journal ends in a
+    finished state though its flag says otherwise (an older app stopped between the two writes) is not offered
+    and its flag is put right; a game that cannot be reopened is offered (resuming it says why)."""
+    for record in records:
+        try:
+            session = GameSession(journal, record.id)
+        except (ReplayError, JournalError):
+            return record
+        if not session.over:
+            return record
+    return None

@@ -273,8 +273,10 @@ class Journal:
     # -- actions -----------------------------------------------------------------------------------------
 
     @_guarded
-    def append(self, game_id: int, action: dict[str, Any]) -> int:
-        """Commit one action; returns its sequence number. Undone actions after the tip are discarded."""
+    def append(self, game_id: int, action: dict[str, Any], *, finished: bool | None = None) -> int:
+        """Commit one action; returns its sequence number. Undone actions after the tip are discarded.
+        ``finished`` (when given) marks whether the game is over in the same transaction: a move that ends the
+        game and the mark that it ended are never apart."""
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
         now = self._now()
         with self._tx():
@@ -285,7 +287,10 @@ class Journal:
             self._db.execute(
                 "INSERT INTO actions(game_id, seq, action, at) VALUES (?, ?, ?, ?)", (game_id, seq, text, now)
             )
-            self._db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+            self._db.execute(
+                "UPDATE games SET updated = ?, finished = COALESCE(?, finished) WHERE id = ?",
+                (now, None if finished is None else int(finished), game_id),
+            )
         return int(seq)
 
     @_guarded
@@ -329,8 +334,17 @@ class Journal:
         return self._action(game_id, row[0], row[1])
 
     @_guarded
-    def redo(self, game_id: int) -> dict[str, Any] | None:
-        """Bring back the earliest undone action (``None`` when there is none)."""
+    def next_redo(self, game_id: int) -> dict[str, Any] | None:
+        """The action :meth:`redo` would bring back (``None`` when there is none), without changing anything."""
+        row = self._db.execute(
+            "SELECT seq, action FROM actions WHERE game_id = ? AND undone = 1 ORDER BY seq LIMIT 1", (game_id,)
+        ).fetchone()
+        return None if row is None else self._action(game_id, row[0], row[1])
+
+    @_guarded
+    def redo(self, game_id: int, *, finished: bool | None = None) -> dict[str, Any] | None:
+        """Bring back the earliest undone action (``None`` when there is none); ``finished`` as for
+        :meth:`append`, in the same transaction."""
         with self._tx():
             row = self._db.execute(
                 "SELECT seq, action FROM actions WHERE game_id = ? AND undone = 1 ORDER BY seq LIMIT 1",
@@ -339,6 +353,10 @@ class Journal:
             if row is None:
                 return None
             self._db.execute("UPDATE actions SET undone = 0 WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            if finished is not None:
+                self._db.execute(
+                    "UPDATE games SET updated = ?, finished = ? WHERE id = ?", (self._now(), int(finished), game_id)
+                )
         return self._action(game_id, row[0], row[1])
 
     @_guarded

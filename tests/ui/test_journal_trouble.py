@@ -40,7 +40,7 @@ def test_a_move_that_cannot_be_saved_changes_nothing_and_says_why(ui: UI, monkey
     screen = ui.screen()
     before = dict(screen.session.state)
 
-    def full(*_args: Any) -> int:
+    def full(*_args: Any, **_kwargs: Any) -> int:
         raise JournalError("journal.sqlite3: the journal could not be read or written (database or disk is full)")
 
     monkeypatch.setattr(ui.app.journal, "append", full)
@@ -186,3 +186,30 @@ def test_a_journal_locked_by_another_program_keeps_its_games_and_says_in_use(
     finally:
         ui.close()
     assert not list(tmp_path.glob("journal.sqlite3.*-*"))
+
+
+def test_a_game_that_is_over_is_never_offered_whatever_its_flag_says(tmp_path: Path) -> None:
+    """An older app killed between a game's last move and its "finished" mark left this journal."""
+    from companion.journal import GameSession, Journal
+    from companion.journal.replay import load_lines
+
+    log = Path(__file__).resolve().parent.parent / "games" / "logs" / "ratuki-2p-handmade.jsonl"
+    setup, actions = load_lines(log.read_text().splitlines(), source=str(log))
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    older = GameSession.start(journal, Setup("ratuki", PLAYERS))
+    older.do({"type": "start", "tick": 1.0})
+    journal._db.execute("UPDATE games SET updated = updated - 1000")
+    session = GameSession.start(journal, setup)
+    for action in actions:
+        session.do(action)
+    assert session.over
+    journal._db.execute("UPDATE games SET finished = 0 WHERE id = ?", (session.game_id,))
+    journal.close()
+    ui = UI(tmp_path, journal_path=path)
+    try:
+        assert f"{len(actions)} moves" not in ui.screen().resume_text
+        assert "1 moves" in ui.screen().resume_text  # the older game, really unfinished, is offered
+        assert ui.app.journal.game(session.game_id).finished
+    finally:
+        ui.close()

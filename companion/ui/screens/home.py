@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games import engines
 from companion.i18n import _, ngettext
+from companion.journal.session import latest_unfinished
 from companion.journal.store import GameRecord, JournalError
 from companion.ui.screens import SCREENS, load_kv
 
@@ -67,7 +68,10 @@ class HomeScreen(Screen):
         # A game whose row is damaged is named, never offered; the others stay playable.
         app.notice("damaged-games", damaged_notice([g for g in records if g.problem], app.game_title))
         unfinished = [g for g in records if _known(g.game) and g.problem is None]
-        self._latest = unfinished[0] if unfinished else None
+        try:  # a game whose moves end it is never offered, whatever its flag says
+            self._latest = latest_unfinished(app.journal, unfinished)
+        except JournalError:
+            self._latest = unfinished[0] if unfinished else None
         if self._latest is not None:
             title = app.game_title(self._latest.game)
             self.resume_text = "Continue  " + describe_record(self._latest, title)
