@@ -110,10 +110,11 @@ main() {
     mkdir -p "$dest"
     rsync -a --delete --exclude .venv --exclude .git "$src"/ "$dest"/
     # picamera2 comes from apt: the venv sees system packages. On Bookworm the apt camera stack is built on
-    # numpy 1.24, so keep numpy and OpenCV on versions built for it; on Trixie apt numpy is 2.x.
+    # numpy 1.24, so keep numpy, OpenCV and matplotlib (3.11 needs numpy 1.25) on versions built for it; on
+    # Trixie apt numpy is 2.x.
     python3 -m venv --system-site-packages "$dest/.venv"
     if [ "${VERSION_CODENAME:-}" = bookworm ]; then
-        "$dest/.venv/bin/pip" install -q "numpy<2" "opencv-python-headless<4.12" -e "${dest}[pi]"
+        "$dest/.venv/bin/pip" install -q "numpy<2" "opencv-python-headless<4.12" "matplotlib<3.11" -e "${dest}[pi]"
     else
         "$dest/.venv/bin/pip" install -q -e "${dest}[pi]"
     fi

@@ -119,7 +119,7 @@ class History:
         for seat in play.players:
             if seat.seat not in links:
                 person = self.store.person_for(seat.name, seat.colour)
-                self.store.link(play.uid, seat.seat, person.uid, when=play.started)
+                self.store.link(play.uid, seat.seat, person.uid, when=_seat_time(play.started, seat.seat))
 
     def plays(
         self,
@@ -194,7 +194,7 @@ class History:
             person = persons.get(player.seat)
             if person is None or self.store.person(person) is None:
                 person = self.store.person_for(player.name, player.colour).uid
-            self.store.link(uid, player.seat, person, when=record.created)
+            self.store.link(uid, player.seat, person, when=_seat_time(record.created, player.seat))
             self.store.update_person(person, colour=player.colour)
 
     def person_named(self, name: str) -> Person | None:
@@ -202,3 +202,9 @@ class History:
 
     def same_name(self, a: str, b: str) -> bool:
         return name_key(a) == name_key(b)
+
+
+def _seat_time(started: float, seat: int) -> float:
+    """When a seat's player last played, for ordering: the start of the play, a microsecond earlier per seat, so
+    the players of the latest game come first in their seat order."""
+    return started - seat * 1e-6

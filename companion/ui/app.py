@@ -21,6 +21,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from companion.config import Config
 from companion.games import engine as find_engine
 from companion.games.base import Setup
+from companion.history import History, HistoryError
 from companion.i18n import _
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
 from companion.runtime import Hardware
@@ -61,6 +62,7 @@ class CompanionApp(App):
         self.now = now
         self.hub = Hub()
         self.session: GameSession | None = None
+        self.history = History.open(journal)  # players and plays, in a file beside the journal
         # Keys 1-5 and on-screen seat buttons always work; with real GPIO they are a second board.
         if isinstance(self.buttons, FakeButtons):
             self.sim_buttons = self.buttons
@@ -111,6 +113,7 @@ class CompanionApp(App):
         if self.feed is not None:
             self.feed.stop()
         self.buttons.close()
+        self.history.store.close()
 
     # -- hardware events ---------------------------------------------------------------------------------
 
@@ -187,9 +190,14 @@ class CompanionApp(App):
 
     # -- games -------------------------------------------------------------------------------------------
 
-    def start_game(self, setup: Setup) -> GameSession:
-        """Record a new game and open its screen."""
+    def start_game(self, setup: Setup, persons: dict[int, str] | None = None) -> GameSession:
+        """Record a new game and open its screen. ``persons`` (seat -> player uid) says who chose which seat at
+        setup, so the play is theirs in history and they are offered first next time."""
         self.session = GameSession.start(self.journal, setup)
+        try:
+            self.history.started(setup, self.session.game_id, persons or {})
+        except (HistoryError, JournalError) as err:  # history is a convenience: never stops a game
+            self.notice("history", _("Players could not be remembered: {error}").format(error=err))
         self.open_game_screen()
         return self.session
 

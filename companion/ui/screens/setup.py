@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games import engine as find_engine
 from companion.games.base import BadSetup, Player, Setup
+from companion.history import HistoryError
+from companion.history.store import name_key
 from companion.paths import data_dir
 from companion.ui.namepad import NamePad
 from companion.ui.screens import load_kv
@@ -51,9 +54,7 @@ class SetupScreen(Screen):
         self.seed = seed
         self.title_text = f"New {engine.title}"
         self.error_text = ""
-        names = app.settings.get("players", "names")
-        colours = app.settings.get("players", "colours")
-        self.rows = [{"name": names[i], "colour": colours[i], "seat": i + 1} for i in range(5)]
+        self.rows = starting_rows(app)
         self.settings = engine.default_settings()
         self.min_players, self.max_players = engine.min_players, min(engine.max_players, 5)
         self.count = max(self.min_players, min(self.max_players, 3 if self.max_players >= 3 else 2))
@@ -156,16 +157,31 @@ class SetupScreen(Screen):
     # -- edits -------------------------------------------------------------------------------------------
 
     def edit_name(self, index: int) -> NamePad:
-        """Open the on-screen keyboard for player ``index`` (presets: the configured names not taken)."""
-        names = App.get_running_app().settings.get("players", "names")
-        taken = {r["name"] for i, r in enumerate(self.rows[: self.count]) if i != index}
-        presets = [n for n in names if n not in taken]
+        """Open the on-screen keyboard for player ``index``; the presets are the players who played most recently
+        (then the configured names), less the ones already at the table."""
+        app = App.get_running_app()
+        taken = {name_key(r["name"]) for i, r in enumerate(self.rows[: self.count]) if i != index}
+        presets = [n for n in offered_names(app) if name_key(n) not in taken]
         pad = NamePad(self.rows[index]["name"], presets, lambda name: self._set_name(index, name))
         pad.open()
         return pad
 
     def _set_name(self, index: int, value: str) -> None:
-        self.rows[index]["name"] = value
+        """A name typed or picked: a known player brings their colour (unless someone else at the table has it);
+        a name already at another seat moves here, and that seat gets this one's old name."""
+        row = self.rows[index]
+        for other in self.rows[: self.count]:
+            if other is not row and name_key(other["name"]) == name_key(value):
+                other["name"], other["person"] = row["name"], row.get("person")
+        row["name"] = value
+        row["person"] = None
+        person = _known_person(value)
+        if person is not None:
+            row["person"] = person.uid
+            row["name"] = person.name
+            used = {r["colour"] for i, r in enumerate(self.rows[: self.count]) if i != index}
+            if person.colour not in used:
+                row["colour"] = person.colour
         self._build_players()
 
     def cycle_seat(self, index: int) -> None:
@@ -218,8 +234,60 @@ class SetupScreen(Screen):
         seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(4), "big")
         return Setup(game=self.game, players=players, settings=dict(self.settings), seed=seed)
 
+    def chosen_persons(self) -> dict[int, str]:
+        """seat -> player uid for the rows that are known players."""
+        return {r["seat"]: r["person"] for r in self.rows[: self.count] if r.get("person")}
+
     def start(self) -> None:
         try:
-            App.get_running_app().start_game(self.current_setup())
+            App.get_running_app().start_game(self.current_setup(), self.chosen_persons())
         except BadSetup as err:
             self.error_text = str(err)
+
+
+def offered_names(app: Any) -> list[str]:
+    """Names to offer, recent players first, then the configured default names (each once)."""
+    names: list[str] = []
+    with contextlib.suppress(HistoryError):
+        names = [p.name for p in app.history.recent()]
+    seen = {name_key(n) for n in names}
+    for name in app.settings.get("players", "names"):
+        if name_key(name) not in seen:
+            seen.add(name_key(name))
+            names.append(name)
+    return names
+
+
+def starting_rows(app: Any) -> list[dict[str, Any]]:
+    """Seats 1-5 for a new game: the most recent players in their own colours, then the configured names; no two
+    rows share a name or a colour."""
+    colours = list(app.settings.get("players", "colours"))
+    try:
+        recent = app.history.recent(5)
+    except HistoryError:
+        recent = []
+    rows: list[dict[str, Any]] = []
+    used_colours: set[str] = set()
+    for person in recent:
+        colour = person.colour if person.colour not in used_colours else ""
+        rows.append({"name": person.name, "colour": colour, "seat": len(rows) + 1, "person": person.uid})
+        used_colours.add(colour)
+    taken = {name_key(r["name"]) for r in rows}
+    for name in app.settings.get("players", "names"):
+        if len(rows) == 5:
+            break
+        if name_key(name) not in taken:
+            rows.append({"name": name, "colour": "", "seat": len(rows) + 1, "person": None})
+            taken.add(name_key(name))
+    for row in rows:
+        if not row["colour"]:
+            row["colour"] = next(c for c in [*colours, *PALETTE] if c not in used_colours)
+            used_colours.add(row["colour"])
+    return rows
+
+
+def _known_person(name: str) -> Any:
+    try:
+        return App.get_running_app().history.person_named(name)
+    except HistoryError:
+        return None
