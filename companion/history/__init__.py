@@ -7,6 +7,7 @@ journal, replaying only the games whose journal changed since.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,10 +92,17 @@ class History:
             key = f"{RESULTS_VERSION}:{record.actions}:{record.updated!r}:{int(record.finished)}"
             if uid in known and known[uid][0] == key and known[uid][1] == record.id:
                 continue
+            if record.problem is not None:  # a damaged row: no players to show, the journal names it
+                problems.append(f"{record.game} {record.id}: {record.problem}")
+                continue
             try:
                 actions = self.journal.actions(record.id)
                 times = self.journal.action_times(record.id)
-            except JournalError as err:
+            except JournalError as err:  # a move that cannot be read: a damaged play, kept apart
+                broken = derive(record.setup, [], created=record.created, journal_id=record.id)
+                broken = dataclasses.replace(broken, status=DAMAGED, problem=str(err), series={})
+                self.store.put_play(broken, source=JOURNAL, cache_key=key)
+                self._link_seats(broken)
                 problems.append(str(err))
                 continue
             play = derive(

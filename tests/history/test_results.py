@@ -272,3 +272,19 @@ def test_the_play_id_is_the_same_on_every_install(journal: Journal) -> None:
     assert play_uid(record.setup, record.created) == play_uid(record.setup, float(f"{record.created:.6f}"))
     other = journal.new_game(record.setup)
     assert play_uid(record.setup, journal.game(other).created) != play_uid(record.setup, record.created)
+
+
+def test_a_move_that_cannot_be_read_makes_a_damaged_play(journal: Journal, history: History) -> None:
+    import sqlite3
+
+    session = play_log(journal, logs("ratatat")[0], upto=5)
+    good = play_log(journal, logs("lowdown")[0])
+    db = sqlite3.connect(journal.path)
+    db.execute("UPDATE actions SET action = '{not json' WHERE game_id = ? AND seq = 3", (session.game_id,))
+    db.commit()
+    db.close()
+    report = history.refresh()
+    [damaged] = history.plays(statuses=[DAMAGED])
+    assert damaged.journal_id == session.game_id and [p.name for p in damaged.players]
+    assert [p.journal_id for p in history.plays()] == [good.game_id]
+    assert report.problems
