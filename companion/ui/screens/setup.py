@@ -167,12 +167,9 @@ class SetupScreen(Screen):
         return pad
 
     def _set_name(self, index: int, value: str) -> None:
-        """A name typed or picked: a known player brings their colour (unless someone else at the table has it);
-        a name already at another seat moves here, and that seat gets this one's old name."""
+        """A name typed or picked: a known player brings their colour (unless someone else at the table has it).
+        The same name at two seats is refused at Start game, with the reason."""
         row = self.rows[index]
-        for other in self.rows[: self.count]:
-            if other is not row and name_key(other["name"]) == name_key(value):
-                other["name"], other["person"] = row["name"], row.get("person")
         row["name"] = value
         row["person"] = None
         person = _known_person(value)
