@@ -2,7 +2,15 @@
 
 from companion.journal.replay import ReplayError, dump_lines, load_lines, replay
 from companion.journal.session import GameSession
-from companion.journal.store import GameDamaged, GameRecord, Journal, JournalBusy, JournalDamaged, JournalError
+from companion.journal.store import (
+    GameDamaged,
+    GameRecord,
+    Journal,
+    JournalBusy,
+    JournalDamaged,
+    JournalError,
+    JournalFull,
+)
 
 __all__ = [
     "GameDamaged",
@@ -12,6 +20,7 @@ __all__ = [
     "JournalBusy",
     "JournalDamaged",
     "JournalError",
+    "JournalFull",
     "ReplayError",
     "dump_lines",
     "load_lines",

@@ -63,6 +63,10 @@ class JournalBusy(JournalError):
     is never moved aside; the move (or the opening) is refused and can be tried again."""
 
 
+class JournalFull(JournalError):
+    """The card has no room for the write ("database or disk is full"): nothing was recorded."""
+
+
 class GameDamaged(JournalError):
     """One game's rows cannot be read back (its setup, or one of its moves); the other games are unaffected."""
 
@@ -85,6 +89,8 @@ def _guarded(method: F) -> F:
                 raise JournalBusy(
                     f"{self.path}: the journal is in use by another program; nothing was recorded ({err})"
                 ) from err
+            if getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "is full" in str(err):
+                raise JournalFull(f"{self.path}: the card is full; nothing was recorded ({err})") from err
             raise JournalError(f"{self.path}: the journal could not be read or written ({err})") from err
 
     return wrapper  # type: ignore[return-value]

@@ -7,11 +7,13 @@ the :class:`~companion.ui.hub.Hub`, drained on the Kivy clock.
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
@@ -30,6 +32,8 @@ from companion.ui.hub import Hub
 from companion.ui.screens import GAME_SCREENS, load_kv
 from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
+
+log = logging.getLogger(__name__)
 
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
 CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
@@ -72,6 +76,7 @@ class CompanionApp(App):
         self.feed = CameraFeed(self.camera, self.hub.put) if self.camera is not None else None
         # What the players are told about hardware and config problems, by topic; newest shown first.
         self.notices: dict[str, str] = dict(hardware.notices)
+        self._errors = KeepRunning(self)
         if config.problems:
             more = f" (+{len(config.problems) - 1} more)" if len(config.problems) > 1 else ""
             self.notices["config"] = f"Config: {config.problems[0]}{more}"
@@ -104,12 +109,14 @@ class CompanionApp(App):
         Clock.schedule_interval(lambda _dt: self.feed.probe() if self.feed is not None else None, CAMERA_PROBE_S)
         self._update_banner()
         self._watchdog = Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 5)
+        ExceptionManager.add_handler(self._errors)
         return root
 
     def on_start(self) -> None:
         notify("READY=1")
 
     def on_stop(self) -> None:
+        ExceptionManager.remove_handler(self._errors)
         if self.feed is not None:
             self.feed.stop()
         self.buttons.close()
@@ -269,6 +276,38 @@ class CompanionApp(App):
 
     def game_title(self, name: str) -> str:
         return find_engine(name).title
+
+
+class KeepRunning(ExceptionHandler):  # type: ignore[misc]
+    """Kivy's last line: an error no screen caught, in any callback of the UI loop, is logged with its
+    traceback and shown on the banner; the app and the game in progress go on (every accepted move is in the
+    journal already). Ctrl-C and a requested exit still stop the app."""
+
+    REPEATS_LOGGED = 3  # the same error raised every frame is logged in full this often, then counted
+
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+        self.seen: dict[str, int] = {}
+
+    def handle_exception(self, exception: BaseException) -> int:
+        if isinstance(exception, KeyboardInterrupt | SystemExit):
+            return int(ExceptionManager.RAISE)
+        what = f"{type(exception).__name__}: {exception}"[:160]
+        count = self.seen[what] = self.seen.get(what, 0) + 1
+        if count <= self.REPEATS_LOGGED:
+            log.error("uncaught error in the UI loop (the app goes on)", exc_info=exception)
+        elif count % 100 == 0:
+            log.error("the same uncaught error again (%d times): %s", count, what)
+        try:
+            self.app.notice(
+                "error",
+                _("Something went wrong ({error}). The game is kept: carry on, or go Home and continue it.").format(
+                    error=what
+                ),
+            )
+        except Exception:
+            log.exception("the error could not be shown")
+        return int(ExceptionManager.PASS)
 
 
 def _instantiate(target: str, **kwargs: Any) -> Screen:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.base import Player, Setup
-from companion.journal import GameSession, Journal, JournalError, ReplayError
+from companion.journal import GameSession, Journal, JournalError, JournalFull, ReplayError
 from companion.journal import session as session_mod
 from companion.journal.store import open_for_app
 
@@ -48,7 +48,7 @@ def test_a_full_card_is_a_journal_error_and_the_next_write_starts_clean(tmp_path
     game = journal.new_game(Setup("ratuki", PLAYERS))
     pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
     journal._db.execute(f"PRAGMA max_page_count={pages}")  # no room for one more page: "disk is full"
-    with pytest.raises(JournalError, match="could not be read or written"):
+    with pytest.raises(JournalFull, match="the card is full; nothing was recorded"):
         for n in range(200):
             journal.append(game, {"type": "note", "text": "x" * 3000, "n": n})
     written = len(journal.actions(game))

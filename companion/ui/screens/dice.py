@@ -22,8 +22,10 @@ from kivy.uix.image import Image
 from kivy.uix.label import CoreLabel
 from kivy.uix.screenmanager import Screen
 
+from companion.journal import JournalError
 from companion.ui.screens import load_kv
 from companion.ui.screens.camera import frame_texture
+from companion.ui.screens.game import not_saved
 from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, Roll
 
 STATUS = {"rolling": "Rolling…", "reading": "Still — reading…", "settled": "Settled"}
@@ -386,14 +388,18 @@ class DiceScreen(Screen):
                 if kind == "unknown":
                     kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
                 dice[self.selected] = replace(old, kind=kind, face=face, confidence=1.0, flagged=False)
+        session = self.game_session()
+        if session is not None:
+            try:
+                session.do(note)  # journaled first: a correction that cannot be saved changes nothing
+            except JournalError as err:
+                self.say(not_saved(err), error=True)
+                return
         self.roll = Roll(tuple(dice), source=roll.source)
         self.by_hand = True
         self.selected = None
         self.adding = False
         self.ids.picker.clear_widgets()
-        session = self.game_session()
-        if session is not None:
-            session.do(note)
         self.say(f"Die {note['die']}: {note['face']}" + (" (journaled)" if session else ""))
         self._show()
 

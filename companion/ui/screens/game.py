@@ -14,7 +14,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.base import Action, IllegalAction, Player
 from companion.i18n import _
-from companion.journal import GameSession, JournalBusy, JournalError, ReplayError
+from companion.journal import GameSession, JournalBusy, JournalError, JournalFull, ReplayError
 from companion.ui.screens import load_kv
 from companion.vision.roll import Roll
 from hardware.buttons import ButtonEvent
@@ -38,6 +38,8 @@ def not_saved(err: Exception) -> str:
     program holding the file): nothing changed."""
     if isinstance(err, JournalBusy):
         return _("Not saved, nothing changed: the saved games are in use by another program. Close it, then try again.")
+    if isinstance(err, JournalFull):
+        return _("Not saved, nothing changed: the SD card is full. Free some space, then try again.")
     return f"Not saved, nothing changed: {err}. Free some space or check the SD card, then try again."
 
 

@@ -19,9 +19,11 @@ from companion.games import engine as find_engine
 from companion.games.base import BadSetup, Player, Setup
 from companion.history import HistoryError
 from companion.history.store import name_key
+from companion.journal import JournalError
 from companion.paths import data_dir
 from companion.ui.namepad import NamePad
 from companion.ui.screens import load_kv
+from companion.ui.screens.game import not_saved
 from companion.ui.widgets import readable_text
 
 load_kv("setup")
@@ -236,10 +238,13 @@ class SetupScreen(Screen):
         return {r["seat"]: r["person"] for r in self.rows[: self.count] if r.get("person")}
 
     def start(self) -> None:
+        self.error_text = ""
         try:
             App.get_running_app().start_game(self.current_setup(), self.chosen_persons())
         except BadSetup as err:
             self.error_text = str(err)
+        except JournalError as err:  # a full or failing card: no game was recorded, the screen stays as it was
+            self.error_text = not_saved(err)
 
 
 def offered_names(app: Any) -> list[str]:
