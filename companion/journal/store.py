@@ -5,7 +5,10 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -132,14 +135,12 @@ class Journal:
         self._open_wait = OPEN_BUSY_S if busy_timeout_s is None else busy_timeout_s
         self._busy_ms = int(1000 * (BUSY_S if busy_timeout_s is None else busy_timeout_s))
         self.damage: str | None = None  # what quick_check found in a file opened read-only (None: sound)
+        self._copy_dir: tempfile.TemporaryDirectory[str] | None = None  # a read-only card's WAL read in a copy
         if readonly:
             if not self.path.exists():
                 raise JournalError(f"{self.path}: no journal here (no game has been saved on this machine yet)")
             try:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self._db = sqlite3.connect(
-                    uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._open_wait
-                )
+                self._db = self._connect_read_only()
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             except (sqlite3.Error, OSError, ValueError) as err:
                 if isinstance(err, sqlite3.Error) and _is_busy(err):
@@ -161,6 +162,30 @@ class Journal:
         except BaseException:
             self._db.close()
             raise
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A connection that writes nothing. On a read-only card SQLite cannot make the WAL index (-shm) that
+        ``mode=ro`` needs: a journal closed cleanly (no WAL left) is then opened ``immutable``; one whose WAL still
+        holds commits (a pulled plug) is copied, WAL included, to a private folder and read there, so no
+        committed move is missed."""
+        uri = self.path.resolve().as_uri()
+        try:
+            db = sqlite3.connect(
+                f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=self._open_wait
+            )
+            db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
+            return db
+        except sqlite3.OperationalError as err:
+            if _is_busy(err) or os.access(self.path.parent, os.W_OK):
+                raise  # not the read-only card's problem
+        wal = Path(f"{self.path}-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+        self._copy_dir = tempfile.TemporaryDirectory(prefix="companion-journal-")
+        copy = Path(self._copy_dir.name) / self.path.name
+        for suffix in ("", "-wal"):
+            shutil.copyfile(f"{self.path}{suffix}", f"{copy}{suffix}")
+        return sqlite3.connect(str(copy), isolation_level=None, check_same_thread=False)
 
     def _open(self, existed: bool) -> None:
         try:
@@ -203,6 +228,8 @@ class Journal:
 
     def close(self) -> None:
         self._db.close()
+        if self._copy_dir is not None:
+            self._copy_dir.cleanup()
 
     @contextmanager
     def _tx(self) -> Iterator[None]:
@@ -398,6 +425,10 @@ def open_for_app(
         return _carry_over(path, err.reason, now)
     except JournalError as err:
         problem = str(err).removeprefix(f"{path}: ")
+    if path.exists() and not os.access(path.parent, os.W_OK):
+        copied = _read_only_card(path, now)
+        if copied is not None:
+            return copied
     kept = path.with_name(f"{path.name}.unusable-{_stamp(now)}")
     try:
         _move_aside(path, kept)
@@ -409,6 +440,26 @@ def open_for_app(
         return Journal(":memory:", now=now), (
             f"Games are NOT being saved: the journal cannot be used ({problem}; {err}). Check the SD card."
         )
+
+
+def _read_only_card(path: Path, now: Callable[[], float]) -> tuple[Journal, str] | None:
+    """Every saved game of a journal on a read-only card, copied into memory: they can be continued, and the
+    players are told nothing new is saved. None when the file cannot be read either."""
+    try:
+        source = Journal(path, readonly=True)
+    except JournalError:
+        return None
+    try:
+        memory = Journal(":memory:", now=now)
+        source._db.backup(memory._db)
+    except (sqlite3.Error, JournalError):
+        return None
+    finally:
+        source.close()
+    return memory, _(
+        "The SD card is read-only: every saved game can be continued, but nothing new is saved (this run's moves "
+        "are lost when the app stops). Check the card's lock switch, or the card itself."
+    )
 
 
 def _is_busy(err: sqlite3.Error) -> bool:

@@ -6,7 +6,6 @@ The full card is a real one: a small tmpfs mounted for the test (root only; skip
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cards import fill, mounted
 from ui_support import UI
 
 from companion.games.base import Player, Setup
@@ -29,26 +29,8 @@ PLAYERS = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2))
 @pytest.fixture
 def card(tmp_path: Path) -> Iterator[Path]:
     """A 1 MB card (tmpfs), unmounted afterwards."""
-    folder = tmp_path / "card"
-    folder.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small card needs root")
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode(errors='replace').strip()}")
-    try:
+    with mounted(tmp_path / "card") as folder:
         yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Write a file until the card is full; returns it (delete it to free the space)."""
-    filler = folder / "filler.bin"
-    with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as out:
-        while True:
-            out.write(b"\0" * 4096)
-    return filler
 
 
 def test_start_game_on_a_full_card_says_so_and_the_same_tap_works_once_there_is_room(

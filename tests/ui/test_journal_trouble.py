@@ -213,3 +213,21 @@ def test_a_game_that_is_over_is_never_offered_whatever_its_flag_says(tmp_path: P
         assert ui.app.journal.game(session.game_id).finished
     finally:
         ui.close()
+
+
+def test_the_app_on_a_read_only_card_offers_the_saved_game_and_says_nothing_new_is_saved(tmp_path: Path) -> None:
+    from cards import mounted, read_only
+
+    with mounted(tmp_path / "card", "4m") as card:
+        path = card / "journal.sqlite3"
+        (game,) = _journal_with_games(path, count=1)
+        read_only(card)
+        ui = UI(tmp_path, journal_path=path)
+        try:
+            assert "read-only" in ui.app.banner and "nothing new is saved" in ui.app.banner
+            assert "Continue" in ui.screen().resume_text
+            ui.screenshot("journal-read-only-card")
+            ui.tap(ui.screen().ids.resume)
+            assert ui.app.session is not None and ui.app.session.game_id == game
+        finally:
+            ui.close()
