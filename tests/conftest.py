@@ -37,3 +37,31 @@ if str(ROOT) not in sys.path:  # the development tools (tools/: renderer, traini
 for folder in [ROOT / "tests", *sorted(p for p in (ROOT / "tests").iterdir() if p.is_dir())]:
     if folder.name != "__pycache__" and str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+
+
+import importlib.util  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+TOY_MODULE = "companion_tests_toy_engine"
+
+
+@pytest.fixture
+def toy_game() -> Iterator[str]:
+    """Registers ``tests/journal/toy_engine.py`` as game "toy" and removes it (and the module) afterwards."""
+    import companion.games as games
+
+    spec = importlib.util.spec_from_file_location(TOY_MODULE, ROOT / "tests" / "journal" / "toy_engine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[TOY_MODULE] = module
+    spec.loader.exec_module(module)
+    saved = dict(games._REGISTRY)
+    games.register("toy", f"{TOY_MODULE}:ENGINE")
+    try:
+        yield "toy"
+    finally:
+        games._REGISTRY.clear()
+        games._REGISTRY.update(saved)
+        sys.modules.pop(TOY_MODULE, None)

@@ -15,24 +15,29 @@ Numbers (tokens per painting, values, twins' points, removed paintings, the thre
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games.base import (
     Action,
     BadSetup,
+    Choice,
+    Engine,
     IllegalAction,
+    Move,
+    Setting,
     Setup,
     State,
-    action_type,
     check_players,
     check_settings,
+    is_whole,
     require,
+    seat_index,
 )
+from companion.i18n import N_
 
 DATA_PATH = Path(__file__).with_name("data") / "artcollectors.json"
 
@@ -208,16 +213,16 @@ def _names(state: State, seats: list[int]) -> str:
 def _player(state: State, action: Action, key: str) -> int:
     value = action.get(key)
     count = len(state["players"])
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < count:
+    if not is_whole(value) or not 0 <= value < count:
         raise IllegalAction(f"'{key}' must be a player number 0..{count - 1}, not {value!r}")
     return value
 
 
 def _whole(value: Any, reason: str, least: int = 0) -> int:
     """``value`` as an int ≥ ``least``, else :class:`IllegalAction` with ``reason``."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+    if not is_whole(value) or value < least:
         raise IllegalAction(reason)
-    return value
+    return int(value)
 
 
 def protected(state: State, seat: int) -> bool:
@@ -363,42 +368,50 @@ def working(state: State) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------------------
 
 
-class ArtCollectors:
+class ArtCollectors(Engine):
     """The engine (see the module docstring); one instance, ``ENGINE``."""
 
     name = "artcollectors"
-    setting_labels: ClassVar[dict[str, str]] = {
-        "tracker": "Pile tracker (enter every draw)",
-        "full_game": "Full game (special abilities)",
-        "angel_guards_banker": "Angel on top also guards against your own banker",
-        "black_cat_painting": "Black-cat token's painting (0: mark it when drawn)",
-        "steal_hints": "Point out possible steals (the rulebook: nobody may help)",
-        "first_player": "First to play (0 = top row)",
-    }
-    setting_choices: ClassVar[dict[str, list[int]]] = {"black_cat_painting": list(range(12))}
-    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"first_player": (0, 4)}
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue or load_catalogue()
-        self.title = self.catalogue.title
-        self.min_players = self.catalogue.min_players
-        self.max_players = self.catalogue.max_players
 
-    def default_settings(self) -> dict[str, Any]:
-        return {
-            "tracker": False,  # follow the whole game pile by pile instead of counting at the end
-            "full_game": True,  # special abilities (the rulebook's "joc complet"); False = basic game
-            "angel_guards_banker": True,  # an angel on top of your own pile also shields it from your banker
-            "black_cat_painting": self.catalogue.black_cat_painting,  # 0 = unknown: the draw marks it
+    @property
+    def catalogue(self) -> Catalogue:
+        """The packaged catalogue new games start with (title, player counts and settings follow it)."""
+        return self._catalogue
+
+    @catalogue.setter
+    def catalogue(self, catalogue: Catalogue) -> None:
+        self._catalogue = catalogue
+        self.title = catalogue.title
+        self.min_players = catalogue.min_players
+        self.max_players = catalogue.max_players
+        paintings = [p.number for p in self.catalogue.paintings]
+        self.settings = {
+            # follow the whole game pile by pile instead of counting at the end
+            "tracker": Setting(False, N_("Follow every draw (pile tracker)")),
+            # special abilities (the rulebook's "joc complet"); False = basic game
+            "full_game": Setting(True, N_("Full game (special abilities)")),
+            "angel_guards_banker": Setting(True, N_("An angel on top also guards against your own banker")),
+            # 0 = unknown: the draw that shows it marks it
+            "black_cat_painting": Setting(
+                self.catalogue.black_cat_painting,
+                N_("The black-cat token's painting"),
+                (
+                    Choice(0, N_("not known: marked when it is drawn")),
+                    *(Choice(n, N_("painting {value}")) for n in paintings),
+                ),
+            ),
             # Screen only: "els altres jugadors no poden facilitar la feina d'identificació de fitxes iguals",
             # so by default the tracker offers a steal from every pile and lets the rules judge the claim.
-            "steal_hints": False,
+            "steal_hints": Setting(False, N_("Point out possible steals (the rulebook: nobody may help)")),
             # "Comença a jugar qui hagi anat més recentment a una exposició d'art": index in seat order; play
             # then goes clockwise (seat order).
-            "first_player": 0,
+            "first_player": Setting(0, N_("First to play"), range=(0, 4), player=True),
             # The catalogue itself (the data file's format), stored by prepare_setup when a game starts so that
             # replay never depends on the packaged file; None (games recorded before): the packaged catalogue.
-            "catalogue": None,
+            "catalogue": Setting(None, shown=False),
         }
 
     def prepare_setup(self, setup: Setup) -> Setup:
@@ -475,19 +488,49 @@ class ArtCollectors:
 
     # ---------------------------------------------------------------------------------------------- apply
 
-    def apply(self, state: State, action: Action) -> State:
-        kind = action_type(action)
-        handler = getattr(self, f"_do_{kind}", None)
-        if handler is None:
-            raise IllegalAction(f"unknown action {kind!r} (known: {', '.join(sorted(self.action_types()))})")
-        require(state["phase"] != "over", "the game is over")
-        new = copy.deepcopy(state)
-        handler(new, action)
-        return new
+    def moves(self) -> dict[str, Move]:
+        return {
+            "set_count": self._do_set_count,
+            "set_counts": self._do_set_counts,
+            "set_black_cat": self._do_set_black_cat,
+            "finish": self._do_finish,
+            "end_tracking": self._do_end_tracking,
+            "draw": self._do_draw,
+            "steal": self._do_steal,
+            "exchange": self._do_exchange,
+            "robin": self._do_robin,
+            "take": self._do_take,
+            "stop": self._do_stop,
+        }
 
-    def action_types(self) -> list[str]:
-        """Every action type this engine understands."""
-        return [name[4:] for name in dir(self) if name.startswith("_do_")]
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        """Counting: each player's counts and (the table) the black cat's holder and the finish. Tracking: the
+        current player's draws (one per token kind in the bag), steals, exchanges, takes, Robin Tell and stop,
+        and (the table) ending the tracking."""
+        index = seat_index(state, seat)
+        if seat is not None and index is None:
+            return []
+        if state["phase"] == "count":
+            players = range(len(state["players"])) if index is None else [index]
+            out: list[Action] = [{"type": "set_counts", "player": p} for p in players]
+            if seat is None:
+                out.append({"type": "set_black_cat"})
+                if state["black_cat_set"]:
+                    out.append({"type": "finish"})
+            return out
+        if state["phase"] != "play" or (index is not None and index != int(state["current"])):
+            return []
+        opts = self.options(state)
+        out = [{"type": "draw", "token": code} for code in opts["draw"]]
+        out += [{"type": "steal", "from": i} for i in opts["steal"]]
+        out += [{"type": "exchange", "with": i} for i in opts["exchange"]]
+        out += [{"type": "take", "from": i} for i in opts["take"]]
+        out += [{"type": "robin", "target": i} for i in opts["robin"]]
+        if opts["stop"]:
+            out.append({"type": "stop"})
+        if seat is None:
+            out.append({"type": "end_tracking"})
+        return out
 
     # ---- count mode
 
@@ -834,7 +877,7 @@ class ArtCollectors:
             scores["winners"] = list(result["winners"])
         return scores
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         kind = str(action.get("type", "?"))
         if kind == "draw":
             cat = " (black cat)" if action.get("black_cat") else ""

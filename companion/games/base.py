@@ -1,16 +1,20 @@
-"""The contract every rules engine follows.
+"""The contract every rules engine follows: the :class:`Engine` base class, its :class:`Setting` table, and the
+value types and field parsers the engines share.
 
-An engine is a set of pure functions over plain JSON data: ``setup`` makes the first state from the players
-and settings, ``apply`` takes a state and one action (a dict with a ``"type"`` key) and returns the next state,
-or raises :class:`IllegalAction` with a reason a player understands. Engines import only the standard library;
-randomness and time arrive inside actions or settings (a seed, a tick), never read inside an engine.
+An engine works on plain JSON data: ``setup`` makes the first state from the players and settings, ``apply``
+takes a state and one action (a dict with a ``"type"`` key) and returns the next state, or raises
+:class:`IllegalAction` with a reason a player understands. Engines import only the standard library (and
+``companion.i18n``, gettext); randomness and time arrive inside actions or settings (a seed, a tick), never read
+inside an engine.
 """
 
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, TypeGuard
 
 JSON = Any
 State = dict[str, Any]
@@ -68,43 +72,205 @@ class Setup:
         )
 
 
-class Engine(Protocol):
-    """What the journal, the replay command and the UI need from a game."""
+@dataclass(frozen=True)
+class Choice:
+    """One value a setting may take, with the words the setup screen shows for it (English, marked with
+    ``N_``; the screen translates it with ``_()`` when it draws)."""
 
-    name: str  # short id used in files and the journal, e.g. "ratuki"
-    title: str  # shown on screen, e.g. "Ratuki"
-    min_players: int
-    max_players: int
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One game option as the setup screen offers it: its default, what it is called at the table, and the
+    values it may take (``choices``, in the order offered; else a boolean toggle or a number in ``range``).
+
+    ``player``: the value is a player's place in seat order (0 = the first row of the setup screen), shown as
+    that player's name. ``files``: the value is ``None`` (the packaged default) or a ``.json`` file from that
+    folder of the data folder. ``shown=False``: recorded with the game (e.g. the board data read at its start)
+    but not offered. Labels and ``help`` are English marked with ``N_``; the screen shows them through ``_()``.
+    """
+
+    default: Any
+    label: str = ""
+    choices: tuple[Choice, ...] = ()
+    range: tuple[float, float] | None = None
+    help: str = ""
+    player: bool = False
+    files: str = ""
+    shown: bool = True
+
+    def choice_label(self, value: Any) -> str | None:
+        """The (English) words for ``value`` among the choices; ``None`` when it is not one of them."""
+        for choice in self.choices:
+            if choice.value == value and type(choice.value) is type(value):
+                return choice.label
+        return None
+
+    @property
+    def values(self) -> list[Any]:
+        return [choice.value for choice in self.choices]
+
+
+def choices(*pairs: tuple[Any, str]) -> tuple[Choice, ...]:
+    """``choices((value, label), ...)``: a setting's choices in the order offered."""
+    return tuple(Choice(value, label) for value, label in pairs)
+
+
+Move = Callable[[State, Action], None]
+
+
+class Engine(ABC):
+    """The one contract every game follows (like python-chess's ``Board``): the journal, the replay command and
+    the UI ask every engine the same questions the same way.
+
+    - ``settings``: the game's options, one :class:`Setting` each (the setup screen reads only this table);
+    - ``setup(setup) -> state``: the state before the first action (:class:`BadSetup` says why not);
+    - ``apply(state, action) -> state``: a template, the same for every game: the action's ``type`` is looked up
+      in the explicit :meth:`moves` table, a finished game refuses every action, and the move works on a deep
+      copy, so ``state`` is never changed (:class:`IllegalAction` with a sentence for the players);
+    - ``legal_actions(state, seat)``: what the player at ``seat`` (the button number, 1-based) may do now;
+    - ``describe(action, state)``: the line the log and the undo prompt show (``state``: the game after it);
+    - ``is_over``, ``scores``; ``prepare_setup`` makes the recorded setup self-contained (default: unchanged).
+
+    Engines import only the standard library (and ``companion.i18n``, which is gettext); randomness and time
+    arrive in the setup seed and inside actions.
+    """
+
+    name: str = ""  # short id used in files and the journal, e.g. "ratuki"
+    title: str = ""  # shown on screen, e.g. "Ratuki"
+    min_players: int = 2
+    max_players: int = 5
+    settings: dict[str, Setting] = {}  # noqa: RUF012  (each engine gives its own table)
+
+    _move_table: dict[str, Move] | None = None
+
+    # -- the settings table ------------------------------------------------------------------------------
 
     def default_settings(self) -> dict[str, Any]:
         """Every setting with its default; ``setup`` rejects keys not listed here."""
-        ...
+        return {key: copy.deepcopy(setting.default) for key, setting in self.settings.items()}
 
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """The setup to record when a game starts (e.g. a board file read now and stored inline, so replay never
+        depends on that file). Default: the setup as given. May raise :class:`BadSetup`."""
+        return setup
+
+    @abstractmethod
     def setup(self, setup: Setup) -> State:
         """The state before the first action. Raises :class:`BadSetup`."""
-        ...
+
+    # -- moves -------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def moves(self) -> dict[str, Move]:
+        """The explicit moves table: action type -> the function that performs it on a copy of the state."""
+
+    def move_types(self) -> list[str]:
+        """Every action type this game understands, in the table's order."""
+        return list(self._moves())
+
+    def _moves(self) -> dict[str, Move]:
+        if self._move_table is None:
+            self._move_table = self.moves()
+        return self._move_table
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``; never mutates ``state``. Raises :class:`IllegalAction`."""
-        ...
+        kind = action_type(action)
+        move = self._moves().get(kind)
+        if move is None:
+            raise IllegalAction(self.unknown_move(kind))
+        if self.is_over(state):
+            raise IllegalAction(self.over_message())
+        self.check_move(state, kind, action)
+        new = copy.deepcopy(state)
+        self.begin_move(new)
+        move(new, action)
+        return new
 
+    def unknown_move(self, kind: str) -> str:
+        """The refusal of an action type the game does not have."""
+        return f"unknown action {kind!r} in {self.title} (known: {', '.join(self.move_types())})"
+
+    def over_message(self) -> str:
+        """The refusal of any action once the game is over."""
+        return "the game is over"
+
+    def check_move(self, state: State, kind: str, action: Action) -> None:  # noqa: B027
+        """Before a move is copied and performed: refuse it when the phase does not allow it (default: no
+        check here; the move itself checks)."""
+
+    def begin_move(self, state: State) -> None:  # noqa: B027
+        """On the copy, before the move runs (e.g. clear the last action's events). Default: nothing."""
+
+    # -- questions -----------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        """What can be done now: the actions the player at ``seat`` may take (``None``: everyone, and the table
+        itself, e.g. entering dice or a card). Each is a complete action where the engine knows every field,
+        else the type with the fields it knows, the rest (dice faces, card values) read at the table."""
+
+    def to_play(self, state: State) -> list[int]:
+        """The seats of the players who may act now (in playing order)."""
+        return [seat for seat in seats(state) if self.legal_actions(state, seat)]
+
+    @abstractmethod
     def is_over(self, state: State) -> bool:
         """True once the game has ended and scores are final."""
-        ...
 
+    @abstractmethod
     def scores(self, state: State) -> dict[str, Any]:
         """Scores so far (or final), keyed by player name, plus ``"winners"`` when the game is over."""
-        ...
 
-    def describe(self, action: Action) -> str:
-        """One line for the log and the undo prompt, e.g. "Ana takes the stack (+12 ms)".
+    @abstractmethod
+    def describe(self, action: Action, state: State | None = None) -> str:
+        """One line for the log and the undo prompt, e.g. "Ana takes the stack (+12 ms)"; ``state`` (the game
+        after the action, when known) lets it name players instead of numbering them."""
 
-        Optional hooks that :class:`~companion.journal.GameSession` uses when an engine has them:
-        ``describe(action, state=None)`` (names players from the state), ``prepare_setup(setup) -> Setup``
-        (make the recorded setup self-contained, e.g. a board file read inline), ``setting_choices``,
-        ``setting_labels`` and ``setting_ranges`` (how the new-game screen offers the settings).
-        """
-        ...
+
+def seats(state: State) -> list[int]:
+    """The players' seats (button numbers) in playing order: the state's ``seats`` list when it keeps one, else
+    the ``seat`` of each player object in ``players`` (a player kept by name only sits at its place + 1)."""
+    if "seats" in state:
+        return [int(s) for s in state["seats"]]
+    out: list[int] = []
+    for index, player in enumerate(state.get("players", [])):
+        seat = player.get("seat") if isinstance(player, dict) else None
+        out.append(int(seat) if is_whole(seat) else index + 1)
+    return out
+
+
+def seat_index(state: State, seat: int | None) -> int | None:
+    """The index (playing order) of the player at ``seat``; ``None`` for no seat or an empty one."""
+    if seat is None:
+        return None
+    order = seats(state)
+    return order.index(seat) if seat in order else None
+
+
+# -- shared field parsers ----------------------------------------------------------------------------------
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """True for an ``int`` that is not a ``bool`` (JSON ``true`` must never count as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole(value: object, reason: str, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` as a whole number in ``lo..hi`` (either bound optional); else :class:`IllegalAction(reason)`."""
+    if not is_whole(value) or (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise IllegalAction(reason)
+    return int(value)
+
+
+def flag(value: object, reason: str) -> bool:
+    """``value`` as a boolean (JSON ``true``/``false`` only); else :class:`IllegalAction(reason)`."""
+    if not isinstance(value, bool):
+        raise IllegalAction(reason)
+    return value
 
 
 def check_settings(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:

@@ -17,19 +17,26 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games.base import (
     Action,
     BadSetup,
+    Engine,
     IllegalAction,
+    Move,
+    Setting,
     Setup,
     State,
-    action_type,
     check_players,
     check_settings,
+    choices,
+    is_whole,
     require,
+    seat_index,
+    seats,
 )
+from companion.i18n import N_
 
 NAME = "lowdown"
 DEFAULT_LAYOUT_PATH = Path(__file__).parent / "data" / "lowdown_board.json"
@@ -264,7 +271,7 @@ def _player_index(state: State, action: Action) -> int:
     p = action.get("player")
     n = len(state["players"])
     require(
-        isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n,
+        is_whole(p) and 0 <= p < n,
         f"'player' must be a player number from 0 to {n - 1}, not {p!r}",
     )
     return p  # type: ignore[return-value]
@@ -624,36 +631,45 @@ def board_score(state: State, player: int) -> int:
 # --------------------------------------------------------------------------------------------- engine
 
 
-class LowdownEngine:
+class LowdownEngine(Engine):
     """Lowdown rules engine (see the module docstring and docs/lowdown.md for the action list)."""
 
     name = NAME
     title = "Lowdown"
     min_players = 2
     max_players = 4
-    # Hints for the setup screen: options to cycle through, labels, and the range of numeric settings.
-    setting_choices: ClassVar[dict[str, list[Any]]] = {
-        "edition": list(EDITIONS),
-        "secret_roller": list(ROLLERS),
-        "secret_dice": list(SECRET_MODES),
+    # ``edition``: who rolls the secret pair by default (Spanish the right, English the left; both take a
+    # looked-at secret pair as a whole); ``layout``: None = the default board, a file path, or a layout object.
+    settings = {  # noqa: RUF012  (the base class declares it; one table per game)
+        "edition": Setting(
+            "es",
+            N_("Rules"),
+            choices(
+                ("es", N_("Spanish manual: the secret pair is rolled on the right")),
+                ("en", N_("English edition: the secret pair is rolled on the left")),
+            ),
+        ),
+        "secret_roller": Setting(
+            "edition",
+            N_("The secret pair is rolled by"),
+            choices(
+                ("edition", N_("the neighbour the rules say")),
+                ("right", N_("the player on the right")),
+                ("left", N_("the player on the left")),
+            ),
+        ),
+        "secret_dice": Setting(
+            "physical",
+            N_("Secret pair"),
+            choices(("physical", N_("real dice, entered by touch")), ("virtual", N_("rolled by the app"))),
+        ),
+        "layout": Setting(None, N_("Board"), files="lowdown-layouts"),
+        "end_grids": Setting(
+            2,
+            N_("The game ends when a player has filled"),
+            choices((1, N_("1 grid")), (2, N_("2 grids")), (3, N_("3 grids"))),
+        ),
     }
-    # Settings whose choices are the JSON files in a folder of the app's data folder (the setup screen lists
-    # them; None = the default board).
-    setting_files: ClassVar[dict[str, str]] = {"layout": "lowdown-layouts"}
-    setting_labels: ClassVar[dict[str, str]] = {
-        "layout": "Board layout",
-        "edition": "Edition (es: secret pair from the right, en: left)",
-        "secret_roller": "Secret roller side",
-        "secret_dice": "Secret pair dice",
-        "end_grids": "Grids filled to end",
-    }
-    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"end_grids": (1, 3)}
-
-    def default_settings(self) -> dict[str, Any]:
-        """``edition`` es/en (who rolls the secret pair by default: Spanish the right, English the left; both take
-        a looked-at secret pair as a whole), ``secret_roller`` edition/right/left, ``secret_dice`` physical/virtual,
-        ``layout`` (None = default board, a file path, or an inline layout object), ``end_grids``."""
-        return {"edition": "es", "secret_roller": "edition", "secret_dice": "physical", "layout": None, "end_grids": 2}
 
     def setup(self, setup: Setup) -> State:
         """Empty boards for every player; the first player (youngest, per the manual) rolls first."""
@@ -704,16 +720,41 @@ class LowdownEngine:
             "enders": [],
         }
 
-    def apply(self, state: State, action: Action) -> State:
-        """The state after ``action`` (roll, secret, place, shade, cross, finish); ``state`` is not changed."""
-        kind = action_type(action)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction(f"unknown Lowdown action {kind!r} (known: {', '.join(_HANDLERS)})")
-        require(state["phase"] != "over", "the game is over")
-        new = copy.deepcopy(state)
-        handler(new, action)
-        return new
+    def moves(self) -> dict[str, Move]:
+        """roll, secret, place, shade, cross, finish."""
+        return dict(_HANDLERS)
+
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        """The roll and the secret pair (the active player's, or the table's), every square each player may
+        write in or must shade, every line they may cross out, and the finish once the game has ended."""
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        index = seat_index(state, seat)
+        if seat is not None and index is None:
+            return []
+        players = range(len(state["players"])) if index is None else [index]
+        active = int(state["active"])
+        out: list[Action] = []
+        if phase == "roll" and (index is None or index == active):
+            out.append({"type": "roll"})
+        if phase in ("active", "others") and state["secret"] is None:
+            looks = phase == "active" and (index is None or index == active)
+            if looks or (phase == "others" and (index is None or index == to_play(state))):
+                out.append({"type": "secret"})
+        for p in players:
+            out += legal_placements(state, p)
+            if must_shade(state, p):
+                out += [{"type": "shade", "player": p, "square": sq} for sq in free_squares(state, p)]
+            out += [{"type": "cross", "player": p, "squares": line} for line in legal_crossings(state, p)]
+        if phase == "final" and index is None:
+            out.append({"type": "finish"})
+        return out
+
+    def to_play(self, state: State) -> list[int]:
+        """The seat whose part of the turn it is (rolling, choosing, or writing after the active player)."""
+        who = to_play(state)
+        return [] if who is None else [seats(state)[who]]
 
     def is_over(self, state: State) -> bool:
         """True after ``finish``: every player has finished the last turn and crossed their last lines."""

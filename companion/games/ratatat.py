@@ -13,19 +13,26 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games.base import (
     Action,
     BadSetup,
+    Choice,
+    Engine,
     IllegalAction,
+    Move,
+    Setting,
     Setup,
     State,
-    action_type,
     check_players,
     check_settings,
+    choices,
+    is_whole,
     require,
+    seat_index,
 )
+from companion.i18n import N_
 
 DATA_DIR = Path(__file__).with_name("data")
 ICONS = ("card", "balloon", "leopard")
@@ -84,11 +91,29 @@ def _check_schema(data: dict[str, Any], what: str, known: set[str]) -> None:
         raise BadSetup(f"the {what} data has unknown keys: {', '.join(sorted(unknown))}")
 
 
-def _packaged(prefix: str) -> list[str]:
+# What the setup screen calls each packaged data file (a file not named here is shown by the "name" it holds).
+_FILE_LABELS = {
+    "ratatat_board.json": N_("standard ring (35 spaces)"),
+    "ratatat_board_compact.json": N_("compact ring (25 spaces)"),
+    "ratatat_deck.json": N_("standard deck (45 cards)"),
+    "ratatat_picture_die.json": N_("standard die (2 cats, 2 rats, 2 swaps)"),
+}
+
+
+def _packaged(prefix: str) -> tuple[Choice, ...]:
     """The packaged data files for one kind (the default first), offered as choices on the setup screen."""
     names = sorted(p.name for p in DATA_DIR.glob(f"{prefix}*.json"))
     default = f"{prefix}.json"
-    return [default, *(n for n in names if n != default)] if default in names else names
+    ordered = [default, *(n for n in names if n != default)] if default in names else names
+    return tuple(Choice(name, _FILE_LABELS.get(name) or _file_title(name)) for name in ordered)
+
+
+def _file_title(name: str) -> str:
+    try:
+        title = json.loads((DATA_DIR / name).read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        title = None
+    return str(title) if isinstance(title, str) and title else Path(name).stem.replace("_", " ")
 
 
 def load_board(value: Any = None) -> dict[str, Any]:
@@ -249,7 +274,7 @@ def assistant(state: State) -> dict[str, Any]:
 
 def _int(action: Action, key: str, what: str) -> int:
     value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise IllegalAction(f"{what} must be a whole number, not {value!r}")
     return value
 
@@ -260,42 +285,41 @@ def _player_index(state: State, name: Any) -> int:
     return int(state["players"].index(name))
 
 
-class RatATatRoll:
+class RatATatRoll(Engine):
     """The Rat-a-Tat Roll rules engine (see the module docstring)."""
 
     name = "ratatat"
     title = "Rat-a-Tat Roll"
     min_players = 2
     max_players = 5
-    # For the setup screen: values to cycle through, labels, and number ranges.
-    setting_choices: ClassVar[dict[str, list[Any]]] = {
-        "edition": list(EDITIONS),
-        "board": _packaged("ratatat_board"),
-        "deck": _packaged("ratatat_deck"),
-        "picture_die": _packaged("ratatat_picture_die"),
+    # ``board``/``deck``/``picture_die``: a data file (a name in ``companion/games/data`` or a path); ``data``:
+    # the board, deck and die themselves, stored by :meth:`prepare_setup` when a game starts (None: read the files).
+    settings = {  # noqa: RUF012  (the base class declares it; one table per game)
+        "edition": Setting(
+            "ko",
+            N_("Rules"),
+            choices(
+                ("ko", N_("Korean rulebook: five new cards at 3 balloons")),
+                ("en", N_("English edition: five new cards at 4 balloons")),
+            ),
+        ),
+        "board": Setting("ratatat_board.json", N_("Board"), _packaged("ratatat_board")),
+        "deck": Setting("ratatat_deck.json", N_("Cards"), _packaged("ratatat_deck")),
+        "picture_die": Setting("ratatat_picture_die.json", N_("Picture die"), _packaged("ratatat_picture_die")),
+        "start": Setting(
+            0,
+            N_("The statue starts on"),
+            choices(
+                (0, N_("the first picture-die space")),
+                (1, N_("the second picture-die space")),
+                (2, N_("the third picture-die space")),
+                (3, N_("the fourth picture-die space")),
+                (4, N_("the fifth picture-die space")),
+            ),
+        ),
+        "first_player": Setting(0, N_("First to play"), range=(0, 4), player=True),
+        "data": Setting(None, shown=False),
     }
-    setting_labels: ClassVar[dict[str, str]] = {
-        "edition": "rules edition (reshuffle: ko 3+ balloons, en 4+)",
-        "start": "statue starts on picture space",
-        "first_player": "first player (0 = first seat)",
-        "picture_die": "picture die",
-    }
-    setting_ranges: ClassVar[dict[str, tuple[int, int]]] = {"start": (0, 4), "first_player": (0, 4)}
-
-    def default_settings(self) -> dict[str, Any]:
-        """``edition`` "ko" (Korean rulebook, default) or "en"; ``board``/``deck``/``picture_die``: a data file
-        (a name in ``companion/games/data`` or a path); ``start`` which picture-die space (0-4) the statue starts
-        on; ``first_player`` who plays first (0-based seat order); ``data`` the board, deck and die themselves,
-        stored by :meth:`prepare_setup` when a game starts (``None``: read the files)."""
-        return {
-            "edition": "ko",
-            "board": "ratatat_board.json",
-            "deck": "ratatat_deck.json",
-            "picture_die": "ratatat_picture_die.json",
-            "start": 0,
-            "first_player": 0,
-            "data": None,
-        }
 
     def prepare_setup(self, setup: Setup) -> Setup:
         """The setup to record: the board, deck and picture die are read from their files now and stored inline
@@ -335,6 +359,7 @@ class RatATatRoll:
             "game": self.name,
             "edition": settings["edition"],
             "players": [p.name for p in setup.players],
+            "seats": [p.seat for p in setup.players],
             "board": {"regions": board["regions"], "spaces": board["spaces"]},
             "deck": {str(e["value"]): e["count"] for e in sorted(deck["cards"], key=lambda e: e["value"])},
             "picture_faces": list(die["faces"]),
@@ -416,6 +441,48 @@ class RatATatRoll:
             return ["hand"]
         return []
 
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        """The actions open now: the current player's part of the turn, each player's own hand at the final
+        reveal, and (``seat`` None) the table's entries of the cards that refill the board."""
+        me = state["current"]
+        index = seat_index(state, seat)
+        phase = state["phase"]
+        if phase in (DEAL, REVEAL):
+            return [{"type": "reveal", "region": r} for r in state["to_reveal"]] if seat is None else []
+        if phase == FINAL_REVEAL:
+            return [
+                {"type": "hand", "player": name}
+                for i, name in enumerate(state["players"])
+                if name not in state["hands"] and (seat is None or i == index)
+            ]
+        if seat is not None and index != me:
+            return []
+        out: list[Action] = []
+        for kind in self.legal(state):
+            if kind == "take_region" and phase == PICTURE_ROLLED:
+                out += [{"type": kind, "region": r} for r in self._picture_choices(state)]
+            elif kind == "swap":
+                out += [
+                    {"type": kind, "other": state["players"][other], "mine": mine, "theirs": theirs}
+                    for other in range(len(state["players"]))
+                    if other != me
+                    for mine in range(len(state["rows"][me]))
+                    for theirs in range(len(state["rows"][other]))
+                ]
+            elif kind == "give_back":
+                out += [{"type": kind, "card": card} for card in range(len(state["rows"][me]) - 1)]
+            elif kind == "look":
+                out += [{"type": kind, "at": "own"}, {"type": kind, "at": "none"}]
+                out += [
+                    {"type": kind, "at": state["players"][other], "card": card}
+                    for other in range(len(state["players"]))
+                    if other != me
+                    for card in range(len(state["rows"][other]))
+                ]
+            else:
+                out.append({"type": kind})
+        return out
+
     def picture_choices(self, state: State) -> list[int]:
         """Regions the cat (lowest) or rat (highest) lets the player take; more than one means a tie to pick."""
         return self._picture_choices(state)
@@ -434,20 +501,31 @@ class RatATatRoll:
         return int(state["tokens"][who] - state["fresh"][who])
 
     # --- apply -----------------------------------------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> State:
-        """The state after ``action`` (never mutates ``state``); IllegalAction says why not."""
-        kind = action_type(action)
-        handler = getattr(self, f"_do_{kind}", None)
-        if handler is None:
-            raise IllegalAction(f"unknown action {kind!r} in Rat-a-Tat Roll")
-        if state["phase"] == OVER:
-            raise IllegalAction("the game is over")
+    def moves(self) -> dict[str, Move]:
+        return {
+            "roll": self._do_roll,
+            "reroll": self._do_reroll,
+            "move": self._do_move,
+            "take_region": self._do_take_region,
+            "take_pile": self._do_take_pile,
+            "end_turn": self._do_end_turn,
+            "picture": self._do_picture,
+            "pass": self._do_pass,
+            "swap": self._do_swap,
+            "no_swap": self._do_no_swap,
+            "give_back": self._do_give_back,
+            "look": self._do_look,
+            "reveal": self._do_reveal,
+            "hand": self._do_hand,
+        }
+
+    def check_move(self, state: State, kind: str, action: Action) -> None:
+        """Only the action types the phase accepts (:meth:`legal`); :meth:`why_not` says what is awaited."""
         if kind not in self.legal(state):
             raise IllegalAction(self.why_not(state, kind))
-        new = copy.deepcopy(state)
-        new["events"] = []
-        handler(new, action)
-        return new
+
+    def begin_move(self, state: State) -> None:
+        state["events"] = []
 
     def why_not(self, state: State, kind: str) -> str:
         """Why an action of type ``kind`` is not allowed now, in words for the players."""
@@ -757,7 +835,7 @@ class RatATatRoll:
     def _region_name(state: State, region: int) -> str:
         return str(state["board"]["regions"][region]["name"])
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         """One line for the log and the undo prompt."""
         kind = action.get("type")
         if kind == "roll":

@@ -20,20 +20,25 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 
 from __future__ import annotations
 
-import copy
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.games.base import (
     Action,
     BadSetup,
+    Choice,
+    Engine,
+    Move,
+    Setting,
     Setup,
     State,
-    action_type,
     check_players,
     check_settings,
+    choices,
+    is_whole,
     require,
 )
 from companion.games.ratuki_referee import TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
+from companion.i18n import N_
 
 HAND_SIZE = 3
 # A tie the players corrected: the tied presses were on different central stacks, each took their own.
@@ -41,61 +46,54 @@ SEPARATE = "separate"
 STOP_REASONS = ("out", "blocked", "stall", "other")
 RESULTS = ("draw", "play_on")
 
-_DEFAULTS: dict[str, Any] = {
+
+def _numbers(values: tuple[int, ...], unit: str, zero: str = "") -> tuple[Choice, ...]:
+    """Number choices shown with a unit ("50 ms"); ``zero``: the words for 0 (a feature switched off)."""
+    return tuple(Choice(v, zero if v == 0 and zero else f"{v} {unit}") for v in values)
+
+
+SETTINGS: dict[str, Setting] = {
     # Presses closer together than this are a tie (ms). See docs/ratuki.md for why 50.
-    "tie_window_ms": 50,
+    "tie_window_ms": Setting(50, N_("Presses count as a tie within"), _numbers((50, 60, 80, 100, 0, 20, 30, 40), "ms")),
     # After the window closes, presses are late for this long (ms) and cannot open a new contest.
-    "lockout_ms": 500,
+    "lockout_ms": Setting(500, N_("Buttons rest after a call for"), _numbers((500, 750, 1000, 1500, 250), "ms")),
     # "Nobody has called for N seconds — round over?" prompt; 0 turns it off.
-    "stall_s": 45,
-    "target": 100,
+    "stall_s": Setting(
+        45, N_("Ask “round over?” when nobody calls for"), _numbers((45, 60, 90, 120, 0, 20, 30), "s", N_("never"))
+    ),
+    "target": Setting(100, N_("Play to"), _numbers((100, 150, 200, 250, 300), "points")),
     # Subtract the cards in hand too (one published variant).
-    "count_hand": False,
+    "count_hand": Setting(False, N_("Cards in hand count against you")),
     # Equal highest totals at or over the target: "draw" ends the game, "play_on" plays another round.
-    "equal_at_target": "draw",
+    "equal_at_target": Setting(
+        "draw",
+        N_("Equal at the target"),
+        choices(("draw", N_("the game is a draw")), ("play_on", N_("play another round"))),
+    ),
     # Cards per colour deck: 35 in the Spanish rules, 34 in the Hasbro edition.
-    "deck_size": 35,
+    "deck_size": Setting(
+        35, N_("Cards per deck"), choices((35, N_("35 (Spanish rules)")), (34, N_("34 (Hasbro edition)")))
+    ),
     # Play a sound with each verdict.
-    "sound": True,
+    "sound": Setting(True, N_("Sound with each verdict")),
 }
+_DEFAULTS: dict[str, Any] = {key: setting.default for key, setting in SETTINGS.items()}
 
 
 def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return is_whole(value)
 
 
-class RatukiEngine:
+class RatukiEngine(Engine):
     """The Ratuki rules engine (see module docstring); state is plain JSON."""
 
     name = "ratuki"
     title = "Ratuki"
     min_players = 2
     max_players = 5
-    # Read by the new-game screen: numbers cycle through sensible values instead of stepping by 1.
-    setting_choices: ClassVar[dict[str, list[Any]]] = {
-        "tie_window_ms": [50, 60, 80, 100, 0, 20, 30, 40],
-        "lockout_ms": [500, 750, 1000, 1500, 250],
-        "stall_s": [45, 60, 90, 120, 0, 20, 30],
-        "target": [100, 150, 200, 250, 300],  # the rules: 100 "or a higher number"
-        "equal_at_target": list(RESULTS),
-        "deck_size": [35, 34],
-    }
-    setting_labels: ClassVar[dict[str, str]] = {
-        "tie_window_ms": "Tie window (ms)",
-        "lockout_ms": "Lockout after a call (ms)",
-        "stall_s": "Stall prompt after (s, 0 = off)",
-        "target": "Target score",
-        "count_hand": "Subtract cards in hand",
-        "equal_at_target": "Equal at target",
-        "deck_size": "Cards per deck",
-        "sound": "Sound",
-    }
+    settings = SETTINGS
 
     # -- setup ---------------------------------------------------------------------------------------------
-
-    def default_settings(self) -> dict[str, Any]:
-        """Every setting with its default (tie window and lockout in ms, stall prompt in s, target points)."""
-        return copy.deepcopy(_DEFAULTS)
 
     def setup(self, setup: Setup) -> State:
         """A game before round 1 starts. Raises :class:`BadSetup` for bad players or settings."""
@@ -129,16 +127,44 @@ class RatukiEngine:
 
     # -- actions ---------------------------------------------------------------------------------------------
 
-    def apply(self, state: State, action: Action) -> State:
-        """The state after ``action`` (never mutates ``state``); :class:`IllegalAction` says why not."""
-        kind = action_type(action)
-        handler = _HANDLERS.get(kind)
-        require(handler is not None, f"Ratuki has no action {kind!r} (known: {', '.join(sorted(_HANDLERS))})")
-        require(state["phase"] != "over", "the game is over: start a new game to play again")
-        new = copy.deepcopy(state)
-        assert handler is not None
-        handler(self, new, action)
-        return new
+    def moves(self) -> dict[str, Move]:
+        return {
+            "start": self._start,
+            "pause": self._pause,
+            "resume": self._resume,
+            "call": self._call,
+            "separate": self._separate,
+            "stop": self._stop,
+            "score": self._score,
+        }
+
+    def over_message(self) -> str:
+        return "the game is over: start a new game to play again"
+
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        """Ready: start the round. Playing: any seat may call (and say it went out), the table pauses or
+        resumes the clock, splits the last tie, stops the round. Scoring: each seat not yet scored."""
+        phase = state["phase"]
+        seats_ = [p["seat"] for p in state["players"]]
+        if seat is not None and seat not in seats_:
+            return []
+        mine = seats_ if seat is None else [seat]
+        if phase == "ready":
+            return [{"type": "start"}] if seat is None else []
+        if phase == "playing":
+            running = state["clock"]["since"] is not None
+            out: list[Action] = [{"type": "call", "seat": s} for s in mine] if running else []
+            out += [{"type": "stop", "reason": "out", "seat": s} for s in mine]
+            if seat is None:
+                out.append({"type": "pause" if running else "resume"})
+                if state["calls"] and state["calls"][-1]["verdict"]["kind"] == TIE:
+                    out.append({"type": "separate"})
+                out.append({"type": "stop"})
+            return out
+        if phase == "scoring":
+            names = {p["seat"]: p["name"] for p in state["players"]}
+            return [{"type": "score", "seat": s} for s in mine if names[s] not in state["entries"]]
+        return []
 
     def _start(self, state: State, action: Action) -> None:
         require(state["phase"] == "ready", _phase_reason(state, "start a round"))
@@ -287,7 +313,7 @@ class RatukiEngine:
             out["winners"] = list(state["result"]["winners"])
         return out
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         """One line for the log and the undo prompt."""
         kind = action.get("type")
         if kind == "call":
@@ -504,15 +530,5 @@ def _check_claim(state: State, claim: object, verdict: Verdict) -> None:
             f"the recorded margin does not follow from the late presses (they say: {derived})",
         )
 
-
-_HANDLERS: dict[str, Any] = {
-    "start": RatukiEngine._start,
-    "pause": RatukiEngine._pause,
-    "resume": RatukiEngine._resume,
-    "call": RatukiEngine._call,
-    "separate": RatukiEngine._separate,
-    "stop": RatukiEngine._stop,
-    "score": RatukiEngine._score,
-}
 
 ENGINE = RatukiEngine()

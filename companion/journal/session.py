@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import inspect
 from typing import Any
 
 from companion.games import engine as find_engine
@@ -27,7 +26,6 @@ class GameSession:
         self.engine: Engine = find_engine(record.game)
         self.actions: list[Action] = journal.actions(game_id)
         self.state: State = replay(self.setup, self.actions, source=f"game {game_id}")
-        self._describe_with_state = _accepts_state(self.engine)
         if self.over and not record.finished:
             # An older app was stopped between a game's last move and the mark that it ended: put it right.
             with contextlib.suppress(JournalError):  # a read-only or full card: the state says it is over anyway
@@ -35,15 +33,10 @@ class GameSession:
 
     @classmethod
     def start(cls, journal: Journal, setup: Setup) -> GameSession:
-        """Validate the setup with the engine, then record a new game.
-
-        An engine may offer ``prepare_setup(setup) -> Setup`` (optional) to make the recorded setup
-        self-contained, e.g. a board file read now and stored inline, so replay never depends on that file.
-        """
+        """Validate the setup with the engine, then record a new game: the setup the engine prepares (made
+        self-contained, e.g. a board file read now and stored inline, so replay never depends on that file)."""
         engine = find_engine(setup.game)
-        prepare = getattr(engine, "prepare_setup", None)
-        if callable(prepare):
-            setup = prepare(setup)  # may raise BadSetup, before anything is written
+        setup = engine.prepare_setup(setup)  # may raise BadSetup, before anything is written
         engine.setup(setup)  # raises BadSetup before anything is written
         return cls(journal, journal.new_game(setup))
 
@@ -103,27 +96,16 @@ class GameSession:
         return self.journal.has_redo(self.game_id)
 
     def describe(self, action: Action) -> str:
-        """The engine's one-line description, or the note's. Engines whose ``describe`` takes an optional
-        ``state`` get the current one (player names instead of numbers); others are called as before."""
+        """The engine's one-line description (with the current state: names, not numbers), or the note's."""
         if is_note(action):
             return describe_note(action)
-        if self._describe_with_state:
-            return str(self.engine.describe(action, state=self.state))  # type: ignore[call-arg]
-        return self.engine.describe(action)
+        return self.engine.describe(action, self.state)
 
     def describe_last(self) -> str:
         return self.describe(self.actions[-1]) if self.actions else ""
 
     def scores(self) -> dict[str, Any]:
         return self.engine.scores(self.state)
-
-
-def _accepts_state(engine: Engine) -> bool:
-    """True when ``engine.describe`` has a ``state`` parameter (the optional, newer form of the contract)."""
-    try:
-        return "state" in inspect.signature(engine.describe).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def latest_unfinished(journal: Journal, records: list[GameRecord]) -> GameRecord | None:

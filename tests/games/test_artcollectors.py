@@ -97,7 +97,7 @@ def test_describe_every_action_type() -> None:
         "finish": {"type": "finish"},
         "end_tracking": {"type": "end_tracking"},
     }
-    assert sorted(examples) == sorted(ENGINE.action_types())
+    assert sorted(examples) == sorted(ENGINE.move_types())
     lines = {kind: ENGINE.describe(action) for kind, action in examples.items()}
     assert lines["draw"] == "Draw 7 (black cat)"
     assert lines["set_black_cat"] == "Nobody holds the black cat"

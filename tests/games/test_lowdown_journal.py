@@ -86,32 +86,6 @@ def test_crossing_and_secret_descriptions_with_the_state() -> None:
     assert lowdown.ENGINE.describe({"type": "secret"}, state) == "Secret pair: green 6"
 
 
-class OldEngine:
-    """An engine written against the original contract: ``describe(action)`` only."""
-
-    def __init__(self, real: Any) -> None:
-        self.real = real
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-    def describe(self, action: dict[str, Any]) -> str:
-        return f"old:{action['type']}"
-
-
-def test_engines_with_the_old_describe_still_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.journal.session as session_module
-
-    journal = Journal(tmp_path / "j.sqlite3")
-    game_id = GameSession.start(journal, Setup("lowdown", PLAYERS, {}, 1)).game_id
-    monkeypatch.setattr(session_module, "find_engine", lambda name: OldEngine(lowdown.ENGINE))
-    session = GameSession(journal, game_id)
-    session.do(ROLL)
-    assert session.describe_last() == "old:roll"
-    session.undo()
-    journal.close()
-
-
 def test_the_default_board_is_recorded_so_an_update_to_it_changes_no_saved_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

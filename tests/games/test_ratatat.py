@@ -105,13 +105,15 @@ def test_alternative_data_via_settings(tmp_path: Path) -> None:
 
 
 def test_packaged_alternatives_are_offered_and_load() -> None:
-    choices = ENGINE.setting_choices
-    assert choices["board"][0] == "ratatat_board.json" and "ratatat_board_compact.json" in choices["board"]
+    boards = ENGINE.settings["board"].values
+    assert boards[0] == "ratatat_board.json" and "ratatat_board_compact.json" in boards
+    assert ENGINE.settings["board"].choice_label("ratatat_board_compact.json") == "compact ring (25 spaces)"
     for key in ("board", "deck", "picture_die"):
-        assert ENGINE.default_settings()[key] == choices[key][0]
+        assert ENGINE.default_settings()[key] == ENGINE.settings[key].values[0]
     state = start(board="ratatat_board_compact.json", start=4)
     assert len(state["board"]["spaces"]) == 25 and state["statue"] == 20
-    assert assistant(dealt())["options"][3]["lowest"] >= 0
+    three = assistant(dealt())["options"][3]
+    assert len(three["spaces"]) == 16 and abs(sum(three["spaces"].values()) - 1) < 1e-9  # sums 3..18, one space each
 
 
 def test_bad_setups() -> None:

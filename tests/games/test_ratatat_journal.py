@@ -142,9 +142,9 @@ def test_an_unusable_file_or_inline_copy_is_refused_before_anything_is_written(t
 
 
 def test_the_setup_screen_offers_the_same_settings() -> None:
-    """The inline copy is no choice on the new-game screen: it shows booleans, numbers and ``setting_choices``."""
+    """The inline copy is no choice on the new-game screen: the settings table keeps it but does not show it."""
     defaults = ratatat.ENGINE.default_settings()
-    assert defaults["data"] is None and "data" not in ratatat.ENGINE.setting_choices
-    assert not hasattr(ratatat.ENGINE, "setting_files")
+    assert defaults["data"] is None and not ratatat.ENGINE.settings["data"].shown
+    assert not any(setting.files for setting in ratatat.ENGINE.settings.values())
     for key in ("board", "deck", "picture_die"):
-        assert defaults[key] == ratatat.ENGINE.setting_choices[key][0]
+        assert defaults[key] == ratatat.ENGINE.settings[key].values[0]

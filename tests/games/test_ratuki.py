@@ -143,7 +143,7 @@ def test_bad_calls_are_refused_with_reasons() -> None:
         {"type": "call", "presses": [{"seat": 1, "tick": 1.0}], "verdict": {"kind": "tie", "seats": [1]}},
         "does not follow",
     )
-    refused(state, {"type": "jump"}, "no action 'jump'")
+    refused(state, {"type": "jump"}, "unknown action 'jump' in Ratuki")
     refused(state, {"kind": "call"}, "must be an object with a 'type'")  # type: ignore[arg-type]
 
 

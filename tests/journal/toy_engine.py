@@ -8,19 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import Action, BadSetup, Setup, State, action_type, check_players, check_settings, require
+from companion.games.base import (
+    Action,
+    BadSetup,
+    Engine,
+    Move,
+    Setting,
+    Setup,
+    State,
+    check_players,
+    check_settings,
+    require,
+)
 
 
-class ToyEngine:
+class ToyEngine(Engine):
     """Counting to a target, two to five players."""
 
     name = "toy"
     title = "Toy count"
     min_players = 2
     max_players = 5
-
-    def default_settings(self) -> dict[str, Any]:
-        return {"target": 20}
+    settings = {"target": Setting(20, "Count to", range=(1, 100))}  # noqa: RUF012
 
     def setup(self, setup: Setup) -> State:
         check_players(setup, self.min_players, self.max_players)
@@ -30,19 +39,22 @@ class ToyEngine:
         names = [p.name for p in setup.players]
         return {"players": names, "target": settings["target"], "total": 0, "turn": 0, "added": dict.fromkeys(names, 0)}
 
-    def apply(self, state: State, action: Action) -> State:
-        require(action_type(action) == "add", f"unknown action {action.get('type')!r}")
-        require(not self.is_over(state), "the game is over")
+    def moves(self) -> dict[str, Move]:
+        return {"add": self._add}
+
+    def _add(self, state: State, action: Action) -> None:
         n = action.get("n")
         require(isinstance(n, int) and 1 <= n <= 6, f"you can add 1 to 6, not {n!r}")
         player = state["players"][state["turn"]]
-        return {
-            **state,
-            "total": state["total"] + n,
-            "turn": (state["turn"] + 1) % len(state["players"]),
-            "added": {**state["added"], player: state["added"][player] + n},
-            "winner": player if state["total"] + n >= state["target"] else None,
-        }
+        state["added"][player] += n
+        state["total"] += n
+        state["turn"] = (state["turn"] + 1) % len(state["players"])
+        state["winner"] = player if state["total"] >= state["target"] else None
+
+    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+        if self.is_over(state) or seat not in (None, state["turn"] + 1):
+            return []
+        return [{"type": "add", "n": n} for n in range(1, 7)]
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("winner"))
@@ -53,7 +65,7 @@ class ToyEngine:
             result["winners"] = [state["winner"]]
         return result
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action, state: State | None = None) -> str:
         return f"add {action.get('n')}"
 
 

@@ -20,7 +20,7 @@ def new_game(ui: UI, players: int, **settings: bool) -> Any:
     setup = ui.screen()
     ui.tap(next(w for w in setup.ids.counts.children if w.text == str(players)))
     if setup.settings["tracker"] != settings.get("tracker", False):
-        ui.tap(ui.find("Pile tracker"))
+        ui.tap(ui.find("pile tracker"))
     ui.tap_text("Start game")
     ui.advance(3)
     screen = ui.screen()

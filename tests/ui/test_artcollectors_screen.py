@@ -396,7 +396,7 @@ def test_without_hints_every_pile_is_offered_and_the_rules_judge(ui: UI) -> None
 def test_setup_screen_offers_the_settings(ui: UI) -> None:
     ui.screen("setup").prepare("artcollectors")
     ui.go("setup")
-    ui.tap(ui.find("Pile tracker"))
+    ui.tap(ui.find("pile tracker"))
     assert ui.screen().settings["tracker"] is True
     ui.screenshot("artcollectors-0-setup")
     ui.tap_text("Start game")

@@ -335,8 +335,8 @@ def test_new_game_screen_offers_the_lowdown_settings(ui: UI) -> None:
     setup_screen = ui.screen("setup")
     setup_screen.prepare("lowdown", seed=9)
     ui.go("setup")
-    ui.tap_text("Edition")
-    ui.tap_text("Secret pair dice")
+    ui.tap_text("Rules:")
+    ui.tap_text("Secret pair:")
     ui.screenshot("lowdown-new-game")
     assert setup_screen.settings["edition"] == "en" and setup_screen.settings["secret_dice"] == "virtual"
     ui.tap_text("Start")

@@ -93,22 +93,24 @@ def test_five_players_can_swap_seats(ui: UI) -> None:
     assert [(p.name, p.seat) for p in players][:2] == [("Ana", 2), ("Bo", 1)]
 
 
-def test_number_setting_steps_within_its_range_and_reaches_the_game(ui: UI) -> None:
-    screen = open_setup(ui, 3)
-    numbers = {k: v for k, v in screen.settings.items() if isinstance(v, int) and not isinstance(v, bool)}
-    assert numbers, "Rat-a-Tat Roll has number settings"
+def test_number_setting_steps_within_its_range(ui: UI, toy_game: str) -> None:
+    """A number setting with a range and no choices (the toy game's target, 1-100) steps with − and +."""
+    screen = ui.screen("setup")
+    screen.prepare(toy_game, seed=1)
+    ui.go("setup")
+    ui.advance(2)
     line = next(w for w in screen.ids.settings.children if len(getattr(w, "children", [])) == 3)
     minus, label, plus = reversed(line.children)
-    before = dict(screen.settings)
-    ui.tap(minus)  # at the bottom of its range already (0): stays
+    assert "Count to" in label.text and "]20[" in label.text
     ui.tap(plus)
-    changed = {k for k in screen.settings if screen.settings[k] != before[k]}
-    assert len(changed) == 1
-    key = changed.pop()
-    assert screen.settings[key] == before[key] + 1
-    assert f"]{screen.settings[key]}[" in label.text  # the new value is shown
-    ui.tap_text("Start game")
-    assert ui.app.session.setup.settings[key] == before[key] + 1
+    assert screen.settings["target"] == 21 and "]21[" in label.text  # the new value is shown
+    screen.settings["target"] = 1
+    ui.tap(minus)  # at the bottom of its range already: stays
+    assert screen.settings["target"] == 1
+    screen.settings["target"] = 100
+    ui.tap(plus)  # at the top of its range already: stays
+    assert screen.settings["target"] == 100
+    assert screen.current_setup().settings["target"] == 100
 
 
 def test_same_name_twice_is_refused_with_a_reason(ui: UI) -> None:
@@ -151,7 +153,6 @@ def test_lowdown_board_layout_is_picked_from_the_layouts_folder(
     """Another board layout: its file copied into the data folder's ``lowdown-layouts``, then picked by tapping;
     a broken file is refused at Start with the file named; the game records the picked board inline."""
     import json
-    import shutil
 
     from companion.games.lowdown import DEFAULT_LAYOUT_PATH, default_layout
     from companion.paths import data_dir
@@ -161,35 +162,36 @@ def test_lowdown_board_layout_is_picked_from_the_layouts_folder(
     screen.prepare("lowdown", seed=1)
     ui.go("setup")
     ui.advance(2)
-    button = ui.find("Board layout")
-    assert "[b]default[/b]" in button.text and "lowdown-layouts" in button.text  # where to put one
-    ui.tap(button)
-    assert screen.settings["layout"] is None  # nothing else to pick yet
+    with pytest.raises(LookupError):
+        ui.find("Board")  # no other board in the data folder: nothing to choose, so not offered
     ui.screenshot("setup-lowdown-layout-none")
     folder = data_dir() / "lowdown-layouts"
     folder.mkdir(parents=True)
-    shutil.copy(DEFAULT_LAYOUT_PATH, folder / "club.json")
+    club = json.loads(DEFAULT_LAYOUT_PATH.read_text())
+    club["name"] = "Club board"
+    (folder / "club.json").write_text(json.dumps(club))
     mine = json.loads(DEFAULT_LAYOUT_PATH.read_text())
     mine["grids"] = mine["grids"][:1]
+    mine["name"] = "Half board"
     (folder / "broken.json").write_text(json.dumps(mine))
     screen.prepare("lowdown", seed=1)
     ui.advance(2)
-    button = ui.find("Board layout")
-    assert "[b]default[/b]" in button.text and "lowdown-layouts" not in button.text
+    button = ui.find("Board")
+    assert "[b]standard[/b]" in button.text
     ui.tap(button)
     assert screen.settings["layout"] == str(folder / "broken.json")
-    button = ui.find("Board layout")
-    assert "[b]broken.json[/b]" in button.text
+    button = ui.find("Board")
+    assert "[b]Half board[/b]" in button.text and ".json" not in button.text
     ui.tap_text("Start game")
     assert ui.app.session is None and "broken.json" in screen.error_text
-    ui.tap(ui.find("Board layout"))
+    ui.tap(ui.find("Board"))
     assert screen.settings["layout"] == str(folder / "club.json")
     ui.screenshot("setup-lowdown-layout")
     ui.tap_text("Start game")
     assert ui.app.session is not None
     recorded = ui.app.session.setup.settings["layout"]
     assert recorded == json.loads((folder / "club.json").read_text())  # recorded inline, not as a path
-    assert ui.app.session.state["layout"] == default_layout()  # the same board as the default (a copy of it)
+    assert ui.app.session.state["layout"] == {**default_layout(), "name": "Club board"}  # the default, renamed
 
 
 def test_a_long_preset_is_cut_to_the_name_limit(ui: UI) -> None:

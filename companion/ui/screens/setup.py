@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,10 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games import engine as find_engine
-from companion.games.base import BadSetup, Player, Setup
+from companion.games.base import BadSetup, Engine, Player, Setting, Setup
 from companion.history import HistoryError
 from companion.history.store import name_key
+from companion.i18n import _
 from companion.journal import JournalError
 from companion.paths import data_dir
 from companion.ui.namepad import NamePad
@@ -32,10 +34,19 @@ NAME_BG = (0.30, 0.32, 0.42, 1)
 PALETTE = ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047", "#8e24aa", "#00acc1", "#f5f5f5", "#6d4c41"]
 
 
+def _file_title(path: Path) -> str:
+    """What a data file is called at the table: the ``name`` it holds, else its file name without ``.json``."""
+    try:
+        name = json.loads(path.read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return str(name) if isinstance(name, str) and name.strip() else path.stem.replace("_", " ")
+
+
 class SetupScreen(Screen):
-    """Collects a :class:`Setup` and starts the game. Settings shown: booleans as toggles, numbers with −/+,
-    strings with the engine's ``setting_choices`` cycled by tapping, and files (the engine's ``setting_files``:
-    the ``.json`` files in that folder of the data folder, or the default) likewise."""
+    """Collects a :class:`Setup` and starts the game. The game's options come from the engine's settings table
+    (:class:`~companion.games.base.Setting`), in its words: a tap cycles a choice (the players' names for who
+    plays first, the boards in the data folder for a board), toggles an on/off, and −/+ step a number."""
 
     title_text = StringProperty("")
     error_text = StringProperty("")
@@ -54,7 +65,7 @@ class SetupScreen(Screen):
         engine = find_engine(game)
         self.game = game
         self.seed = seed
-        self.title_text = f"New {engine.title}"
+        self.title_text = _("New {game}").format(game=engine.title)
         self.error_text = ""
         self.rows = starting_rows(app)
         self.settings = engine.default_settings()
@@ -78,8 +89,13 @@ class SetupScreen(Screen):
 
     def set_count(self, n: int) -> None:
         self.count = n
+        engine = find_engine(self.game)
+        for key, setting in engine.settings.items():
+            if setting.player and self.settings.get(key, 0) >= n:
+                self.settings[key] = 0  # the first player left the table: the top row plays first
         self._build_counts()
         self._build_players()
+        self._build_settings(engine)
 
     def _build_players(self) -> None:
         box = self.ids.players
@@ -108,22 +124,25 @@ class SetupScreen(Screen):
             box.add_widget(line)
         box.add_widget(Factory.Widget())
 
-    def _build_settings(self, engine: Any) -> None:
+    def _build_settings(self, engine: Engine) -> None:
+        """One row per setting of the engine's table that a player can change, in the table's words; a choice of
+        one is not offered (e.g. a board setting while the data folder holds no other board). The list opens at
+        its top."""
         grid = self.ids.settings
         grid.clear_widgets()
-        choices: dict[str, list[Any]] = dict(getattr(engine, "setting_choices", {}) or {})
-        labels: dict[str, str] = dict(getattr(engine, "setting_labels", {}) or {})
-        self._files = {key: data_dir() / folder for key, folder in (getattr(engine, "setting_files", {}) or {}).items()}
-        for key, folder in self._files.items():
-            choices[key] = [None, *sorted(str(path) for path in folder.glob("*.json"))]
-        for key, value in self.settings.items():
-            label = labels.get(key, key.replace("_", " "))
-            if isinstance(value, bool) or key in choices:
+        self._files = {key: data_dir() / s.files for key, s in engine.settings.items() if s.files}
+        for key, setting in engine.settings.items():
+            options = self._options(key, setting)
+            if not setting.shown or (options is not None and len(options) < 2):
+                continue
+            value = self.settings[key]
+            if isinstance(value, bool) or options is not None:
                 button = Factory.BigButton(font_size=dp(17), height=dp(52))
-                # a long text (a file name, where files go) wraps and the button grows with it
-                button.bind(texture_size=lambda b, size: setattr(b, "height", max(dp(52), size[1] + dp(10))))
-                button.bind(on_release=lambda _b, k=key: self.cycle_setting(k, choices.get(k)))
-                self._show_setting(button, label, key)
+                # a long text wraps (at spaces) and the button grows with it
+                button.bind(width=lambda b, w: setattr(b, "text_size", (w - dp(12), None)))
+                button.bind(texture_size=lambda b, size: setattr(b, "height", max(dp(52), size[1] + dp(14))))
+                button.bind(on_release=lambda _b, k=key: self.cycle_setting(k))
+                self._show_setting(button, key)
                 grid.add_widget(button)
             elif isinstance(value, int | float):
                 line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(4))
@@ -133,27 +152,48 @@ class SetupScreen(Screen):
                 # The row grows with its label (a long name wraps to two lines above the value).
                 text.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
                 text.bind(texture_size=lambda _w, size, row=line: setattr(row, "height", max(dp(56), size[1] + dp(8))))
-                minus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, -1, t, lab))
-                plus.bind(on_release=lambda _b, k=key, t=text, lab=label: self.step_setting(k, +1, t, lab))
-                self.step_setting(key, 0, text, label)
+                minus.bind(on_release=lambda _b, k=key, t=text: self.step_setting(k, -1, t))
+                plus.bind(on_release=lambda _b, k=key, t=text: self.step_setting(k, +1, t))
+                self.step_setting(key, 0, text)
                 line.add_widget(minus)
                 line.add_widget(text)
                 line.add_widget(plus)
                 grid.add_widget(line)
         if not grid.children:
-            grid.add_widget(Factory.Caption(text="No settings for this game."))
+            grid.add_widget(Factory.Caption(text=_("No settings for this game.")))
+        grid.add_widget(Factory.Widget(size_hint_y=None, height=dp(8)))  # the last row clear of the edge
+        self.ids.settings_scroll.scroll_y = 1
 
-    def _show_setting(self, button: Any, label: str, key: str) -> None:
-        value = self.settings[key]
-        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        hint = ""
-        if key in self._files:
-            folder = self._files[key]
-            shown = "default" if value is None else "given inline" if isinstance(value, dict) else Path(str(value)).name
-            if not any(folder.glob("*.json")):
-                where = str(folder).replace(str(Path.home()), "~", 1)
-                hint = f"\n[size={int(dp(13))}]to add one, copy its .json file into {escape_markup(where)}[/size]"
-        button.text = f"{label}: [b]{escape_markup(shown)}[/b]{hint}"
+    def _options(self, key: str, setting: Setting) -> list[Any] | None:
+        """The values a tap cycles through: the choices, the players (a seat setting), ``None`` and the
+        folder's files (a file setting); ``None`` for a toggle or a number."""
+        if setting.player:
+            return list(range(self.count))
+        if setting.files:
+            return [None, *sorted(str(path) for path in self._files[key].glob("*.json"))]
+        return setting.values or None
+
+    def _words(self, key: str, setting: Setting, value: Any) -> str:
+        """How a value is shown: the choice's words, a player's name, a board's own name, on or off."""
+        if setting.player:
+            return str(self.rows[value]["name"]) if 0 <= value < self.count else str(value + 1)
+        if setting.files:
+            if value is None:
+                return _("standard")
+            if isinstance(value, dict):
+                return _("the game's own")
+            return _file_title(Path(str(value)))
+        label = setting.choice_label(value)
+        if label is not None:
+            return _(label).format(value=value)
+        if isinstance(value, bool):
+            return _("on") if value else _("off")
+        return str(value)
+
+    def _show_setting(self, button: Any, key: str) -> None:
+        setting = find_engine(self.game).settings[key]
+        shown = self._words(key, setting, self.settings[key])
+        button.text = f"{escape_markup(_(setting.label))}: [b]{escape_markup(shown)}[/b]"
         button.markup = True
 
     # -- edits -------------------------------------------------------------------------------------------
@@ -182,6 +222,7 @@ class SetupScreen(Screen):
             if person.colour not in used:
                 row["colour"] = person.colour
         self._build_players()
+        self._build_settings(find_engine(self.game))  # "First to play" shows names
 
     def cycle_seat(self, index: int) -> None:
         """Move player ``index`` to the next button; a player already there swaps onto this one's old button
@@ -205,23 +246,28 @@ class SetupScreen(Screen):
                 break
         self._build_players()
 
-    def cycle_setting(self, key: str, options: list[Any] | None) -> None:
+    def cycle_setting(self, key: str) -> None:
+        """A tap on a setting: the next choice (after the last, the first again), or on/off."""
+        setting = find_engine(self.game).settings[key]
+        options = self._options(key, setting)
         value = self.settings[key]
         if options:
-            self.settings[key] = options[(options.index(value) + 1) % len(options)] if value in options else options[0]
+            at = next((i for i, o in enumerate(options) if o == value and type(o) is type(value)), -1)
+            self.settings[key] = options[(at + 1) % len(options)]
         else:
             self.settings[key] = not value
-        engine = find_engine(self.game)
-        self._build_settings(engine)
+        scroll = self.ids.settings_scroll.scroll_y
+        self._build_settings(find_engine(self.game))
+        self.ids.settings_scroll.scroll_y = scroll  # the list stays where the finger is
 
-    def step_setting(self, key: str, direction: int, label: Any, text: str) -> None:
+    def step_setting(self, key: str, direction: int, label: Any) -> None:
+        setting = find_engine(self.game).settings[key]
         value = self.settings[key]
         step = 1 if isinstance(value, int) else 0.01 if abs(value) < 1 else 0.5
-        bounds: dict[str, tuple[float, float]] = dict(getattr(find_engine(self.game), "setting_ranges", {}) or {})
-        lo, hi = bounds.get(key, (0, 10**6))
+        lo, hi = setting.range or (0, 10**6)
         new = min(hi, max(lo, value + direction * step))
         self.settings[key] = type(value)(round(new, 3))
-        label.text = f"{text}\n[b][size={int(dp(22))}]{self.settings[key]}[/size][/b]"
+        label.text = f"{escape_markup(_(setting.label))}\n[b][size={int(dp(22))}]{self.settings[key]}[/size][/b]"
         label.markup = True
 
     # -- start -------------------------------------------------------------------------------------------
