@@ -24,7 +24,7 @@ from companion.history.results import (
     play_uid,
     timeline,
 )
-from companion.history.store import JOURNAL, HistoryError, HistoryStore, Person, name_key
+from companion.history.store import IMPORTED, JOURNAL, HistoryError, HistoryStore, Person, name_key
 from companion.journal.store import GameRecord, Journal, JournalError
 
 __all__ = [
@@ -113,7 +113,14 @@ class History:
                 journal_id=record.id,
                 stopped=record.finished,
             )
-            self.store.put_play(play, source=JOURNAL, cache_key=key)
+            source = JOURNAL
+            if uid in known and known[uid][2] == IMPORTED:
+                # Brought in by an import: its moves were written now, so its times are the exported ones.
+                kept = self.store.play(uid)
+                if kept is not None:
+                    play = dataclasses.replace(play, ended=kept.ended)
+                source = IMPORTED
+            self.store.put_play(play, source=source, cache_key=key)
             self._link_seats(play)
             derived += 1
             if play.status == DAMAGED and play.problem:

@@ -21,12 +21,12 @@ from companion.i18n import N_
 STAT_LABELS: dict[str, str] = {
     "stacks": N_("Stacks taken"),
     "ties": N_("Stack ties"),
-    "margin_ms": N_("Avg reaction margin (ms)"),
-    "tokens_used": N_("Re-roll tokens used"),
+    "margin_ms": N_("Avg margin"),
+    "tokens_used": N_("Tokens used"),
     "lines_crossed": N_("Lines crossed"),
     "shaded": N_("Shaded squares"),
     "paintings": N_("Paintings won"),
-    "tokens": N_("Tokens collected"),
+    "tokens": N_("Tokens"),
 }
 
 

@@ -248,6 +248,12 @@ class HistoryStore:
         return merged
 
     @_guarded
+    def add_alias(self, name: str, uid: str) -> None:
+        """Another name ``uid`` is known by (an imported player's old names)."""
+        with self._tx():
+            self._db.execute("INSERT OR REPLACE INTO aliases(key, person) VALUES (?, ?)", (name_key(name), uid))
+
+    @_guarded
     def names_of(self, uid: str) -> list[str]:
         """Every name key a person is known by besides their own (for showing "also played as")."""
         return [str(r[0]) for r in self._db.execute("SELECT key FROM aliases WHERE person = ?", (uid,)).fetchall()]
@@ -278,10 +284,10 @@ class HistoryStore:
     # -- plays ------------------------------------------------------------------------------------------------
 
     @_guarded
-    def cache_keys(self) -> dict[str, tuple[str, int | None, bool]]:
-        """uid -> (cache key, journal id, hidden) of every stored play."""
-        rows = self._db.execute("SELECT uid, cache_key, journal_id, hidden FROM plays").fetchall()
-        return {str(u): (str(k), j if j is None else int(j), bool(h)) for u, k, j, h in rows}
+    def cache_keys(self) -> dict[str, tuple[str, int | None, str]]:
+        """uid -> (cache key, journal id, source) of every stored play (deleted ones too)."""
+        rows = self._db.execute("SELECT uid, cache_key, journal_id, source FROM plays").fetchall()
+        return {str(u): (str(k), j if j is None else int(j), str(s)) for u, k, j, s in rows}
 
     @_guarded
     def put_play(self, play: Play, *, source: str, cache_key: str = "") -> None:
