@@ -16,6 +16,12 @@ SCREENS: dict[str, str] = {
     "games": "companion.ui.screens.games:GamesScreen",
     "buttons": "companion.ui.screens.buttons:ButtonTestScreen",
     "camera": "companion.ui.screens.camera:CameraScreen",
+    "history": "companion.ui.screens.history:HistoryScreen",
+    "play": "companion.ui.screens.play:PlayScreen",
+    "stats": "companion.ui.screens.stats:StatsScreen",
+    "players": "companion.ui.screens.players:PlayersScreen",
+    "chart": "companion.ui.screens.chart:ChartScreen",
+    "transfer": "companion.ui.screens.transfer:TransferScreen",
 }
 
 # game id -> "module:Class". A game helper adds its one line here.

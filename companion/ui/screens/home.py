@@ -20,6 +20,7 @@ from companion.ui.screens import SCREENS, load_kv
 load_kv("home")
 
 TOOLS = [
+    ("history", "History"),
     ("games", "Saved games"),
     ("buttons", "Button test"),
     ("camera", "Camera"),

@@ -1,0 +1,290 @@
+"""One play: its final score sheet (and Ratuki's round by round), its timeline worded from the journal, its chart,
+and *Delete* (after a confirmation; its saved game stays in the journal unless that is asked for too)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
+
+from companion.history import HistoryError, Play
+from companion.history.adapters import STAT_LABELS
+from companion.history.stats import GAME_STATS
+from companion.i18n import _
+from companion.journal.store import JournalError
+from companion.ui.screens import load_kv
+from companion.ui.screens.history import WIN, duration_text, game_title, score_text, when_text
+from companion.ui.widgets import dialog, readable_text
+
+load_kv("play")
+
+CHARTED = ("ratuki", "lowdown")  # games whose play has a chart of its own
+
+
+def stat_text(stat: str, value: float) -> str:
+    if stat == "margin_ms":
+        return _("{ms:.0f} ms").format(ms=value)
+    return score_text(value)
+
+
+def options_text(play: Play) -> str:
+    """Edition and options in a line ("edition es · target 100 · count hand off")."""
+    parts = []
+    if play.edition:
+        parts.append(_("edition {edition}").format(edition=play.edition))
+    for key, value in play.options.items():
+        if key in ("edition", "board", "deck", "picture_die", "layout", "catalogue", "data", "sound"):
+            continue
+        shown = (_("on") if value else _("off")) if isinstance(value, bool) else str(value)
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    return " · ".join(parts)
+
+
+class PlayScreen(Screen):
+    """Shows the play chosen in History (``show(uid)``)."""
+
+    title_text = StringProperty("")
+    info_text = StringProperty("")
+    showing_timeline = BooleanProperty(False)
+    has_chart = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.play: Play | None = None
+
+    def show(self, uid: str) -> None:
+        app = App.get_running_app()
+        self.play = app.history.play(uid)
+        self.showing_timeline = False
+        self.fill()
+
+    def names(self) -> dict[int, Any]:
+        """seat -> the person now (renamed or merged players show as who they are now)."""
+        assert self.play is not None
+        try:
+            return App.get_running_app().history.who(self.play)
+        except HistoryError:
+            return {}
+
+    def fill(self) -> None:
+        body = self.ids.body
+        body.clear_widgets()
+        play = self.play
+        if play is None:
+            self.title_text = _("This play is no longer in history.")
+            self.info_text = ""
+            self.has_chart = False
+            return
+        self.title_text = f"{game_title(play.game)} · {when_text(play.started)} · {duration_text(play.duration_s)}"
+        self.info_text = escape_markup(options_text(play))
+        self.has_chart = play.game in CHARTED and bool(play.series)
+        if self.showing_timeline:
+            self._timeline(body, play)
+        else:
+            self._sheet(body, play)
+
+    def toggle_timeline(self) -> None:
+        self.showing_timeline = not self.showing_timeline
+        self.fill()
+
+    # -- score sheet -------------------------------------------------------------------------------------------
+
+    def _sheet(self, body: Any, play: Play) -> None:
+        people = self.names()
+        stats = GAME_STATS.get(play.game, ())
+        columns = 3 + len(stats)
+        grid = Factory.GridLayout(cols=columns, size_hint_y=None, spacing=(dp(4), dp(4)), row_default_height=dp(48))
+        grid.bind(minimum_height=grid.setter("height"))
+        for header in ["", _("Player"), _("Score"), *(_(STAT_LABELS[s]) for s in stats)]:
+            grid.add_widget(_cell(f"[color=9aa0b0]{escape_markup(header)}[/color]", size=16))
+        for seat in sorted(play.players, key=lambda p: (p.rank or 99, p.seat)):
+            person = people.get(seat.seat)
+            name = person.name if person is not None else seat.name
+            avatar = person.avatar if person is not None else seat.name[:1].upper()
+            rank = str(seat.rank) if seat.rank else ""
+            if seat.winner:
+                rank = f"[color={WIN}]{rank or '1'}[/color]"
+            grid.add_widget(_cell(f"[b]{rank}[/b]", size=24, width=dp(44)))
+            chip = BoxLayout(spacing=dp(8))
+            badge = Factory.AvatarChip(text=escape_markup(avatar))
+            badge.colour = seat.colour
+            badge.color = readable_text(seat.colour)
+            chip.add_widget(badge)
+            label = name if name == seat.name else _("{name} (as {played})").format(name=name, played=seat.name)
+            shown = f"[color={WIN}]{escape_markup(label)}[/color]" if seat.winner else escape_markup(label)
+            chip.add_widget(_cell(f"[b]{shown}[/b]", size=20))
+            grid.add_widget(chip)
+            grid.add_widget(_cell(f"[b]{score_text(seat.score)}[/b]", size=22))
+            for stat in stats:
+                value = seat.stats.get(stat)
+                grid.add_widget(_cell(stat_text(stat, value) if value is not None else "–", size=18))
+        body.add_widget(grid)
+        if play.lowest_wins:
+            body.add_widget(Factory.Caption(text=_("Lowest score wins.")))
+        if play.problem:
+            body.add_widget(Factory.Caption(text=escape_markup(play.problem), color=(1, 0.55, 0.5, 1)))
+        rounds = play.series.get("rounds") if play.game == "ratuki" else None
+        if rounds:
+            body.add_widget(Factory.Caption(text=_("Round by round"), font_size=dp(18)))
+            order = sorted(play.players, key=lambda p: p.seat)
+            sheet = Factory.GridLayout(
+                cols=1 + len(order), size_hint_y=None, spacing=(dp(4), dp(2)), row_default_height=dp(36)
+            )
+            sheet.bind(minimum_height=sheet.setter("height"))
+            sheet.add_widget(_cell(f"[color=9aa0b0]{_('Round')}[/color]", size=16))
+            for seat in order:
+                person = people.get(seat.seat)
+                who = person.name if person is not None else seat.name
+                sheet.add_widget(_cell(f"[color={seat.colour}]{escape_markup(who)}[/color]", size=17))
+            totals = {seat.seat: 0.0 for seat in order}
+            for number, record in enumerate(rounds, start=1):
+                sheet.add_widget(_cell(str(number), size=17))
+                for seat in order:
+                    points = float(record.get(str(seat.seat), 0) or 0)
+                    totals[seat.seat] += points
+                    sheet.add_widget(_cell(f"{points:+.0f}  [color=9aa0b0]{totals[seat.seat]:.0f}[/color]", size=17))
+            body.add_widget(sheet)
+
+    # -- timeline ----------------------------------------------------------------------------------------------
+
+    def _timeline(self, body: Any, play: Play) -> None:
+        try:
+            moments = App.get_running_app().history.timeline(play)
+        except (HistoryError, JournalError) as err:
+            body.add_widget(Factory.Caption(text=escape_markup(str(err))))
+            return
+        if moments is None:
+            body.add_widget(
+                Factory.Caption(
+                    text=_("This play's moves are not on this machine (it was imported from a CSV file)."),
+                    font_size=dp(18),
+                )
+            )
+            return
+        grid = Factory.GridLayout(cols=1, size_hint_y=None, spacing=dp(2))
+        grid.bind(minimum_height=grid.setter("height"))
+        for moment in moments:
+            at = dt.datetime.fromtimestamp(moment.at).strftime("%H:%M:%S") if moment.at is not None else ""
+            text = f"[color=9aa0b0]{moment.number:>3}  {at}[/color]   {escape_markup(moment.text)}"
+            line = Label(text=text, markup=True, font_size=dp(17), halign="left", valign="middle", size_hint_y=None)
+            line.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+            line.bind(texture_size=lambda w, size: setattr(w, "height", max(dp(30), size[1] + dp(4))))
+            grid.add_widget(line)
+        body.add_widget(grid)
+
+    # -- chart and delete --------------------------------------------------------------------------------------
+
+    def open_chart(self) -> None:
+        from companion.history import charts
+
+        play = self.play
+        if play is None or not self.has_chart:
+            return
+        people = self.names()
+        who = {s.seat: charts.Who(people[s.seat].name if s.seat in people else s.name, s.colour) for s in play.players}
+        series = play.series
+        if play.game == "ratuki":
+
+            def make(size: tuple[int, int]) -> Any:
+                return charts.ratuki_progression(series["rounds"], who, series.get("target"), size=size)
+
+            title = _("Ratuki: score by round")
+        else:
+
+            def make(size: tuple[int, int]) -> Any:
+                return charts.lowdown_breakdown(
+                    series["breakdown"],
+                    series["grids"],
+                    who,
+                    [w.seat for w in play.winners],
+                    shaded_points=int(series.get("shaded_points", 6)),
+                    size=size,
+                )
+
+            title = _("Lowdown: where the points came from")
+        app = App.get_running_app()
+        app.manager.get_screen("chart").show(title, make, back_to="play")
+        app.go("chart")
+
+    def ask_delete(self) -> ModalView | None:
+        """Delete only after a confirmation; the saved game is kept unless *Also delete the saved game* is on."""
+        play = self.play
+        if play is None:
+            return None
+        app = App.get_running_app()
+        in_journal = app.history.game_record(play) is not None
+        view = dialog(600, 300 if in_journal else 230)
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+        question = _("Delete this {game} play of {when} from history?").format(
+            game=game_title(play.game), when=when_text(play.started)
+        )
+        box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(560), None), halign="center"))
+        also = Factory.ToggleButton(
+            text=_("Also delete the saved game (its moves): off"),
+            font_size=dp(18),
+            size_hint_y=None,
+            height=dp(56),
+            background_normal="",
+            background_down="",
+            background_color=(0.22, 0.24, 0.32, 1),
+        )
+
+        def switched(button: Any, state: str) -> None:
+            on = state == "down"
+            button.text = (
+                _("Also delete the saved game (its moves): on")
+                if on
+                else _("Also delete the saved game (its moves): off")
+            )
+            button.background_color = (0.62, 0.18, 0.18, 1) if on else (0.22, 0.24, 0.32, 1)
+
+        also.bind(state=switched)
+        if in_journal:
+            box.add_widget(also)
+        row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
+        keep = Factory.BigButton(text=_("Keep it"))
+        keep.bind(on_release=lambda _b: view.dismiss())
+        delete = Factory.DangerButton(text=_("Delete"))
+
+        def delete_now(_button: Any) -> None:
+            view.dismiss()
+            self.delete(journal_too=also.state == "down")
+
+        delete.bind(on_release=delete_now)
+        row.add_widget(keep)
+        row.add_widget(delete)
+        box.add_widget(row)
+        view.add_widget(box)
+        view.also = also  # type: ignore[attr-defined]  # tests switch it by touch
+        view.open()
+        return view
+
+    def delete(self, *, journal_too: bool) -> None:
+        app = App.get_running_app()
+        if self.play is None:
+            return
+        try:
+            app.history.delete(self.play, journal_too=journal_too)
+        except (HistoryError, JournalError) as err:
+            self.info_text = _("Not deleted: {error}").format(error=escape_markup(str(err)))
+            return
+        self.play = None
+        app.go("history")
+
+
+def _cell(text: str, *, size: int, width: float | None = None) -> Label:
+    label = Label(text=text, markup=True, font_size=dp(size), halign="left", valign="middle", shorten=True)
+    if width is not None:
+        label.size_hint_x = None
+        label.width = width
+    label.bind(size=lambda w, s: setattr(w, "text_size", s))
+    return label

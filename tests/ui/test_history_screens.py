@@ -1,0 +1,226 @@
+"""History by touch, on real journals of the scripted example games: the list and its filters, a play's score
+sheet and timeline, each chart, stats, players (rename, merge), delete with confirmation, export and import.
+Screenshots in tests/screenshots/history-*.png and chart-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from logplay import logs, play_log
+from ui_support import UI
+
+from companion.history import ABANDONED, FINISHED
+
+
+def fill(ui: UI) -> None:
+    journal = ui.app.journal
+    play_log(journal, next(p for p in logs("ratuki") if "5p" in p.name))
+    play_log(journal, next(p for p in logs("lowdown") if "3p" in p.name))
+    play_log(journal, next(p for p in logs("ratatat") if "3p" in p.name))
+    play_log(journal, next(p for p in logs("ratatat") if "2p" in p.name))
+    play_log(journal, logs("artcollectors")[0])
+    stopped = play_log(journal, logs("lowdown")[0], upto=7)
+    journal.abandon(stopped.game_id)
+
+
+def rows(ui: UI) -> list[Any]:
+    return [w for w in reversed(ui.screen("history").ids.list.children) if hasattr(w, "play_uid")]
+
+
+def open_history(ui: UI) -> Any:
+    ui.go("home")
+    ui.tap(ui.find("History"))
+    assert ui.app.manager.current == "history"
+    return ui.screen()
+
+
+def in_view(ui: UI, text: str) -> Any:
+    """A button on one of the open pop-ups (the newest first), after the earlier ones have gone."""
+    ui.advance(3)
+    for view in ui.window.children:
+        if view is ui.app.root:
+            continue
+        try:
+            return ui.find(text, root=view)
+        except LookupError:
+            continue
+    raise LookupError(text)
+
+
+def both_banners(ui: UI, name: str) -> None:
+    """The screenshot with the orange notice banner shown, then hidden."""
+    ui.app.notice("test", "No GPIO buttons found: keys 1–5 and the on-screen buttons stand in for them.")
+    ui.advance(3)
+    ui.screenshot(f"{name}-banner")
+    ui.app.notice("test", None)
+    ui.advance(3)
+    ui.screenshot(name)
+
+
+def test_the_list_newest_first_with_filters_and_abandoned_apart(ui: UI) -> None:
+    fill(ui)
+    screen = open_history(ui)
+    both_banners(ui, "history")
+    listed = rows(ui)
+    plays = ui.app.history.plays()
+    assert [r.play_uid for r in listed] == [p.uid for p in plays] and len(plays) == 5
+    assert "[b][color=ffca28]" in listed[0].text and "Art" in listed[0].text  # the newest; its winner in gold
+    # Game filter by touch: one game, then the next, then all again.
+    ui.tap(screen.ids.game)
+    first_game = screen.game
+    assert first_game is not None and all(ui.app.history.play(r.play_uid).game == first_game for r in rows(ui))
+    while screen.game is not None:
+        ui.tap(screen.ids.game)
+    assert len(rows(ui)) == 5
+    # Player filter: the players' picker, most recent first.
+    ui.tap(screen.ids.player)
+    picker = ui.window.children[0]
+    ui.screenshot("history-player-picker")
+    ui.tap(ui.find("Bo", root=picker))
+    bo = ui.app.history.person_named("Bo")
+    assert bo is not None and screen.person == bo.uid
+    assert rows(ui) and all("Bo" in r.text for r in rows(ui))
+    ui.screenshot("history-filtered")
+    # Abandoned games are apart, and never among the finished.
+    ui.tap(screen.ids.kind)
+    abandoned = rows(ui)
+    ui.screenshot("history-abandoned")
+    assert screen.person == bo.uid
+    assert [ui.app.history.play(r.play_uid).status for r in abandoned] == [ABANDONED]
+    assert "stopped after 7 moves" in abandoned[0].text
+
+
+def test_a_play_opens_to_its_score_sheet_timeline_and_chart(ui: UI) -> None:
+    fill(ui)
+    open_history(ui)
+    ratuki = next(r for r in rows(ui) if "Ratuki" in r.text)
+    ui.tap(ratuki)
+    assert ui.app.manager.current == "play"
+    screen = ui.screen()
+    both_banners(ui, "history-play-ratuki")
+    texts = ui.texts()
+    play = ui.app.history.play(ratuki.play_uid)
+    for seat in play.players:
+        assert seat.name in texts
+    assert "Round by round" in texts and "Avg margin" in texts and "[color=ffca28]" in texts
+    ui.tap(screen.ids.timeline)
+    ui.screenshot("history-play-timeline")
+    assert "Round started" in ui.texts() and "takes the stack" in ui.texts()
+    ui.tap(screen.ids.timeline)
+    ui.tap(screen.ids.chart)
+    assert ui.app.manager.current == "chart"
+    picture = ui.screen().ids.picture
+    assert ui.wait_until(lambda: picture.texture is not None)
+    assert tuple(picture.texture.size) == (int(picture.width), int(picture.height))
+    both_banners(ui, "chart-ratuki-progression")
+    ui.tap(ui.find("Back"))
+    assert ui.app.manager.current == "play"
+    ui.tap(ui.find("Back"))
+    lowdown = next(r for r in rows(ui) if "Lowdown" in r.text)
+    ui.tap(lowdown)
+    ui.screenshot("history-play-lowdown")
+    assert "Lowest score wins." in ui.texts() and "Lines crossed" in ui.texts()
+    ui.tap(ui.screen().ids.chart)
+    assert ui.wait_until(lambda: ui.screen().ids.picture.texture is not None)
+    ui.screenshot("chart-lowdown-breakdown")
+
+
+def test_stats_and_a_players_results_over_time(ui: UI) -> None:
+    fill(ui)
+    open_history(ui)
+    ui.tap(ui.find("Stats"))
+    screen = ui.screen()
+    assert screen.name == "stats"
+    while screen.game != "ratatat":
+        ui.tap(screen.ids.game)
+    both_banners(ui, "history-stats-ratatat")
+    texts = ui.texts()
+    assert "Tokens used" in texts and "Best" in texts and "Win rate" in texts
+    ana = ui.app.history.person_named("Ana")
+    assert ana is not None
+    button = next(w for w in screen.ids.table.children if getattr(w, "person", None) == ana.uid)
+    ui.tap(button)
+    assert ui.app.manager.current == "chart"
+    assert ui.wait_until(lambda: ui.screen().ids.picture.texture is not None)
+    assert "Ana at Rat-a-Tat Roll" in ui.screen().title_text
+    both_banners(ui, "chart-player-results")
+    ui.tap(ui.find("Back"))
+    assert ui.app.manager.current == "stats"
+
+
+def test_players_rename_and_merge_keep_the_history(ui: UI) -> None:
+    from companion.ui.namepad import NamePad
+
+    fill(ui)
+    open_history(ui)
+    ui.tap(ui.find("Players"))
+    screen = ui.screen()
+    both_banners(ui, "history-players")
+    ana = ui.app.history.person_named("Ana")
+    assert ana is not None
+    before = len(ui.app.history.plays(person=ana.uid))
+    row = next(w for w in screen.ids.list.walk() if getattr(w, "person", None) == ana.uid)
+    ui.tap(row)
+    view = ui.window.children[0]
+    ui.tap(ui.find("Rename", root=view))
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    ui.tap(ui.find("Clear", root=pad))
+    ui.window.dispatch("on_textinput", "Ana Mª")
+    ui.tap(ui.find("OK", root=pad))
+    assert ui.app.history.store.person(ana.uid).name == "Ana Mª"  # type: ignore[union-attr]
+    assert len(ui.app.history.plays(person=ana.uid)) == before
+    # Merge Bo into Ana Mª: they sat at one table, so the store refuses, with the reason.
+    bo = ui.app.history.person_named("Bo")
+    assert bo is not None
+    row = next(w for w in screen.ids.list.walk() if getattr(w, "person", None) == bo.uid)
+    ui.wait_until(lambda: pad.parent is None)
+    ui.tap(row)
+    ui.tap(in_view(ui, "Merge into"))
+    ui.tap(in_view(ui, "Ana Mª"))
+    ui.screenshot("history-merge-confirm")
+    ui.tap(in_view(ui, "Merge"))
+    assert "same game" in screen.status_text  # Ana and Bo sat at one table: two people, refused with the reason
+    assert ui.app.history.store.person(bo.uid) is not None
+
+
+def test_delete_asks_first_and_keeps_the_saved_game_unless_asked(ui: UI) -> None:
+    fill(ui)
+    open_history(ui)
+    first = rows(ui)[0]
+    uid = first.play_uid
+    record = ui.app.history.game_record(ui.app.history.play(uid))
+    ui.tap(first)
+    ui.tap(ui.screen().ids.delete)
+    view = ui.window.children[0]
+    ui.screenshot("history-delete-confirm")
+    ui.tap(ui.find("Keep it", root=view))
+    assert ui.app.history.play(uid) is not None and ui.app.manager.current == "play"
+    ui.tap(ui.screen().ids.delete)
+    ui.tap(ui.find("Delete", root=ui.window.children[0]))
+    assert ui.app.manager.current == "history"
+    assert uid not in [r.play_uid for r in rows(ui)]
+    assert ui.app.journal.game(record.id).actions == record.actions  # its moves are kept
+    second = rows(ui)[0]
+    record = ui.app.history.game_record(ui.app.history.play(second.play_uid))
+    ui.tap(second)
+    ui.tap(ui.screen().ids.delete)
+    view = ui.window.children[0]
+    ui.tap(view.also)
+    assert "on" in view.also.text
+    ui.tap(ui.find("Delete", root=view))
+    assert record.id not in [g.id for g in ui.app.journal.games()]
+
+
+def test_export_then_import_by_touch(ui: UI) -> None:
+    fill(ui)
+    open_history(ui)
+    ui.tap(ui.find("Export / import"))
+    screen = ui.screen()
+    assert screen.name == "transfer"
+    ui.tap(screen.ids.export)
+    assert "Exported 6 plays" in screen.status_text
+    both_banners(ui, "history-transfer")
+    place = next(w for w in screen.ids.list.children if hasattr(w, "place"))
+    ui.tap(place)
+    assert "Imported 0 plays" in screen.status_text and "6 already here" in screen.status_text
+    assert len(ui.app.history.plays(statuses=(FINISHED, ABANDONED))) == 6
