@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.games.base import Player, Setup
 from companion.games.ratuki import ENGINE, claim_for
-from companion.games.ratuki_referee import Press, Referee, judge
+from companion.games.ratuki.referee import Press, Referee, judge
 
 WINDOW_MS = 50
 

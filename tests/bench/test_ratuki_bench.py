@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from companion.games.ratuki.referee import TIE, Referee
 from companion.games.ratuki_bench import bench_frames, bench_ratuki
-from companion.games.ratuki_referee import TIE, Referee
 
 
 def contest_of_five() -> Any:

@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 
 from companion.games.base import Player, Setup  # noqa: E402
 from companion.games.ratuki import ENGINE, claim_for  # noqa: E402
-from companion.games.ratuki_referee import Referee, judge  # noqa: E402
+from companion.games.ratuki.referee import Referee, judge  # noqa: E402
 from companion.journal.replay import dump_lines  # noqa: E402
 
 LOGS = Path(__file__).parent / "logs"

@@ -33,8 +33,34 @@ ADDED = {
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
-    """The part of a state a trace compares: everything but the keys in ``ADDED``."""
-    return {key: value for key, value in state.items() if key not in ADDED}
+    """The part of a state a trace compares: everything but the keys in ``ADDED``, with the events (data since
+    #23) in the words the screen shows for them, which must be the sentences the engines used to store."""
+    out = {key: value for key, value in state.items() if key not in ADDED}
+    if state.get("game") == "artcollectors":
+        out.pop("events", None)
+    if state.get("game") == "ratatat":
+        from companion.games.ratatat import wording
+
+        out["events"] = wording.events_text(state)
+    if state.get("game") == "artcollectors":
+        out.update(artcollectors_in_words(state))
+    return out
+
+
+def artcollectors_in_words(state: dict[str, Any]) -> dict[str, Any]:
+    """An Art Collectors state's events and result as the sentences the engine used to keep in it (``event``,
+    each painting's ``reason``, the result's ``notes``), from the data it keeps now."""
+    from companion.games.artcollectors import wording
+
+    out: dict[str, Any] = {"event": wording.events_line(state)}
+    out.pop("events", None)
+    result = state.get("result")
+    if result is not None:
+        rows = [{**row, "reason": wording.reason_text(row, result, state)} for row in result["paintings"]]
+        for row in rows:
+            del row["why"]
+        out["result"] = {**result, "paintings": rows, "notes": wording.notes(result, state)}
+    return out
 
 
 def digest(state: dict[str, Any]) -> str:

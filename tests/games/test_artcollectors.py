@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import engine
-from companion.games.artcollectors import DATA_PATH, ENGINE, ArtCollectors, load_catalogue, token_name, working
+from companion.games.artcollectors import DATA_PATH, ENGINE, ArtCollectors, load_catalogue, token_name, wording, working
 from companion.games.base import BadSetup, IllegalAction, Player, Setup
 from companion.journal.replay import load_lines
 
@@ -156,6 +156,7 @@ def test_an_empty_bag_allows_only_stopping() -> None:
         ENGINE.apply(state, {"type": "draw", "token": "7"})
     assert ENGINE.options(state)["draw"] == [] and ENGINE.options(state)["stop"] is True
     over = ENGINE.apply(state, actions[-1])
-    assert ENGINE.is_over(over) and over["event"].endswith("the bag is empty: game over")
+    assert ENGINE.is_over(over) and over["events"][-1] == {"event": "bag_empty"}
+    assert wording.events_line(over).endswith("the bag is empty: game over")
     with pytest.raises(IllegalAction, match="the game is over"):
         ENGINE.apply(over, {"type": "stop"})

@@ -16,6 +16,7 @@ import pytest
 
 from companion.games.artcollectors import ENGINE, bag_total, working
 from companion.games.base import BadSetup, IllegalAction, Player, Setup
+from tests.games.replay_trace import artcollectors_in_words
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "artcollectors").glob("*.json"))
 
@@ -73,8 +74,8 @@ def test_scenario(path: Path) -> None:
             got = ENGINE.options(state)[key.split(".", 1)[1]]
         elif key.startswith("$working."):
             got = lookup(working(state), key.split(".", 1)[1])
-        else:
-            got = lookup(state, key)
+        else:  # the events and the result's reasons in words, as the screen shows them
+            got = lookup({**state, **artcollectors_in_words(state)}, key)
         assert got == want, f"{key}: expected {want!r}, got {got!r}"
     if "scores" in spec:
         assert ENGINE.scores(state) == spec["scores"]

@@ -98,7 +98,7 @@ def test_the_default_board_is_recorded_so_an_update_to_it_changes_no_saved_game(
     session.do(ROLL)
     session.do(ANA_RED_3)
     changed = {**lowdown.default_layout(), "wilds": 1, "name": "a later edition"}
-    monkeypatch.setattr(lowdown, "_DEFAULT_LAYOUT", changed)  # an update changed the packaged board
+    monkeypatch.setattr(lowdown.board, "_DEFAULT_LAYOUT", changed)  # an update changed the packaged board
     again = GameSession(journal, session.game_id)
     assert again.state == session.state and lowdown.wilds_left(again.state, 0) == 4
     journal.close()

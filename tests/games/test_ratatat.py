@@ -20,6 +20,7 @@ from companion.games.ratatat import (
     reshuffle_due,
     sum_distribution,
     threshold_for,
+    wording,
 )
 from companion.journal.replay import load_lines, replay, replay_file
 
@@ -247,7 +248,8 @@ def test_empty_region_when_the_pile_runs_out(tmp_path: Path) -> None:
     state = ENGINE.apply(state, {"type": "move"})
     state = ENGINE.apply(state, {"type": "take_region"})
     assert state["face_up"][0] is None and state["phase"] == "roll"
-    assert "the draw pile is empty: the region stays empty" in state["events"]
+    assert {"event": "pile_empty"} in state["events"]
+    assert "the draw pile is empty: the region stays empty" in wording.events_text(state)
     state = ENGINE.apply(state, {"type": "roll", "dice": [1]})  # Cid, space 3: card space, empty region, no pile
     state = ENGINE.apply(state, {"type": "move"})
     assert ENGINE.legal(state) == ["end_turn"]

@@ -70,7 +70,7 @@ def test_a_game_replays_the_same_after_the_packaged_files_change(
     exported = dump_lines(recorded, session.actions)
     journal.close()
 
-    monkeypatch.setattr(ratatat, "DATA_DIR", updated_data)  # the app is updated
+    monkeypatch.setattr(ratatat.board, "DATA_DIR", updated_data)  # the app is updated
     assert ratatat.load_board()["regions"][0]["name"].startswith("New ")  # new games would get the new board
 
     journal = Journal(tmp_path / "j.sqlite3")
@@ -90,7 +90,7 @@ def test_without_the_inline_copy_an_update_would_change_the_game(
     """What the inline copy prevents: an old-style setup replayed after the update reads the new files."""
     old_style = Setup("ratatat", PLAYERS, {"edition": "en"}, 7)
     assert replay(old_style, ACTIONS)["face_up"][0] == {"value": 9, "balloon": False}
-    monkeypatch.setattr(ratatat, "DATA_DIR", updated_data)
+    monkeypatch.setattr(ratatat.board, "DATA_DIR", updated_data)
     with pytest.raises(ReplayError, match="no card in this deck shows 9"):
         replay(old_style, ACTIONS)
 

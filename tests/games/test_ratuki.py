@@ -19,7 +19,7 @@ from companion.games.ratuki import (
     round_stats,
     score_sheet,
 )
-from companion.games.ratuki_referee import Press, judge
+from companion.games.ratuki.referee import Press, judge
 
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
 

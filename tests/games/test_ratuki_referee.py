@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.games.ratuki_referee import TAKE, TIE, Contest, Press, Referee, judge, split
+from companion.games.ratuki.referee import TAKE, TIE, Contest, Press, Referee, judge, split
 
 WINDOW = 50
 LOCKOUT = 500

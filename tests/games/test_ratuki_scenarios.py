@@ -17,7 +17,7 @@ import pytest
 
 from companion.games.base import IllegalAction, Player, Setup
 from companion.games.ratuki import ENGINE, claim_for
-from companion.games.ratuki_referee import Referee, judge
+from companion.games.ratuki.referee import Referee, judge
 
 HERE = Path(__file__).parent / "scenarios" / "ratuki"
 FILES = sorted(HERE.glob("*.json"))

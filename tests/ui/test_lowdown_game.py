@@ -175,7 +175,7 @@ def test_a_whole_game_by_touch(ui: UI) -> None:
     )
     assert active == 0, "the fast-forward should end on Ana's turn"
     ui.tap(tile(ui, 1))
-    colour = "red" if "red" in lowdown._square_colours(st(ui), list(last)) else "orange"
+    colour = "red" if "red" in lowdown.square_colours(st(ui), list(last)) else "orange"
     choose(ui, 1, colour, last)
     ui.tap(button(ui, "Pass to Bo"))
     enter(ui, ["purple"], [6])

@@ -380,5 +380,5 @@ def test_the_message_line_names_the_board_on_screen(ui: UI) -> None:
 
 
 def test_messages_say_an_orange() -> None:
-    assert lowdown._a("orange") == "an orange" and lowdown._a("red") == "a red"
-    assert lowdown._a(8) == "an 8" and lowdown._a(3) == "a 3" and lowdown._a(11) == "an 11"
+    assert lowdown.article("orange") == "an orange" and lowdown.article("red") == "a red"
+    assert lowdown.article(8) == "an 8" and lowdown.article(3) == "a 3" and lowdown.article(11) == "an 11"

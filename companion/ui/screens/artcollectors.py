@@ -20,9 +20,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
-from kivy.utils import get_color_from_hex
+from kivy.utils import escape_markup, get_color_from_hex
 
-from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected, working
+from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected, wording, working
 from companion.games.base import Action
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
@@ -477,7 +477,7 @@ class ArtCollectorsScreen(GameScreen):
             winner = row["winner"]
             who = "—" if winner is None else f"[b]{names[winner]}[/b] +{row['value']}"
             why = Label(
-                text=f"{who} · {row['reason']}",
+                text=f"{who} · {escape_markup(wording.reason_text(row, result, state))}",
                 markup=True,
                 font_size=dp(14),
                 halign="left",
@@ -712,11 +712,11 @@ class ArtCollectorsScreen(GameScreen):
             action["black_cat"] = True
         if self.act(action, quiet=True):
             cat.state = "normal"
-            self.show_message(self.state["event"])
+            self.show_message(wording.events_line(self.state))
 
     def move(self, action: Action) -> None:
         if self.act(action, quiet=True):
-            self.show_message(self.state["event"])
+            self.show_message(wording.events_line(self.state))
 
     def put_on_top(self, index: int) -> None:
         """Tap a token of this turn to make it the top of the stack the turn will pile."""
@@ -731,11 +731,13 @@ class ArtCollectorsScreen(GameScreen):
         order = list(self.order)
         if self.act({"type": "stop", "order": order}, quiet=True):
             self.order = []
-            self.show_message(self.state["event"] if not self.session or not self.session.over else self.winner_line())
+            self.show_message(
+                wording.events_line(self.state) if not self.session or not self.session.over else self.winner_line()
+            )
 
     def end_tracking(self) -> None:
         if self.act({"type": "end_tracking"}, quiet=True):
-            self.show_message(self.state["event"])
+            self.show_message(wording.events_line(self.state))
 
     def on_button(self, event: ButtonEvent) -> None:
         """Tracker: the current player's button ends the turn (Stop). Count: a button shows that player's counts."""
@@ -824,5 +826,5 @@ class ArtCollectorsScreen(GameScreen):
         action = {"type": "robin", "target": plan["target"], "deal": chunks_from_gives(plan["gives"])}
         if self.act(action, quiet=True):
             self.robin_plan = None
-            self.show_message(self.state["event"])
+            self.show_message(wording.events_line(self.state))
             self.refresh()

@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
 from companion.games import ratatat
+from companion.games.ratatat import wording
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -340,7 +341,7 @@ class RatatatScreen(GameScreen):
         are added to the message line."""
         done = super().act(action, quiet=quiet)
         if done and not quiet and self.session is not None and self.state["events"]:
-            self.show_message(f"{self.session.describe(action)}: {'; '.join(self.state['events'])}")
+            self.show_message(wording.outcome(action, self.state))
         return done
 
     def show_message(self, text: str, error: bool = False) -> None:

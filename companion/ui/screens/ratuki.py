@@ -1,6 +1,6 @@
 """Ratuki screen: referee verdicts from the player buttons, round clock with stall prompt, score entry, sheet.
 
-Presses go to a live :class:`~companion.games.ratuki_referee.Referee` (edge ticks, no clock); when the tie
+Presses go to a live :class:`~companion.games.ratuki.referee.Referee` (edge ticks, no clock); when the tie
 window timer fires the verdict is shown and a sound plays at once, with no disk write on that path. When the
 lockout ends, the whole contest (presses, late presses, the verdict claim) is journaled as one ``call`` action,
 which the engine re-judges from the ticks, so undo takes back one verdict and replay reproduces it exactly.
@@ -31,7 +31,7 @@ from companion.games.ratuki import (
     result_line,
     score_sheet,
 )
-from companion.games.ratuki_referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
+from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime

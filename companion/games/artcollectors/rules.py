@@ -15,12 +15,25 @@ Numbers (tokens per painting, values, twins' points, removed paintings, the thre
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from companion.games.artcollectors import wording
+from companion.games.artcollectors.catalogue import (
+    ANGEL,
+    BANKER,
+    BLACK_CAT_MARK,
+    CHEATER,
+    ROBIN,
+    WILD,
+    Catalogue,
+    catalogue_json,
+    load_catalogue,
+    painting_of,
+    parse_catalogue,
+    plain,
+)
+from companion.games.artcollectors.wording import a_number, token_name
+from companion.games.artcollectors.wording import names_text as _names
 from companion.games.base import (
     Action,
     BadSetup,
@@ -39,175 +52,14 @@ from companion.games.base import (
 )
 from companion.i18n import N_
 
-DATA_PATH = Path(__file__).with_name("data") / "artcollectors.json"
-
-ROBIN, BANKER, CHEATER, ANGEL, LADY, WILD = "robin", "banker", "cheater", "angel", "lady", "wild"
-ABILITIES = {"", ROBIN, BANKER, CHEATER, ANGEL, LADY, WILD}
-BLACK_CAT_MARK = "*"
-_CODE = re.compile(r"^(\d+)([A-Z]*)$")
-
-
-@dataclass(frozen=True)
-class TokenKind:
-    """One kind of token of a painting (painting 2 has two: the banker and the cheater)."""
-
-    code: str
-    name: str
-    ability: str
-    count: int
-
-
-@dataclass(frozen=True)
-class Painting:
-    """A painting: its number, its value in points when won, and its tokens."""
-
-    number: int
-    value: int
-    character: str
-    points_per_token: int
-    tokens: tuple[TokenKind, ...]
-
-    @property
-    def token_count(self) -> int:
-        return sum(kind.count for kind in self.tokens)
-
-
-@dataclass(frozen=True)
-class Catalogue:
-    """Everything the rules count, read from the data file."""
-
-    paintings: tuple[Painting, ...]
-    removed: dict[int, tuple[int, ...]]
-    ladies: tuple[int, ...]
-    ladies_take: int
-    black_cat_painting: int
-    min_players: int
-    max_players: int
-    title: str
-
-    def painting(self, number: int) -> Painting | None:
-        return next((p for p in self.paintings if p.number == number), None)
-
-
-def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
-    """Read and check the data file; a malformed file raises :class:`BadSetup` naming the problem."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise BadSetup(f"cannot read {path.name}: {err!r}") from err
-    return parse_catalogue(raw, source=path.name)
-
-
-def parse_catalogue(raw: Any, *, source: str = "the catalogue") -> Catalogue:
-    """Check catalogue data (the data file's object, or the copy a game's setup keeps); :class:`BadSetup` names
-    the problem."""
-    try:
-        paintings = []
-        codes: set[str] = set()
-        for entry in raw["paintings"]:
-            kinds = []
-            for tok in entry["tokens"]:
-                kind = TokenKind(
-                    str(tok["code"]), str(tok["name"]), str(tok.get("ability", "")), int(tok.get("count", 1))
-                )
-                match = _CODE.match(kind.code)
-                if match is None or int(match.group(1)) != int(entry["number"]) or kind.code in codes:
-                    raise BadSetup(f"{source}: bad or repeated token code {kind.code!r}")
-                if kind.ability not in ABILITIES or kind.count < 1:
-                    raise BadSetup(f"{source}: token {kind.code!r} has ability {kind.ability!r}, count {kind.count}")
-                codes.add(kind.code)
-                kinds.append(kind)
-            paintings.append(
-                Painting(
-                    int(entry["number"]),
-                    int(entry["value"]),
-                    str(entry["character"]),
-                    int(entry.get("points_per_token", 1)),
-                    tuple(kinds),
-                )
-            )
-        ladies = raw["three_ladies"]
-        return Catalogue(
-            paintings=tuple(paintings),
-            removed={int(k): tuple(int(n) for n in v) for k, v in raw.get("removed_paintings", {}).items()},
-            ladies=tuple(int(n) for n in ladies["paintings"]),
-            ladies_take=int(ladies["take"]),
-            black_cat_painting=int(raw.get("black_cat", {}).get("painting", 0)),
-            min_players=int(raw["players"]["min"]),
-            max_players=int(raw["players"]["max"]),
-            title=str(raw.get("title", "Art Collectors")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        if isinstance(err, BadSetup):
-            raise
-        raise BadSetup(f"cannot read {source}: {err!r}") from err
-
-
-def catalogue_json(catalogue: Catalogue) -> dict[str, Any]:
-    """The catalogue as data in the data file's format (what :func:`parse_catalogue` reads back unchanged)."""
-    return {
-        "schema": 1,
-        "title": catalogue.title,
-        "players": {"min": catalogue.min_players, "max": catalogue.max_players},
-        "removed_paintings": {str(k): list(v) for k, v in catalogue.removed.items()},
-        "paintings": [
-            {
-                "number": p.number,
-                "value": p.value,
-                "character": p.character,
-                "points_per_token": p.points_per_token,
-                "tokens": [{"code": k.code, "name": k.name, "ability": k.ability, "count": k.count} for k in p.tokens],
-            }
-            for p in catalogue.paintings
-        ],
-        "three_ladies": {"paintings": list(catalogue.ladies), "take": catalogue.ladies_take},
-        "black_cat": {"painting": catalogue.black_cat_painting},
-    }
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Small helpers over the state's own copy of the catalogue (a state never needs the data file again).
-
-
-def painting_of(code: str) -> int:
-    """The painting number of a token code such as ``"7"``, ``"2B"`` or ``"5*"``."""
-    match = _CODE.match(code.rstrip(BLACK_CAT_MARK))
-    if match is None:
-        raise IllegalAction(f"{code!r} is not a token")
-    return int(match.group(1))
-
-
-def a_number(number: int) -> str:
-    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80"."""
-    lead = abs(number)
-    while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
-        lead //= 1000
-    return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"
-
-
-def plain(code: str) -> str:
-    """The token code without the black-cat mark."""
-    return code.rstrip(BLACK_CAT_MARK)
-
-
-def token_name(state: State, code: str) -> str:
-    """Readable name of a token, e.g. "7 (the bricklayer)" or "2B (the banker)"."""
-    kind = state["kinds"].get(plain(code))
-    cat = " with the black cat" if code.endswith(BLACK_CAT_MARK) else ""
-    if kind is None:
-        return code
-    return f"{plain(code)} ({kind['name']}){cat}"
 
 
 def _ability(state: State, code: str) -> str:
     if not state["settings"]["full_game"]:
         return ""
     return str(state["kinds"][plain(code)]["ability"])
-
-
-def _names(state: State, seats: list[int]) -> str:
-    names: list[str] = [str(state["players"][i]) for i in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _player(state: State, action: Action, key: str) -> int:
@@ -273,13 +125,14 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
 
     Majority wins a painting; a tie for the most goes to the black-cat holder even if not among the tied
     (nobody takes it when nobody holds the black cat). Tokens score their points (twins 2), paintings their value.
+    Each painting's ``why`` says how it was decided ("none", "most", "tie_no_cat", "tie_cat"); the words for it
+    and for what was not counted are :mod:`companion.games.artcollectors.wording`'s.
     """
     names: list[str] = state["players"]
     rows = []
     token_points = [0] * len(names)
     token_counts = [0] * len(names)
     won: list[list[int]] = [[] for _ in names]
-    notes = []
     for key in state["order"]:
         info = state["paintings"][key]
         number = int(key)
@@ -289,25 +142,18 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
         leaders = [i for i, n in enumerate(these) if n == top and n > 0]
         winner: int | None
         if total == 0:
-            winner, reason = None, "nobody has any of its tokens"
+            winner, why = None, "none"
         elif len(leaders) == 1:
-            winner = leaders[0]
-            reason = f"{names[winner]} has the most: {top} of {total}"
+            winner, why = leaders[0], "most"
         elif black_cat is None:
-            winner = None
-            reason = f"{_names(state, leaders)} tie on {top} and nobody holds the black cat: nobody takes it"
+            winner, why = None, "tie_no_cat"
         else:
-            winner = black_cat
-            how = "holds the black cat and takes it" if black_cat in leaders else "holds the black cat, so takes it"
-            reason = f"{_names(state, leaders)} tie on {top}; {names[black_cat]} {how}"
+            winner, why = black_cat, "tie_cat"
         if winner is not None:
             won[winner].append(number)
         for i, n in enumerate(these):
             token_points[i] += n * int(info["points"])
             token_counts[i] += n
-        missing = int(info["tokens"]) - total
-        if missing:
-            notes.append(f"painting {number}: {missing} of its {info['tokens']} tokens not counted")
         rows.append(
             {
                 "painting": number,
@@ -318,7 +164,7 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
                 "tokens": int(info["tokens"]),
                 "winner": winner,
                 "tied": leaders if len(leaders) > 1 else [],
-                "reason": reason,
+                "why": why,
             }
         )
     players: list[dict[str, Any]] = []
@@ -339,9 +185,7 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
         p["rank"] = 1 + sum(1 for t in totals if t > p["total"])
     best = max(totals) if totals else 0
     winners = [p["name"] for p in players if p["total"] == best]
-    if len(winners) > 1:
-        notes.append(f"{_names(state, [names.index(w) for w in winners])} share the win on {best} points")
-    return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat, "notes": notes}
+    return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat}
 
 
 def pile_counts(state: State) -> list[dict[str, int]]:
@@ -461,6 +305,7 @@ class ArtCollectors(Engine):
         return {
             "game": self.name,
             "players": [p.name for p in setup.players],
+            "seats": [p.seat for p in setup.players],
             "colours": [p.colour for p in setup.players],
             "settings": settings,
             "order": [str(p.number) for p in in_play],
@@ -482,7 +327,7 @@ class ArtCollectors(Engine):
             "current": first,
             "turn": _new_turn(),
             "turns": 0,
-            "event": "",
+            "events": [],
             "result": None,
         }
 
@@ -627,10 +472,7 @@ class ArtCollectors(Engine):
         state["black_cat"] = seat if where in ("pile", "turn") else None
         state["black_cat_set"] = where in ("pile", "turn")
         state["phase"] = "count"
-        state["event"] = "Tracker off: the counts come from the piles; correct them and finish"
-        if turn_tokens:
-            name = state["players"][current]
-            state["event"] += f" (this turn's {len(turn_tokens)} tokens are counted as {name}'s)"
+        state["events"] = [{"event": "tracker_off", "count": len(turn_tokens), "seat": state["seats"][current]}]
 
     def _token(self, state: State, value: Any) -> str:
         code = str(value).strip().upper()
@@ -649,7 +491,7 @@ class ArtCollectors(Engine):
         turn = state["turn"]
         code = self._token(state, action.get("token"))
         number = painting_of(code)
-        who = state["players"][state["current"]]
+        me = state["seats"][state["current"]]
         require(bag_total(state) > 0, "the bag is empty")
         if state["bag"][code] <= 0:
             raise IllegalAction(f"there is no {token_name(state, code)} left in the bag")
@@ -680,15 +522,15 @@ class ArtCollectors(Engine):
         if number in turn["drawn"]:
             if turn["cheater"] > 0:
                 turn["cheater"] -= 1
-                state["event"] = f"{who} draws a second {number}: the cheater lets it pass"
+                state["events"] = [{"event": "cheater_pass", "seat": me, "painting": number}]
             else:
                 lost = [*turn["tokens"], code]
                 self._to_bag(state, lost)
-                state["event"] = f"Bust! {who} drew a second {number}: {len(lost)} tokens go back to the bag"
+                state["events"] = [{"event": "bust", "seat": me, "painting": number, "count": len(lost)}]
                 self._next_player(state)
                 return
         else:
-            state["event"] = f"{who} draws {token_name(state, code)}"
+            state["events"] = [{"event": "draw", "seat": me, "token": code}]
         turn["drawn"].append(number)
         turn["tokens"].append(code)
         turn["last"] = code
@@ -703,25 +545,25 @@ class ArtCollectors(Engine):
             ability = _ability(state, code)
             if ability == ROBIN and turn["robin"] == "none":
                 turn["robin"] = "ready"
-                state["event"] += "; Robin Tell may take the richest pile"
+                state["events"].append({"event": "robin_ready"})
             elif ability == CHEATER and not turn["cheater_seen"]:
                 turn["cheater_seen"] = True
                 turn["cheater"] = 1
             elif ability == BANKER:
                 pile = state["piles"][seat]
                 if protected(state, seat) and state["settings"]["angel_guards_banker"]:
-                    state["event"] += "; the angel guards the pile from the banker"
+                    state["events"].append({"event": "angel_guards"})
                 else:
                     back = (len(pile) + 1) // 2
                     returned = pile[len(pile) - back :]
                     del pile[len(pile) - back :]
                     self._to_bag(state, returned)
-                    state["event"] += f"; the banker sends {back} tokens from the pile back to the bag"
+                    state["events"].append({"event": "banker", "count": back})
         if state["settings"]["full_game"] and turn["ladies"] < 0:
             have = {painting_of(c) for c in turn["tokens"]}
             if all(n in have for n in state["ladies"]):
                 turn["ladies"] = int(state["ladies_take"])
-                state["event"] += f"; the three ladies may take up to {turn['ladies']} tokens"
+                state["events"].append({"event": "ladies_ready", "count": turn["ladies"]})
 
     def _to_bag(self, state: State, codes: list[str]) -> None:
         for code in codes:
@@ -737,7 +579,7 @@ class ArtCollectors(Engine):
             where, seat = _black_cat_where(state)
             state["result"] = tally(state, pile_counts(state), seat if where == "pile" else None)
             state["phase"] = "over"
-            state["event"] += "; the bag is empty: game over"
+            state["events"].append({"event": "bag_empty"})
 
     def _other(self, state: State, action: Action, key: str) -> int:
         seat = _player(state, action, key)
@@ -762,7 +604,15 @@ class ArtCollectors(Engine):
         while pile and painting_of(pile[-1]) == number:
             taken.append(pile.pop())
         turn["tokens"].extend(taken)
-        state["event"] = f"{state['players'][state['current']]} steals {len(taken)} × {number} from {name}"
+        state["events"] = [
+            {
+                "event": "steal",
+                "seat": state["seats"][state["current"]],
+                "count": len(taken),
+                "painting": number,
+                "from": state["seats"][seat],
+            }
+        ]
         self._gain(state, taken)
 
     def _do_exchange(self, state: State, action: Action) -> None:
@@ -784,9 +634,14 @@ class ArtCollectors(Engine):
         pile.append(last)
         turn["tokens"].append(gained)
         turn["cat"] = "exchange"
-        state["event"] = (
-            f"{state['players'][state['current']]} swaps the musician cat for {name}'s {token_name(state, gained)}"
-        )
+        state["events"] = [
+            {
+                "event": "exchange",
+                "seat": state["seats"][state["current"]],
+                "with": state["seats"][seat],
+                "token": gained,
+            }
+        ]
         self._gain(state, [gained])
 
     def _do_robin(self, state: State, action: Action) -> None:
@@ -825,11 +680,7 @@ class ArtCollectors(Engine):
             at += n
             state["piles"][to].extend(reversed(chunk))  # the chunk keeps its order on the receiver's pile
         turn["robin"] = "used"
-        state["event"] = (
-            f"Robin Tell takes {name}'s token and hands it out"
-            if most == 1
-            else f"Robin Tell takes {name}'s {most} tokens and hands them out"
-        )
+        state["events"] = [{"event": "robin", "from": state["seats"][seat], "count": most}]
 
     def _do_take(self, state: State, action: Action) -> None:
         self._need_play(state)
@@ -844,7 +695,9 @@ class ArtCollectors(Engine):
         gained = state["piles"][seat].pop()
         turn["tokens"].append(gained)
         turn["ladies"] -= 1
-        state["event"] = f"The three ladies take {token_name(state, gained)} from {name} ({turn['ladies']} more)"
+        state["events"] = [
+            {"event": "ladies_take", "token": gained, "from": state["seats"][seat], "left": turn["ladies"]}
+        ]
         self._gain(state, [gained])
 
     def _do_stop(self, state: State, action: Action) -> None:
@@ -862,7 +715,7 @@ class ArtCollectors(Engine):
             tokens = list(order)
         seat = int(state["current"])
         state["piles"][seat].extend(tokens)
-        state["event"] = f"{state['players'][seat]} stops and piles {len(tokens)} tokens, {tokens[-1]} on top"
+        state["events"] = [{"event": "stop", "seat": state["seats"][seat], "count": len(tokens), "top": tokens[-1]}]
         self._next_player(state)
 
     # ---------------------------------------------------------------------------------------------- queries
@@ -878,32 +731,8 @@ class ArtCollectors(Engine):
         return scores
 
     def describe(self, action: Action, state: State | None = None) -> str:
-        kind = str(action.get("type", "?"))
-        if kind == "draw":
-            cat = " (black cat)" if action.get("black_cat") else ""
-            return f"Draw {action.get('token')}{cat}"
-        if kind == "steal":
-            return f"Steal from player {action.get('from')}"
-        if kind == "exchange":
-            return f"Swap the musician cat with player {action.get('with')}"
-        if kind == "take":
-            return f"The three ladies take from player {action.get('from')}"
-        if kind == "robin":
-            return f"Robin Tell takes player {action.get('target')}'s pile"
-        if kind == "stop":
-            return "Stop and pile this turn's tokens"
-        if kind == "set_count":
-            return f"Player {action.get('player')} holds {action.get('count')} of painting {action.get('painting')}"
-        if kind == "set_counts":
-            return f"Counts for player {action.get('player')}"
-        if kind == "set_black_cat":
-            who = action.get("player")
-            return "Nobody holds the black cat" if who is None else f"Player {who} holds the black cat"
-        if kind == "finish":
-            return "Score the game"
-        if kind == "end_tracking":
-            return "Stop tracking; count by hand"
-        return kind
+        """One line for the log and the undo prompt (:func:`wording.describe`)."""
+        return wording.describe(action, state)
 
     def options(self, state: State) -> dict[str, Any]:
         """What can be done now (for greying out buttons): drawable codes and the seats each move may target."""

@@ -9,16 +9,12 @@ Actions are documented in ``docs/ratatat.md``.
 
 from __future__ import annotations
 
-import copy
-import json
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from companion.games.base import (
     Action,
     BadSetup,
-    Choice,
     Engine,
     IllegalAction,
     Move,
@@ -32,12 +28,19 @@ from companion.games.base import (
     require,
     seat_index,
 )
+from companion.games.ratatat import wording
+from companion.games.ratatat.board import (
+    DATA_KEYS,
+    LOADERS,
+    REGIONS,
+    inline_data,
+    load_board,
+    load_deck,
+    load_picture_die,
+    packaged,
+)
 from companion.i18n import N_
 
-DATA_DIR = Path(__file__).with_name("data")
-ICONS = ("card", "balloon", "leopard")
-PICTURE_FACES = ("cat", "rat", "swap")
-REGIONS = 5
 TOKENS_TOTAL = 15
 TOKENS_EACH = 2
 MAX_DICE = 3
@@ -56,157 +59,6 @@ REVEAL = "reveal"  # a region is being refilled: enter the new face-up card
 LOOK = "look"  # leopard: look at own cards, or one card of another player
 FINAL_REVEAL = "final_reveal"  # game over: enter every player's card values
 OVER = "over"
-
-
-def _read_json(name: str, what: str) -> dict[str, Any]:
-    packaged = DATA_DIR / name
-    path = packaged if Path(name).name == name and packaged.exists() else Path(name)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise BadSetup(f"cannot read the {what} file {name!r}: {err.strerror}") from err
-    except json.JSONDecodeError as err:
-        raise BadSetup(f"the {what} file {name!r} is not valid JSON ({err.msg}, line {err.lineno})") from err
-    if not isinstance(data, dict):
-        raise BadSetup(f"the {what} file {name!r} must hold a JSON object")
-    return data
-
-
-def _load(value: Any, default_file: str, what: str) -> dict[str, Any]:
-    """Data: ``None`` is the packaged default, a string a file (a path or a packaged name), a dict is inline."""
-    if value is None:
-        return _read_json(default_file, what)
-    if isinstance(value, str):
-        return _read_json(value, what)
-    if isinstance(value, dict):
-        return copy.deepcopy(value)
-    raise BadSetup(f"setting {what!r} must be a file name or an object, not {value!r}")
-
-
-def _check_schema(data: dict[str, Any], what: str, known: set[str]) -> None:
-    if data.get("schema") != 1:
-        raise BadSetup(f'the {what} data needs "schema": 1, got {data.get("schema")!r}')
-    unknown = set(data) - known - {"schema", "name", "note"}
-    if unknown:
-        raise BadSetup(f"the {what} data has unknown keys: {', '.join(sorted(unknown))}")
-
-
-# What the setup screen calls each packaged data file (a file not named here is shown by the "name" it holds).
-_FILE_LABELS = {
-    "ratatat_board.json": N_("standard ring (35 spaces)"),
-    "ratatat_board_compact.json": N_("compact ring (25 spaces)"),
-    "ratatat_deck.json": N_("standard deck (45 cards)"),
-    "ratatat_picture_die.json": N_("standard die (2 cats, 2 rats, 2 swaps)"),
-}
-
-
-def _packaged(prefix: str) -> tuple[Choice, ...]:
-    """The packaged data files for one kind (the default first), offered as choices on the setup screen."""
-    names = sorted(p.name for p in DATA_DIR.glob(f"{prefix}*.json"))
-    default = f"{prefix}.json"
-    ordered = [default, *(n for n in names if n != default)] if default in names else names
-    return tuple(Choice(name, _FILE_LABELS.get(name) or _file_title(name)) for name in ordered)
-
-
-def _file_title(name: str) -> str:
-    try:
-        title = json.loads((DATA_DIR / name).read_text(encoding="utf-8")).get("name")
-    except (OSError, ValueError, AttributeError):
-        title = None
-    return str(title) if isinstance(title, str) and title else Path(name).stem.replace("_", " ")
-
-
-def load_board(value: Any = None) -> dict[str, Any]:
-    """Load and check a board: 5 regions with colours, and a ring of spaces with 5 picture-die spaces
-    separating the regions, each region one unbroken run of card/balloon/leopard spaces."""
-    board = _load(value, "ratatat_board.json", "board")
-    _check_schema(board, "board", {"regions", "spaces"})
-    regions = board.get("regions")
-    if not isinstance(regions, list) or len(regions) != REGIONS:
-        raise BadSetup("the board needs exactly 5 regions")
-    for i, region in enumerate(regions):
-        if not isinstance(region, dict) or not isinstance(region.get("name"), str):
-            raise BadSetup(f"board region {i} needs a name")
-        colour = region.get("colour")
-        if not (isinstance(colour, str) and len(colour) == 7 and colour.startswith("#")):
-            raise BadSetup(f'board region {i} needs a colour like "#d9534f", not {colour!r}')
-    spaces = board.get("spaces")
-    if not isinstance(spaces, list) or not spaces:
-        raise BadSetup("the board needs a list of spaces")
-    runs: list[int] = []  # region of each run of region spaces, in ring order
-    for i, space in enumerate(spaces):
-        if not isinstance(space, dict):
-            raise BadSetup(f"board space {i} must be an object")
-        kind = space.get("kind")
-        if kind == "picture":
-            if set(space) != {"kind"}:
-                raise BadSetup(f"board space {i}: a picture-die space belongs to no region")
-            continue
-        if kind not in ICONS:
-            raise BadSetup(f"board space {i} has kind {kind!r}; use picture, card, balloon or leopard")
-        region = space.get("region")
-        if not isinstance(region, int) or isinstance(region, bool) or not 0 <= region < REGIONS:
-            raise BadSetup(f"board space {i} needs a region 0-4")
-        previous = spaces[i - 1] if i else spaces[-1]
-        if previous.get("kind") == "picture" or previous.get("region") != region:
-            runs.append(region)
-    pictures = [i for i, s in enumerate(spaces) if s.get("kind") == "picture"]
-    if len(pictures) != REGIONS:
-        raise BadSetup(f"the board needs exactly 5 picture-die spaces, found {len(pictures)}")
-    if sorted(runs) != list(range(REGIONS)) or len(runs) != REGIONS:
-        raise BadSetup("each region must be one run of spaces between two picture-die spaces")
-    for i in pictures:
-        if spaces[(i + 1) % len(spaces)].get("kind") == "picture":
-            raise BadSetup("two picture-die spaces may not touch: a region lies between every two")
-    return board
-
-
-def load_deck(value: Any = None) -> dict[str, Any]:
-    """Load and check a deck: card values with counts (the default is 45 cards, four each of 0-8, nine 9s)."""
-    deck = _load(value, "ratatat_deck.json", "deck")
-    _check_schema(deck, "deck", {"cards"})
-    cards = deck.get("cards")
-    if not isinstance(cards, list) or not cards:
-        raise BadSetup("the deck needs a list of cards")
-    seen: set[int] = set()
-    for entry in cards:
-        value_, count = (entry.get("value"), entry.get("count")) if isinstance(entry, dict) else (None, None)
-        if not isinstance(value_, int) or isinstance(value_, bool) or value_ in seen:
-            raise BadSetup(f"deck entry {entry!r} needs a whole-number value listed once")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise BadSetup(f"deck entry {entry!r} needs a count of 1 or more")
-        seen.add(value_)
-    return deck
-
-
-def load_picture_die(value: Any = None) -> dict[str, Any]:
-    """Load and check the picture die: six faces, each cat, rat or swap."""
-    die = _load(value, "ratatat_picture_die.json", "picture die")
-    _check_schema(die, "picture die", {"faces"})
-    faces = die.get("faces")
-    if not isinstance(faces, list) or len(faces) != 6 or any(f not in PICTURE_FACES for f in faces):
-        raise BadSetup("the picture die needs six faces, each 'cat', 'rat' or 'swap'")
-    return die
-
-
-DATA_KEYS = ("board", "deck", "picture_die")
-_LOADERS = {"board": load_board, "deck": load_deck, "picture_die": load_picture_die}
-
-
-def _inline_data(value: Any) -> dict[str, Any]:
-    """The ``data`` setting checked: ``None`` (read the files) or an object holding some of ``board``, ``deck``
-    and ``picture_die`` as data (the copy a journaled game keeps of what its files held at its start)."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise BadSetup(f"setting 'data' must be an object with the board, deck and picture die, not {value!r}")
-    unknown = set(value) - set(DATA_KEYS)
-    if unknown:
-        raise BadSetup(f"setting 'data' has unknown keys: {', '.join(sorted(map(str, unknown)))}")
-    for key, item in value.items():
-        if not isinstance(item, dict):
-            raise BadSetup(f"setting 'data' must hold the {key.replace('_', ' ')} as an object, not {item!r}")
-    return value
 
 
 def threshold_for(players: int) -> int:
@@ -303,9 +155,9 @@ class RatATatRoll(Engine):
                 ("en", N_("English edition: five new cards at 4 balloons")),
             ),
         ),
-        "board": Setting("ratatat_board.json", N_("Board"), _packaged("ratatat_board")),
-        "deck": Setting("ratatat_deck.json", N_("Cards"), _packaged("ratatat_deck")),
-        "picture_die": Setting("ratatat_picture_die.json", N_("Picture die"), _packaged("ratatat_picture_die")),
+        "board": Setting("ratatat_board.json", N_("Board"), packaged("ratatat_board")),
+        "deck": Setting("ratatat_deck.json", N_("Cards"), packaged("ratatat_deck")),
+        "picture_die": Setting("ratatat_picture_die.json", N_("Picture die"), packaged("ratatat_picture_die")),
         "start": Setting(
             0,
             N_("The statue starts on"),
@@ -326,10 +178,10 @@ class RatATatRoll(Engine):
         in the ``data`` setting (with the file names, saying where they came from), so a journal or export
         replays the same game after an app update changes or removes a file. BadSetup if a file is unusable."""
         settings = check_settings(self.default_settings(), setup.settings)
-        data = dict(_inline_data(settings["data"]))
+        data = dict(inline_data(settings["data"]))
         for key in DATA_KEYS:
             if key not in data:
-                data[key] = _LOADERS[key](settings[key])
+                data[key] = LOADERS[key](settings[key])
         names = {key: settings[key] for key in DATA_KEYS}
         return Setup(setup.game, setup.players, {**setup.settings, **names, "data": data}, setup.seed)
 
@@ -341,7 +193,7 @@ class RatATatRoll(Engine):
         if settings["edition"] not in EDITIONS:
             raise BadSetup(f"edition must be 'ko' (Korean rulebook) or 'en' (English), not {settings['edition']!r}")
         # The copy recorded at the game's start when there is one (see prepare_setup); older games read the files.
-        inline = _inline_data(settings["data"])
+        inline = inline_data(settings["data"])
         board = load_board(inline.get("board", settings["board"]))
         deck = load_deck(inline.get("deck", settings["deck"]))
         die = load_picture_die(inline.get("picture_die", settings["picture_die"]))
@@ -580,7 +432,7 @@ class RatATatRoll(Engine):
                 f"the picture die shows {', '.join(sorted(set(state['picture_faces'])))}, not {face!r}",
             )
             state["picture"] = face
-            state["events"].append(f"re-rolled the picture die: {face}")
+            state["events"].append({"event": "picture_rerolled", "face": face})
         else:
             require("picture" not in action, "the picture die was not rolled")
             indices: Any = action.get("indices")
@@ -596,7 +448,7 @@ class RatATatRoll(Engine):
             require(len(set(indices)) == len(indices), "each die can be re-rolled once per token")
             for i, v in zip(indices, values, strict=True):
                 state["dice"][i] = v
-            state["events"].append(f"re-rolled {len(indices)} of {count} dice")
+            state["events"].append({"event": "dice_rerolled", "count": len(indices), "of": count})
         state["tokens"][me] -= 1
         state["bank"] += 1
 
@@ -609,15 +461,16 @@ class RatATatRoll(Engine):
 
     # taking cards --------------------------------------------------------------------------------------------
     def _earn(self, state: State, count: int, why: str) -> None:
+        """Tokens from the bank for ``why`` ("balloon_card" or "balloon_space"), as many as it still has."""
         me = state["current"]
         got = min(count, state["bank"])
         state["bank"] -= got
         state["tokens"][me] += got
         state["fresh"][me] += got
         if got:
-            state["events"].append(f"+{got} re-roll token{'s' if got > 1 else ''} ({why})")
+            state["events"].append({"event": "tokens_earned", "count": got, "why": why})
         if got < count:
-            state["events"].append("the bank is empty: no token")
+            state["events"].append({"event": "bank_empty"})
 
     def _add_to_row(self, state: State, origin: str) -> None:
         state["rows"][state["current"]].append({"id": state["next_id"], "from": origin})
@@ -628,7 +481,7 @@ class RatATatRoll(Engine):
         state["face_up"][region] = None
         self._add_to_row(state, "board")
         if card["balloon"]:
-            self._earn(state, 1, "balloon card")
+            self._earn(state, 1, "balloon_card")
         state["to_reveal"].append(region)
 
     def _do_take_region(self, state: State, action: Action) -> None:
@@ -640,7 +493,7 @@ class RatATatRoll(Engine):
                 require(chosen == region, f"the statue is in the {self._region_name(state, region)} region")
             self._take_from_region(state, region)
             if space["kind"] == "balloon":
-                self._earn(state, 1, "balloon space")
+                self._earn(state, 1, "balloon_space")
             if space["kind"] == "leopard":
                 state["look_due"] = True
         else:  # picture die: cat or rat
@@ -663,11 +516,11 @@ class RatATatRoll(Engine):
         state["pile"] -= 1
         self._add_to_row(state, "pile")
         if balloon:
-            self._earn(state, 1, "balloon card")
+            self._earn(state, 1, "balloon_card")
         self._continue(state)
 
     def _do_end_turn(self, state: State, action: Action) -> None:
-        state["events"].append("nothing to take")
+        state["events"].append({"event": "nothing_to_take"})
         self._continue(state)
 
     # picture die ------------------------------------------------------------------------------------------
@@ -693,11 +546,11 @@ class RatATatRoll(Engine):
         who = state["players"][other]
         require(0 <= theirs < len(their_row), f"{who} has cards 1-{len(their_row)}, not {theirs + 1}")
         my_row[mine], their_row[theirs] = their_row[theirs], my_row[mine]
-        state["events"].append(f"swapped card {mine + 1} with {who}'s card {theirs + 1}")
+        state["events"].append({"event": "swapped", "mine": mine, "seat": state["seats"][other], "theirs": theirs})
         self._continue(state)
 
     def _do_no_swap(self, state: State, action: Action) -> None:
-        state["events"].append("no swap")
+        state["events"].append({"event": "no_swap"})
         self._continue(state)
 
     def _do_give_back(self, state: State, action: Action) -> None:
@@ -708,7 +561,7 @@ class RatATatRoll(Engine):
         del row[card]
         state["pile"] += 1
         state["give_back_due"] = False
-        state["events"].append(f"card {card + 1} went to the bottom of the pile")
+        state["events"].append({"event": "gave_back", "card": card})
         self._continue(state)
 
     def _do_look(self, state: State, action: Action) -> None:
@@ -754,7 +607,7 @@ class RatATatRoll(Engine):
             state["face_up"] = [None] * REGIONS
             state["to_reveal"] = list(range(REGIONS))
             state["reshuffles"] += 1
-            state["events"].append("too many balloons: the five cards are shuffled in and five new ones dealt")
+            state["events"].append({"event": "reshuffled"})
 
     def _continue(self, state: State) -> None:
         """After a step of a turn: the next thing the table owes, or the end of the turn."""
@@ -762,7 +615,7 @@ class RatATatRoll(Engine):
             state["phase"] = GIVE_BACK
             return
         if state["to_reveal"] and state["pile"] == 0:
-            state["events"].append("the draw pile is empty: the region stays empty")
+            state["events"].append({"event": "pile_empty"})
             state["to_reveal"] = []
         if state["to_reveal"]:
             if state["phase"] != DEAL:
@@ -797,12 +650,12 @@ class RatATatRoll(Engine):
         if state["final_round"] and state["last_to_threshold"] == me:
             state["phase"] = FINAL_REVEAL
             state["dice"], state["picture"], state["landing"] = [], None, None
-            state["events"].append("the final round is over: reveal the cards")
+            state["events"].append({"event": "final_round_over"})
             return
         if not state["final_round"] and all(at_threshold):
             state["final_round"] = True
             state["last_to_threshold"] = me
-            state["events"].append("everyone is at the threshold: final round")
+            state["events"].append({"event": "final_round"})
         state["current"] = (me + 1) % n
         state["turn"] += 1
         self._start_turn(state)
@@ -836,42 +689,8 @@ class RatATatRoll(Engine):
         return str(state["board"]["regions"][region]["name"])
 
     def describe(self, action: Action, state: State | None = None) -> str:
-        """One line for the log and the undo prompt."""
-        kind = action.get("type")
-        if kind == "roll":
-            return f"roll {' + '.join(map(str, action.get('dice', [])))}"
-        if kind == "reroll":
-            if "picture" in action:
-                return f"re-roll the picture die: {action['picture']}"
-            dice = ", ".join(str(i + 1) for i in action.get("indices", []))
-            return f"re-roll dice {dice} → {', '.join(map(str, action.get('values', [])))}"
-        if kind == "move":
-            return "move the statue"
-        if kind == "take_region":
-            return (
-                "take the region's card"
-                if "region" not in action
-                else f"take the card of region {action['region'] + 1}"
-            )
-        if kind == "take_pile":
-            return "take the top card of the pile" + (" (balloon)" if action.get("balloon") else "")
-        if kind == "picture":
-            return f"picture die: {action.get('face')}"
-        if kind == "swap":
-            mine, theirs = action.get("mine", 0) + 1, action.get("theirs", 0) + 1
-            return f"swap own card {mine} with {action.get('other')}'s card {theirs}"
-        if kind == "give_back":
-            return f"give card {action.get('card', 0) + 1} back to the bottom of the pile"
-        if kind == "reveal":
-            balloon = " with a balloon" if action.get("balloon") else ""
-            where = f"region {action['region'] + 1}" if "region" in action else "the board"
-            return f"{where} shows {action.get('value')}{balloon}"
-        if kind == "look":
-            at = action.get("at")
-            return {"own": "look at own cards", "none": "look at nothing"}.get(str(at), f"look at a card of {at}")
-        if kind == "hand":
-            return f"{action.get('player')} reveals {', '.join(map(str, action.get('values', [])))}"
-        return {"pass": "pass", "no_swap": "no swap", "end_turn": "end the turn"}.get(str(kind), str(kind))
+        """One line for the log and the undo prompt (:func:`wording.describe`)."""
+        return wording.describe(action, state)
 
 
 ENGINE = RatATatRoll()

@@ -13,10 +13,7 @@ another layout can be given as a file path or inline in the ``layout`` setting.
 
 from __future__ import annotations
 
-import copy
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 from companion.games.base import (
@@ -36,12 +33,25 @@ from companion.games.base import (
     seat_index,
     seats,
 )
+from companion.games.lowdown import wording
+from companion.games.lowdown.board import (
+    DEFAULT_LAYOUT_PATH,
+    LINE_LENGTH,
+    SHADED_POINTS,
+    Line,
+    Square,
+    all_lines,
+    default_layout,
+    grid_lines,
+    lines_conflict,
+    load_layout,
+    read_layout_file,
+    validate_layout,
+)
+from companion.games.lowdown.wording import article as _a
 from companion.i18n import N_
 
 NAME = "lowdown"
-DEFAULT_LAYOUT_PATH = Path(__file__).parent / "data" / "lowdown_board.json"
-SHADED_POINTS = 6
-LINE_LENGTH = 3
 LINE_SUM = 10
 EDITIONS = ("es", "en")
 ROLLERS = ("edition", "right", "left")
@@ -53,186 +63,6 @@ OPEN_COLOUR_IDS = ("c0", "c1")
 OPEN_NUMBER_IDS = ("n0", "n1")
 SECRET_IDS = ("sc", "sn")
 
-Square = list[int]
-Line = list[Square]
-
-
-# --------------------------------------------------------------------------------------------- layout
-
-
-def read_layout_file(path: str | Path) -> dict[str, Any]:
-    """A board layout file as written (checked with :func:`validate_layout`); what a setup stores inline."""
-    where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise BadSetup(f"cannot read the Lowdown board file {where}: {err.strerror or err}") from err
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise BadSetup(f"{where}: not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})") from err
-    validate_layout(data, source=where)
-    return dict(data)
-
-
-def load_layout(path: str | Path) -> dict[str, Any]:
-    """Read and validate a board layout file; :class:`BadSetup` says what is wrong and where."""
-    return validate_layout(read_layout_file(path), source=str(path))
-
-
-_DEFAULT_LAYOUT: dict[str, Any] | None = None
-
-
-def default_layout() -> dict[str, Any]:
-    """The documented default board (three 3x3 grids), validated once and copied on every call."""
-    global _DEFAULT_LAYOUT
-    if _DEFAULT_LAYOUT is None:
-        _DEFAULT_LAYOUT = load_layout(DEFAULT_LAYOUT_PATH)
-    return copy.deepcopy(_DEFAULT_LAYOUT)
-
-
-def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
-    """Check a layout object and return it normalised (squares as lists of colour names).
-
-    A layout has ``colours`` (name -> display colour ``#rrggbb``; also the colour dice faces), ``numbers`` (the
-    number dice faces), ``wilds`` (wild boxes per board) and ``grids``: each with a ``name``, its ``colours``
-    and ``rows`` of squares written ``"red"`` or ``"red/orange"``. Every grid needs at least 3 squares in a line.
-    """
-
-    def bad(msg: str) -> BadSetup:
-        return BadSetup(f"{source}: {msg}")
-
-    if not isinstance(data, dict):
-        raise bad("a board layout must be a JSON object")
-    known = {"schema", "name", "note", "colours", "numbers", "wilds", "grids"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise bad(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    if data.get("schema", 1) != 1:
-        raise bad(f"schema {data.get('schema')!r} is not supported (this version reads schema 1)")
-    colours = data.get("colours")
-    if not isinstance(colours, dict) or not colours:
-        raise bad('\'colours\' must map each colour name to a display colour, e.g. {"red": "#d64541"}')
-    for name, hexa in colours.items():
-        if not name or "/" in name:
-            raise bad(f"colour name {name!r} must be non-empty and without '/'")
-        if not (isinstance(hexa, str) and len(hexa) == 7 and hexa.startswith("#")):
-            raise bad(f'colour {name!r} needs a display colour like "#d64541", not {hexa!r}')
-        try:
-            int(hexa[1:], 16)
-        except ValueError:
-            raise bad(f'colour {name!r} needs a display colour like "#d64541", not {hexa!r}') from None
-    numbers = data.get("numbers", [1, 2, 3, 4, 5, 6])
-    if (
-        not isinstance(numbers, list)
-        or not numbers
-        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers)
-    ):
-        raise bad("'numbers' must be a list of the number dice faces (whole numbers ≥ 0)")
-    wilds = data.get("wilds", 4)
-    if not isinstance(wilds, int) or isinstance(wilds, bool) or wilds < 0:
-        raise bad(f"'wilds' must be a whole number ≥ 0, not {wilds!r}")
-    grids = data.get("grids")
-    if not isinstance(grids, list) or not grids:
-        raise bad("'grids' must be a non-empty list")
-    out_grids: list[dict[str, Any]] = []
-    for gi, grid in enumerate(grids):
-        if not isinstance(grid, dict):
-            raise bad(f"grid {gi + 1} must be an object with 'name', 'colours' and 'rows'")
-        gname = str(grid.get("name") or f"Grid {gi + 1}")
-        label = f"grid {gi + 1} ({gname})"
-        gcols = grid.get("colours")
-        if not isinstance(gcols, list) or not gcols or not all(isinstance(c, str) for c in gcols):
-            raise bad(f"{label}: 'colours' must list the grid's colours")
-        for c in gcols:
-            if c not in colours:
-                raise bad(f"{label}: colour {c!r} is not in the layout's colours ({', '.join(colours)})")
-        rows = grid.get("rows")
-        if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
-            raise bad(f"{label}: 'rows' must be a list of rows of squares")
-        width = len(rows[0])
-        if any(len(r) != width for r in rows):
-            raise bad(f"{label}: every row must have the same number of squares")
-        if max(len(rows), width) < LINE_LENGTH:
-            raise bad(f"{label}: a grid needs at least {LINE_LENGTH} squares in a row or column")
-        out_rows: list[list[list[str]]] = []
-        for ri, row in enumerate(rows):
-            out_row: list[list[str]] = []
-            for ci, sq in enumerate(row):
-                where = f"{label}, row {ri + 1}, column {ci + 1}"
-                if not isinstance(sq, str) or not sq:
-                    raise bad(f'{where}: a square is written as a colour name such as "red" or "red/orange"')
-                parts = sq.split("/")
-                for part in parts:
-                    if part not in gcols:
-                        raise bad(f"{where}: {part!r} is not one of this grid's colours ({', '.join(gcols)})")
-                if len(set(parts)) != len(parts):
-                    raise bad(f"{where}: colour repeated in {sq!r}")
-                out_row.append(parts)
-            out_rows.append(out_row)
-        out_grids.append({"name": gname, "colours": list(gcols), "rows": out_rows})
-    used = {c for grid in out_grids for c in grid["colours"]}
-    unused = [c for c in colours if c not in used]
-    if unused:
-        raise bad(f"colour(s) {', '.join(unused)} are on the colour dice but in no grid: they could never be written")
-    # Colours in the order the grids name them, not the file's key order: the journal stores a setup with its
-    # keys sorted, and the virtual secret die draws from this order, so a recorded board must not change it.
-    order = list(dict.fromkeys(c for grid in out_grids for c in grid["colours"]))
-    return {
-        "name": str(data.get("name", "custom")),
-        "note": str(data.get("note", "")),
-        "colours": {c: colours[c] for c in order},
-        "numbers": list(numbers),
-        "wilds": wilds,
-        "grids": out_grids,
-    }
-
-
-def grid_lines(layout: dict[str, Any], grid: int) -> list[Line]:
-    """Every straight line of 3 consecutive squares in one grid: rows, columns, then both diagonals."""
-    rows = layout["grids"][grid]["rows"]
-    height, width = len(rows), len(rows[0])
-    lines: list[Line] = []
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        for r in range(height):
-            for c in range(width):
-                end_r, end_c = r + dr * (LINE_LENGTH - 1), c + dc * (LINE_LENGTH - 1)
-                if 0 <= end_r < height and 0 <= end_c < width:
-                    lines.append([[grid, r + dr * k, c + dc * k] for k in range(LINE_LENGTH)])
-    return lines
-
-
-def all_lines(layout: dict[str, Any]) -> list[Line]:
-    """Every line of three on the board, grid by grid."""
-    return [line for g in range(len(layout["grids"])) for line in grid_lines(layout, g)]
-
-
-def _orient(ax: int, ay: int, bx: int, by: int, cx: int, cy: int) -> int:
-    v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-    return (v > 0) - (v < 0)
-
-
-def lines_conflict(a: Line, b: Line) -> bool:
-    """True when two crossed lines would cross each other, which the rules forbid.
-
-    "Cross" means: they share a square, or the segments joining their square centres intersect (two diagonals
-    that pass between each other's squares). In a 3x3 grid every diagonal shares a square with every other line,
-    which is the manual's warning that a diagonal blocks the other lines of its grid. Parallel neighbours and
-    lines in different grids never conflict.
-    """
-    if a[0][0] != b[0][0]:
-        return False
-    if {tuple(s) for s in a} & {tuple(s) for s in b}:
-        return True
-    (_, ar1, ac1), (_, ar2, ac2) = a[0], a[-1]
-    (_, br1, bc1), (_, br2, bc2) = b[0], b[-1]
-    o1 = _orient(ar1, ac1, ar2, ac2, br1, bc1)
-    o2 = _orient(ar1, ac1, ar2, ac2, br2, bc2)
-    o3 = _orient(br1, bc1, br2, bc2, ar1, ac1)
-    o4 = _orient(br1, bc1, br2, bc2, ar2, ac2)
-    return o1 * o2 < 0 and o3 * o4 < 0
-
-
 # --------------------------------------------------------------------------------------------- helpers
 
 
@@ -241,7 +71,8 @@ def _square_text(state: State, sq: Square) -> str:
     return f"{grid['name']} grid, row {sq[1] + 1}, column {sq[2] + 1}"
 
 
-def _square_colours(state: State, sq: Square) -> list[str]:
+def square_colours(state: State, sq: Square) -> list[str]:
+    """The colours a number may have to be written in square ``sq`` (one, or two for a split square)."""
     colours: list[str] = state["layout"]["grids"][sq[0]]["rows"][sq[1]][sq[2]]
     return colours
 
@@ -355,13 +186,6 @@ def pool(state: State) -> dict[str, list[Any]]:
     }
 
 
-def _a(word: object) -> str:
-    """ "a red", "an orange", "a 3", "an 8": the article a player would say."""
-    text = str(word)
-    vowel = text[:1].lower() in "aeiou" or text.startswith("8") or text in ("11", "18")
-    return f"{'an' if vowel else 'a'} {text}"
-
-
 def virtual_secret(seed: int, turn: int, layout: dict[str, Any]) -> dict[str, Any]:
     """The app's secret roll for a turn: a seeded RNG on (setup seed, turn), so replay gives the same dice."""
     rng = random.Random(f"lowdown-secret:{seed}:{turn}")
@@ -386,7 +210,7 @@ def _active_dice_options(state: State) -> list[tuple[str, str]]:
 
 
 def _fits(state: State, player: int, colour: str) -> bool:
-    return any(colour in _square_colours(state, sq) for sq in free_squares(state, player))
+    return any(colour in square_colours(state, sq) for sq in free_squares(state, player))
 
 
 def _whose_part(state: State, player: int) -> str | None:
@@ -468,7 +292,7 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
             f"{_name(state, player)} has used all {state['layout']['wilds']} wild colours",
         )
     else:
-        accepts = _square_colours(state, sq)
+        accepts = square_colours(state, sq)
         require(
             colour in accepts,
             f"{_a(colour)} number cannot go in {_square_text(state, sq)}: that square is {'/'.join(accepts)}",
@@ -558,7 +382,7 @@ def legal_placements(
         if w and wilds_left(state, player) <= 0:
             continue
         for sq in free_squares(state, player):
-            if not w and col not in _square_colours(state, sq):
+            if not w and col not in square_colours(state, sq):
                 continue
             action: Action = {"type": "place", "player": player, "number": num, "square": sq}
             if col is not None:
@@ -782,64 +606,8 @@ class LowdownEngine(Engine):
         return Setup(setup.game, setup.players, {**setup.settings, "layout": data}, setup.seed)
 
     def describe(self, action: Action, state: State | None = None) -> str:
-        """One line for the log and the undo prompt; with a ``state`` of this game it names the players and
-        grids ("Ana writes 3 (red) in Red/orange row 1, column 1"), without one it numbers them."""
-        kind = action.get("type")
-        players = state.get("players") if isinstance(state, dict) else None
-        grids = state["layout"]["grids"] if isinstance(state, dict) and "layout" in state else None
-        p = action.get("player")
-        who = "Someone"
-        if isinstance(p, int) and not isinstance(p, bool):
-            who = f"Player {p + 1}"
-            if isinstance(players, list) and 0 <= p < len(players):
-                who = str(players[p].get("name", who))
-        sq = action.get("square")
-        where = "?"
-        if isinstance(sq, list) and len(sq) == 3 and all(isinstance(v, int) for v in sq):
-            if grids is not None and 0 <= sq[0] < len(grids):
-                where = f"{grids[sq[0]]['name']} row {sq[1] + 1}, column {sq[2] + 1}"
-            else:
-                where = f"grid {sq[0] + 1}, row {sq[1] + 1}, column {sq[2] + 1}"
-        if kind == "roll":
-            colours, numbers = action.get("colours"), action.get("numbers")
-            colours = colours if isinstance(colours, list) else []
-            numbers = numbers if isinstance(numbers, list) else []
-            return f"Roll: {' '.join(map(str, colours))} / {' '.join(map(str, numbers))}"
-        if kind == "secret":
-            if "colour" in action:
-                return f"Secret pair: {action.get('colour')} {action.get('number')}"
-            secret = state.get("secret") if isinstance(state, dict) else None
-            if isinstance(secret, dict):
-                return f"Secret pair: {secret.get('colour')} {secret.get('number')}"
-            return "Secret pair revealed"
-        if kind == "place":
-            if action.get("wild"):
-                extra = f", {action['colour']} die out of play" if action.get("colour") else ""
-                return f"{who} writes {action.get('number')} with a wild colour in {where}{extra}"
-            return f"{who} writes {action.get('number')} ({action.get('colour')}) in {where}"
-        if kind == "shade":
-            return f"{who} shades {where} (+{SHADED_POINTS})"
-        if kind == "cross":
-            return f"{who} crosses out {_line_text(state, action)}"
-        if kind == "finish":
-            return "Final scores"
-        return str(kind)
-
-
-def _line_text(state: State | None, action: Action) -> str:
-    """'3 3 4 (Red/orange row 1)' when the state has the numbers, else 'a line'."""
-    squares, p = action.get("squares"), action.get("player")
-    if not (isinstance(state, dict) and isinstance(squares, list) and squares and isinstance(p, int)):
-        return "a line"
-    try:
-        values = [state["boards"][p]["grids"][g][r][c]["n"] for g, r, c in squares]
-        line = sorted([list(s) for s in squares])
-        grid = state["layout"]["grids"][line[0][0]]["name"]
-        (_, r1, c1), (_, r2, c2) = line[0], line[-1]
-        kind = f"row {r1 + 1}" if r1 == r2 else f"column {c1 + 1}" if c1 == c2 else "diagonal"
-        return f"{' '.join(map(str, values))} ({grid} {kind})"
-    except (LookupError, TypeError, ValueError):
-        return "a line"
+        """One line for the log and the undo prompt (:func:`wording.describe`)."""
+        return wording.describe(action, state)
 
 
 # --------------------------------------------------------------------------------------------- handlers

@@ -19,6 +19,8 @@ from typing import Any
 
 TAKE = "take"
 TIE = "tie"
+# A tie the players corrected: the tied presses were on different central stacks, each took their own.
+SEPARATE = "separate"
 
 
 @dataclass(frozen=True, order=True)

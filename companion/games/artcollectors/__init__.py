@@ -1,0 +1,52 @@
+"""Art Collectors: ``catalogue`` (paintings and tokens as data), ``rules`` (the engine: final count or pile
+tracker, majorities with the black-cat tie-break), ``wording`` (what the log and the screen say). The names
+other code uses are here."""
+
+from companion.games.artcollectors.catalogue import (
+    ABILITIES,
+    BLACK_CAT_MARK,
+    DATA_PATH,
+    Catalogue,
+    Painting,
+    TokenKind,
+    catalogue_json,
+    load_catalogue,
+    painting_of,
+    parse_catalogue,
+    plain,
+)
+from companion.games.artcollectors.rules import (
+    ENGINE,
+    ArtCollectors,
+    bag_total,
+    black_cat_painting,
+    pile_counts,
+    protected,
+    tally,
+    working,
+)
+from companion.games.artcollectors.wording import a_number, token_name
+
+__all__ = [
+    "ABILITIES",
+    "BLACK_CAT_MARK",
+    "DATA_PATH",
+    "ENGINE",
+    "ArtCollectors",
+    "Catalogue",
+    "Painting",
+    "TokenKind",
+    "a_number",
+    "bag_total",
+    "black_cat_painting",
+    "catalogue_json",
+    "load_catalogue",
+    "painting_of",
+    "parse_catalogue",
+    "pile_counts",
+    "plain",
+    "protected",
+    "tally",
+    "token_name",
+    "working",
+]

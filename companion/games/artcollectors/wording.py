@@ -1,0 +1,189 @@
+"""Art Collectors in words: the log line of each action, the sentence of each event, why each painting went
+to whom and what was not counted, in the current language (``companion.i18n``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, plain
+from companion.games.base import Action, State
+from companion.i18n import _, ngettext
+
+Event = dict[str, Any]
+
+
+def a_number(number: int) -> str:
+    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80"."""
+    lead = abs(number)
+    while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
+        lead //= 1000
+    return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"
+
+
+def token_name(state: State, code: str) -> str:
+    """Readable name of a token, e.g. "7 (the bricklayer)" or "2B (the banker)"."""
+    kind = state["kinds"].get(plain(code))
+    cat = " with the black cat" if code.endswith(BLACK_CAT_MARK) else ""
+    if kind is None:
+        return code
+    return f"{plain(code)} ({kind['name']}){cat}"
+
+
+def names_text(state: State, seats: list[int]) -> str:
+    """ "Ana", "Ana and Bo", "Ana, Bo and Cy": the players at these places (indexes), as said aloud."""
+    names: list[str] = [str(state["players"][i]) for i in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe(action: Action, state: State | None = None) -> str:
+    """One line for the log and the undo prompt."""
+    kind = str(action.get("type", "?"))
+    if kind == "draw":
+        cat = " (black cat)" if action.get("black_cat") else ""
+        return f"Draw {action.get('token')}{cat}"
+    if kind == "steal":
+        return f"Steal from player {action.get('from')}"
+    if kind == "exchange":
+        return f"Swap the musician cat with player {action.get('with')}"
+    if kind == "take":
+        return f"The three ladies take from player {action.get('from')}"
+    if kind == "robin":
+        return f"Robin Tell takes player {action.get('target')}'s pile"
+    if kind == "stop":
+        return "Stop and pile this turn's tokens"
+    if kind == "set_count":
+        return f"Player {action.get('player')} holds {action.get('count')} of painting {action.get('painting')}"
+    if kind == "set_counts":
+        return f"Counts for player {action.get('player')}"
+    if kind == "set_black_cat":
+        who = action.get("player")
+        return "Nobody holds the black cat" if who is None else f"Player {who} holds the black cat"
+    if kind == "finish":
+        return "Score the game"
+    if kind == "end_tracking":
+        return "Stop tracking; count by hand"
+    return kind
+
+
+def name_at(state: State, seat: Any) -> str:
+    """The name of the player at ``seat`` (button number); the seat number if nobody sits there."""
+    seats = state.get("seats", [])
+    return str(state["players"][seats.index(seat)]) if seat in seats else str(seat)
+
+
+def event_text(event: Event, state: State) -> str:
+    """One event of the last action (``state["events"]``) as a sentence for the players."""
+    kind = event.get("event")
+    who = name_at(state, event.get("seat"))
+    if kind == "draw":
+        return _("{name} draws {token}").format(name=who, token=token_name(state, event["token"]))
+    if kind == "cheater_pass":
+        return _("{name} draws a second {painting}: the cheater lets it pass").format(
+            name=who, painting=event["painting"]
+        )
+    if kind == "bust":
+        return ngettext(
+            "Bust! {name} drew a second {painting}: {n} token goes back to the bag",
+            "Bust! {name} drew a second {painting}: {n} tokens go back to the bag",
+            event["count"],
+        ).format(name=who, painting=event["painting"], n=event["count"])
+    if kind == "banker":
+        return ngettext(
+            "the banker sends {n} token from the pile back to the bag",
+            "the banker sends {n} tokens from the pile back to the bag",
+            event["count"],
+        ).format(n=event["count"])
+    if kind == "ladies_ready":
+        return ngettext(
+            "the three ladies may take up to {n} token", "the three ladies may take up to {n} tokens", event["count"]
+        ).format(n=event["count"])
+    if kind == "steal":
+        return _("{name} steals {n} × {painting} from {other}").format(
+            name=who, n=event["count"], painting=event["painting"], other=name_at(state, event["from"])
+        )
+    if kind == "exchange":
+        return _("{name} swaps the musician cat for {other}'s {token}").format(
+            name=who, other=name_at(state, event["with"]), token=token_name(state, event["token"])
+        )
+    if kind == "robin":
+        return ngettext(
+            "Robin Tell takes {other}'s token and hands it out",
+            "Robin Tell takes {other}'s {n} tokens and hands them out",
+            event["count"],
+        ).format(other=name_at(state, event["from"]), n=event["count"])
+    if kind == "ladies_take":
+        return _("The three ladies take {token} from {other} ({n} more)").format(
+            token=token_name(state, event["token"]), other=name_at(state, event["from"]), n=event["left"]
+        )
+    if kind == "stop":
+        return ngettext(
+            "{name} stops and piles {n} token, {top} on top",
+            "{name} stops and piles {n} tokens, {top} on top",
+            event["count"],
+        ).format(name=who, n=event["count"], top=event["top"])
+    if kind == "tracker_off":
+        text = _("Tracker off: the counts come from the piles; correct them and finish")
+        if event.get("count"):
+            text += " " + ngettext(
+                "(this turn's {n} token is counted as {name}'s)",
+                "(this turn's {n} tokens are counted as {name}'s)",
+                event["count"],
+            ).format(n=event["count"], name=who)
+        return text
+    fixed = {
+        "robin_ready": _("Robin Tell may take the richest pile"),
+        "angel_guards": _("the angel guards the pile from the banker"),
+        "bag_empty": _("the bag is empty: game over"),
+    }
+    return fixed.get(str(kind), str(kind))
+
+
+def events_line(state: State) -> str:
+    """What the last action did, in one line ("Ana draws 7 (the bricklayer); the bag is empty: game over")."""
+    return "; ".join(event_text(event, state) for event in state.get("events", []))
+
+
+def reason_text(row: dict[str, Any], result: dict[str, Any], state: State) -> str:
+    """Why a painting went to whom (a row of the result's ``paintings``)."""
+    names: list[str] = [str(n) for n in state["players"]]
+    counts: list[int] = row["counts"]
+    top = max(counts) if counts else 0
+    why = row["why"]
+    if why == "none":
+        return _("nobody has any of its tokens")
+    if why == "most":
+        return _("{name} has the most: {top} of {total}").format(name=names[row["winner"]], top=top, total=row["total"])
+    tied = names_text(state, row["tied"])
+    if why == "tie_no_cat":
+        return _("{names} tie on {top} and nobody holds the black cat: nobody takes it").format(names=tied, top=top)
+    holder = result["black_cat"]
+    if holder in row["tied"]:
+        return _("{names} tie on {top}; {name} holds the black cat and takes it").format(
+            names=tied, top=top, name=names[holder]
+        )
+    return _("{names} tie on {top}; {name} holds the black cat, so takes it").format(
+        names=tied, top=top, name=names[holder]
+    )
+
+
+def notes(result: dict[str, Any], state: State) -> list[str]:
+    """What the players should know about a result: tokens not counted, a shared win."""
+    out = [
+        ngettext(
+            "painting {painting}: {missing} of its {tokens} token not counted",
+            "painting {painting}: {missing} of its {tokens} tokens not counted",
+            row["tokens"],
+        ).format(painting=row["painting"], missing=row["tokens"] - row["total"], tokens=row["tokens"])
+        for row in result["paintings"]
+        if row["tokens"] > row["total"]
+    ]
+    winners = result["winners"]
+    if len(winners) > 1:
+        best = max(p["total"] for p in result["players"])
+        names = [str(n) for n in state["players"]]
+        out.append(
+            _("{names} share the win on {best} points").format(
+                names=names_text(state, [names.index(w) for w in winners]), best=best
+            )
+        )
+    return out
