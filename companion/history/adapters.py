@@ -10,7 +10,6 @@ chart data (Ratuki's rounds, Lowdown's score breakdown), JSON-serialisable like 
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -62,13 +61,8 @@ def winner_seats(setup: Setup, winners: Any) -> list[int]:
 
 
 def describe(engine: Engine, action: Action, state: State | None) -> str:
-    """The engine's own wording of one action (with the state where its ``describe`` takes one)."""
-    try:
-        if state is not None and "state" in inspect.signature(engine.describe).parameters:
-            return str(engine.describe(action, state=state))  # type: ignore[call-arg]
-    except (TypeError, ValueError):
-        pass
-    return str(engine.describe(action))
+    """The engine's own wording of one action (with the state, so it names players)."""
+    return engine.describe(action, state)
 
 
 class Tracker:
