@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -320,3 +321,20 @@ def test_describe_lines() -> None:
     assert ENGINE.describe(score(2, 10, 3, name="Bo")) == "Score for Bo: pile 10, left 3"
     tie = {**call((1, 1.0), (2, 1.01)), "verdict": {"kind": "tie", "seats": [1, 2], "names": ["Ana", "Bo"]}}
     assert ENGINE.describe(tie) == "TIE: Ana, Bo — cards back to your discard piles"
+
+
+def test_a_new_game_plays_to_100_or_more(tmp_path: Path) -> None:
+    """The rules allow only 100 "o un número más alto": a new game to 50 is refused when it starts and nothing is
+    written; a game an older version recorded with a lower target still opens and replays."""
+    from companion.journal import GameSession, Journal
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    with pytest.raises(BadSetup, match="100 points or more"):
+        GameSession.start(journal, make_setup(2, target=50))
+    assert journal.games() == []
+    assert GameSession.start(journal, make_setup(2, target=100)).state["settings"]["target"] == 100
+    old = journal.new_game(make_setup(2, target=20))  # as written before the check
+    session = GameSession(journal, old)
+    session.do({"type": "start", "tick": 1.0})
+    assert session.state["settings"]["target"] == 20
+    journal.close()

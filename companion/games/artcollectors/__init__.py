@@ -23,6 +23,7 @@ from companion.games.artcollectors.rules import (
     pile_counts,
     protected,
     tally,
+    top_run,
     working,
 )
 from companion.games.artcollectors.wording import a_number, token_name
@@ -48,5 +49,6 @@ __all__ = [
     "protected",
     "tally",
     "token_name",
+    "top_run",
     "working",
 ]

@@ -188,6 +188,16 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
     return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat}
 
 
+def top_run(pile: list[str]) -> int:
+    """How many tokens of the same painting lie together on top of ``pile`` (what one steal may take)."""
+    run = 0
+    for code in reversed(pile):
+        if painting_of(code) != painting_of(pile[-1]):
+            break
+        run += 1
+    return run
+
+
 def pile_counts(state: State) -> list[dict[str, int]]:
     """Tokens per painting in each player's pile (the tracker's version of the final count)."""
     counts: list[dict[str, int]] = []
@@ -367,7 +377,11 @@ class ArtCollectors(Engine):
             return []
         opts = self.options(state)
         out = [{"type": "draw", "token": code} for code in opts["draw"]]
-        out += [{"type": "steal", "from": i} for i in opts["steal"]]
+        out += [
+            {"type": "steal", "from": i, "count": n}
+            for i in opts["steal"]
+            for n in range(1, top_run(state["piles"][i]) + 1)
+        ]
         out += [{"type": "exchange", "with": i} for i in opts["exchange"]]
         out += [{"type": "take", "from": i} for i in opts["take"]]
         out += [{"type": "robin", "target": i} for i in opts["robin"]]
@@ -600,9 +614,14 @@ class ArtCollectors(Engine):
         if state["kinds"][plain(turn["last"])]["ability"] == WILD:
             require(turn["cat"] != "exchange", "you exchanged the musician cat: no stealing cats this time")
             turn["cat"] = "steal"
-        taken = []
-        while pile and painting_of(pile[-1]) == number:
-            taken.append(pile.pop())
+        run = top_run(pile)
+        count = action.get("count", run)  # without a count (journals before it): the whole run, as before
+        # "Si en tenen d'altres de seguides iguals que aquesta darrera fitxa, també els les pots robar": the
+        # tokens under the top one are the thief's to take too, or to leave.
+        if count != run:
+            most = "1" if run == 1 else f"1 to {run}"
+            require(is_whole(count) and 1 <= count <= run, f"{name} has {run} × {number} on top: steal {most}")
+        taken = [pile.pop() for _ in range(int(count))]
         turn["tokens"].extend(taken)
         state["events"] = [
             {

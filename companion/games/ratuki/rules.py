@@ -43,6 +43,7 @@ from companion.games.ratuki.wording import verdict_line
 from companion.i18n import N_
 
 HAND_SIZE = 3
+TARGET_MIN = 100  # the rules: 100 "o un número más alto"
 STOP_REASONS = ("out", "blocked", "stall", "other")
 RESULTS = ("draw", "play_on")
 
@@ -126,6 +127,14 @@ class RatukiEngine(Engine):
         }
 
     # -- actions ---------------------------------------------------------------------------------------------
+
+    def prepare_setup(self, setup: Setup) -> Setup:
+        """A new game plays to 100 points or more: the rules allow only 100 "o un número más alto" (a target
+        below it is refused here, when a game starts, so games recorded with one still replay)."""
+        target = setup.settings.get("target", TARGET_MIN)
+        if is_whole(target) and target < TARGET_MIN:
+            raise BadSetup(f"Ratuki is played to {TARGET_MIN} points or more (the rules: 100 or higher), not {target}")
+        return setup
 
     def moves(self) -> dict[str, Move]:
         return {

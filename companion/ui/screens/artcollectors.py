@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
+from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -22,11 +23,21 @@ from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import escape_markup, get_color_from_hex
 
-from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected, wording, working
+from companion.games.artcollectors import (
+    ENGINE,
+    black_cat_painting,
+    painting_of,
+    plain,
+    protected,
+    top_run,
+    wording,
+    working,
+)
 from companion.games.base import Action
+from companion.i18n import _
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
-from companion.ui.widgets import readable_text
+from companion.ui.widgets import dialog, readable_text
 from hardware.buttons import ButtonEvent
 
 load_kv("artcollectors")
@@ -714,9 +725,38 @@ class ArtCollectorsScreen(GameScreen):
             cat.state = "normal"
             self.show_message(wording.events_line(self.state))
 
-    def move(self, action: Action) -> None:
+    def move(self, action: Action) -> Any:
+        """Make a tracker move. A steal from a pile with more than one token of that painting on top asks first:
+        the tokens under the top one may be taken too, or left (the rules: "també els les pots robar"). Returns
+        that question's view, else None."""
+        if action["type"] == "steal" and "count" not in action:
+            pile = self.state["piles"][action["from"]]
+            last = self.state["turn"]["last"]
+            run = top_run(pile) if pile and last is not None and painting_of(pile[-1]) == painting_of(last) else 0
+            if run > 1:
+                return self._ask_steal_count(action, run)
         if self.act(action, quiet=True):
             self.show_message(wording.events_line(self.state))
+        return None
+
+    def _ask_steal_count(self, action: Action, run: int) -> Any:
+        name = self.state["players"][action["from"]]
+        number = painting_of(self.state["piles"][action["from"]][-1])
+        view = dialog(560, 220)
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
+        question = _("{name} has {n} × {painting} on top. Take them all, or only the top one?").format(
+            name=name, n=run, painting=number
+        )
+        box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
+        row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(12))
+        for text, count in ((_("Only the top one"), 1), (_("All {n}").format(n=run), run)):
+            button = Factory.BigButton(text=text)
+            button.bind(on_release=lambda _b, c=count: (view.dismiss(), self.move({**action, "count": c})))
+            row.add_widget(button)
+        box.add_widget(row)
+        view.add_widget(box)
+        view.open()
+        return view
 
     def put_on_top(self, index: int) -> None:
         """Tap a token of this turn to make it the top of the stack the turn will pile."""
