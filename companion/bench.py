@@ -10,6 +10,7 @@ from typing import Any
 
 BENCHMARKS: dict[str, str] = {
     "journal": "companion.journal.bench:bench_journal",
+    "long": "companion.journal.bench:bench_long_games",
     "vision": "companion.vision.bench:bench_vision",
     "ratuki": "companion.games.ratuki_bench:bench_ratuki",
     "calibration": "calibration.bench:bench_calibration",

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.games import engine as find_engine
-from companion.games.base import BadSetup, IllegalAction, Setup, State
+from companion.games.base import BadSetup, Engine, IllegalAction, Setup, State
 
 # Actions whose type starts with this are journaled (and exported, and undone) like any other, but carry no
 # rules: a dice correction, say. The engine never sees them, so every game accepts them.
@@ -83,19 +83,30 @@ def load_lines(lines: Iterable[str], *, source: str = "<input>") -> tuple[Setup,
 
 def replay(setup: Setup, actions: Iterable[dict[str, Any]], *, source: str = "<input>") -> State:
     """The state after applying every action to the game's setup. Errors name the action number."""
+    state = first_state(setup, source=source)  # an unknown game or a refused setup: ReplayError
+    game = find_engine(setup.game)
+    for seq, action in enumerate(actions, start=1):
+        state = apply_logged(game, state, action, seq, source=source)
+    return state
+
+
+def first_state(setup: Setup, *, source: str = "<input>") -> State:
+    """The state before the first action; :class:`ReplayError` when the engine refuses the setup."""
     try:
-        game = find_engine(setup.game)
-        state = game.setup(setup)
+        return find_engine(setup.game).setup(setup)
     except BadSetup as err:
         raise ReplayError(f"{source}: cannot start the game: {err}") from err
-    for seq, action in enumerate(actions, start=1):
-        if is_note(action):
-            continue
-        try:
-            state = game.apply(state, action)
-        except IllegalAction as err:
-            raise ReplayError(f"{source}: action {seq} ({action.get('type')}) refused: {err}") from err
-    return state
+
+
+def apply_logged(game: Engine, state: State, action: dict[str, Any], seq: int, *, source: str = "<input>") -> State:
+    """Action number ``seq`` of a log applied to ``state`` (a note changes nothing); a refusal is a
+    :class:`ReplayError` naming the action."""
+    if is_note(action):
+        return state
+    try:
+        return game.apply(state, action)
+    except IllegalAction as err:
+        raise ReplayError(f"{source}: action {seq} ({action.get('type')}) refused: {err}") from err
 
 
 def replay_file(path: str) -> dict[str, Any]:

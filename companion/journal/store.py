@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -10,11 +11,12 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from companion.games.base import Setup
 from companion.i18n import _, ngettext
@@ -44,7 +46,19 @@ CREATE TABLE IF NOT EXISTS actions (
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (game_id, count)
+);
 """
+# Derived data only: a game's state after its first ``count`` moves, for the rules of that version (a digest of
+# the engines' files) and those exact moves (a digest of their stored text). Resume and a deep undo start from
+# one instead of replaying the whole game; any mismatch and it is ignored. The latest KEEP_SNAPSHOTS per game stay.
+KEEP_SNAPSHOTS = 2
 
 
 class JournalError(RuntimeError):
@@ -114,6 +128,82 @@ class GameRecord:
     finished: bool
     actions: int
     problem: str | None = None
+
+
+class _Unread:
+    """A stored move not parsed yet."""
+
+    __slots__ = ("seq", "text")
+
+    def __init__(self, seq: Any, text: Any) -> None:
+        self.seq = seq
+        self.text = text
+
+
+class Moves(MutableSequence[dict[str, Any]]):
+    """A game's live moves, each parsed from its row the first time it is used: a game resumed from a snapshot
+    near its end reads only the moves after it (thousands of earlier ones stay text until asked for)."""
+
+    def __init__(self, items: list[Any], parse: Callable[[_Unread], dict[str, Any]]) -> None:
+        self._items = items
+        self._parse = parse
+
+    def _read(self, index: int) -> dict[str, Any]:
+        item = self._items[index]
+        if isinstance(item, _Unread):
+            item = self._items[index] = self._parse(item)
+        return item  # type: ignore[no-any-return]
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self._read(i) for i in range(*index.indices(len(self._items)))]
+        return self._read(index)
+
+    @overload
+    def __setitem__(self, index: int, value: dict[str, Any]) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[dict[str, Any]]) -> None: ...
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._items[index] = value
+
+    def __delitem__(self, index: int | slice) -> None:
+        del self._items[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def insert(self, index: int, value: dict[str, Any]) -> None:
+        self._items.insert(index, value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Moves | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Moves({len(self)} moves)"
+
+
+class Snapshot:
+    """A stored state after a game's first ``count`` moves, read (and decompressed) only when asked for."""
+
+    def __init__(self, count: int, blob: Any) -> None:
+        self.count = count
+        self._blob = blob
+
+    def state(self) -> dict[str, Any] | None:
+        """The state, or None when the stored bytes do not read (a damaged snapshot: replay instead)."""
+        try:
+            state = json.loads(zlib.decompress(self._blob))
+        except (zlib.error, TypeError, ValueError, RecursionError):
+            return None
+        return state if isinstance(state, dict) else None
 
 
 class Journal:
@@ -216,7 +306,7 @@ class Journal:
     def _has_schema(self) -> bool:
         """True when every table exists and the version mark is there (a read: no lock taken)."""
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"meta", "games", "actions"} <= tables:
+        if not {"meta", "games", "actions", "snapshots"} <= tables:
             return False
         return self._db.execute("SELECT 1 FROM meta WHERE key = 'schema'").fetchone() is not None
 
@@ -317,6 +407,8 @@ class Journal:
             (seq,) = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()
+            # Snapshots past the new move were of the moves just discarded (undone, then replaced).
+            self._db.execute("DELETE FROM snapshots WHERE game_id = ? AND count >= ?", (game_id, seq))
             self._db.execute(
                 "INSERT INTO actions(game_id, seq, action, at) VALUES (?, ?, ?, ?)", (game_id, seq, text, now)
             )
@@ -398,6 +490,55 @@ class Journal:
         row = self._db.execute("SELECT 1 FROM actions WHERE game_id = ? AND undone = 1 LIMIT 1", (game_id,))
         return row.fetchone() is not None
 
+    # -- snapshots (derived: a faster start for resume and undo) ----------------------------------------------
+
+    @_guarded
+    def save_snapshot(self, game_id: int, count: int, state: dict[str, Any], rules: str) -> None:
+        """Keep ``state`` as the game's state after its first ``count`` live moves under ``rules``."""
+        texts = self._db.execute(
+            "SELECT action FROM actions WHERE game_id = ? AND undone = 0 AND seq <= ? ORDER BY seq", (game_id, count)
+        ).fetchall()
+        if len(texts) != count:
+            return
+        blob = zlib.compress(json.dumps(state, separators=(",", ":")).encode(), 1)
+        with self._tx():
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshots(game_id, count, rules, digest, state) VALUES (?, ?, ?, ?, ?)",
+                (game_id, count, rules, _digest(t for (t,) in texts), blob),
+            )
+            self._db.execute(
+                "DELETE FROM snapshots WHERE game_id = ? AND count NOT IN"
+                " (SELECT count FROM snapshots WHERE game_id = ? ORDER BY count DESC LIMIT ?)",
+                (game_id, game_id, KEEP_SNAPSHOTS),
+            )
+
+    @_guarded
+    def resume_point(self, game_id: int, rules: str) -> tuple[Moves, list[Snapshot]]:
+        """The live moves of a game (read as they are used) and its usable snapshots, latest first: made under
+        ``rules``, of exactly these moves (a snapshot of moves since undone and replaced, or left by an older
+        app, is left out)."""
+        rows = self._db.execute(
+            "SELECT seq, action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
+        ).fetchall()
+        try:
+            stored = self._db.execute(
+                "SELECT count, digest, state FROM snapshots WHERE game_id = ? AND rules = ? AND count <= ?",
+                (game_id, rules, len(rows)),
+            ).fetchall()
+        except sqlite3.OperationalError:  # an older file opened read-only: no snapshots table
+            stored = []
+        wanted = {count: (digest, blob) for count, digest, blob in stored if isinstance(count, int) and count >= 0}
+        found: list[Snapshot] = []
+        running = hashlib.sha256()
+        for count in range(len(rows) + 1):  # one pass: each snapshot's digest of the moves it was made from
+            if count in wanted and running.hexdigest() == wanted[count][0]:
+                found.append(Snapshot(count, wanted[count][1]))
+            if count < len(rows):
+                running.update(str(rows[count][1]).encode())
+                running.update(b"\n")
+        moves = Moves([_Unread(seq, text) for seq, text in rows], lambda row: self._action(game_id, row.seq, row.text))
+        return moves, sorted(found, key=lambda snap: -snap.count)
+
     @_guarded
     def integrity_ok(self) -> bool:
         return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
@@ -452,6 +593,8 @@ def _read_only_card(path: Path, now: Callable[[], float]) -> tuple[Journal, str]
     try:
         memory = Journal(":memory:", now=now)
         source._db.backup(memory._db)
+        for statement in _split(_SCHEMA):  # a journal from an older app lacks the newer tables
+            memory._db.execute(statement)
     except (sqlite3.Error, JournalError):
         return None
     finally:
@@ -605,6 +748,15 @@ def _check_version(path: Path, row: tuple[Any, ...] | None) -> None:
         raise JournalDamaged(path, _("its version mark cannot be read"), repr(str(row[0])[:20])) from None
     if version > SCHEMA_VERSION:
         raise JournalError(f"{path}: journal schema {version} is newer than this app understands")
+
+
+def _digest(texts: Iterable[str]) -> str:
+    """A digest of moves' stored text, in order (what a snapshot was made from)."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(str(text).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def _split(script: str) -> list[str]:

@@ -6,6 +6,7 @@ the :class:`~companion.ui.hub.Hub`, drained on the Kivy clock.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import time
@@ -231,6 +232,7 @@ class CompanionApp(App):
             return None
         self.notice("resume", None)
         self.session = session
+        Clock.schedule_once(lambda _dt: _prepare_undo(session), 0)  # after this frame, not on the first Undo
         self.open_game_screen()
         return self.session
 
@@ -308,6 +310,12 @@ class KeepRunning(ExceptionHandler):  # type: ignore[misc]
         except Exception:
             log.exception("the error could not be shown")
         return int(ExceptionManager.PASS)
+
+
+def _prepare_undo(session: GameSession) -> None:
+    """A resumed game's states for the next undos, worked out between frames; a problem is said by Undo."""
+    with contextlib.suppress(ReplayError, JournalError):
+        session.prepare_undo()
 
 
 def _instantiate(target: str, **kwargs: Any) -> Screen:

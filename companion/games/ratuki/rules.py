@@ -20,6 +20,7 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from companion.games.base import (
@@ -93,6 +94,7 @@ class RatukiEngine(Engine):
     min_players = 2
     max_players = 5
     settings = SETTINGS
+    logs = ("calls", "rounds")  # one round may hold thousands of calls: a move never copies them
 
     # -- setup ---------------------------------------------------------------------------------------------
 
@@ -238,12 +240,13 @@ class RatukiEngine(Engine):
     def _separate(self, state: State, action: Action) -> None:
         require(state["phase"] == "playing", _phase_reason(state, "correct a tie"))
         require(bool(state["calls"]), "no call to correct yet in this round")
-        verdict = state["calls"][-1]["verdict"]
         require(
-            verdict["kind"] == TIE,
+            state["calls"][-1]["verdict"]["kind"] == TIE,
             "only a tie can be split into separate stacks: the last call was not a tie",
         )
-        verdict["kind"] = SEPARATE
+        call = copy.deepcopy(state["calls"][-1])  # logged calls are shared with earlier states: change a copy
+        call["verdict"]["kind"] = SEPARATE
+        state["calls"][-1] = call
 
     def _stop(self, state: State, action: Action) -> None:
         require(state["phase"] == "playing", _phase_reason(state, "stop the round"))
