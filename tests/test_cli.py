@@ -133,7 +133,7 @@ def test_real_game_played_exported_and_replayed_through_the_command(tmp_path: Pa
     journal_path = tmp_path / "data" / "journal.sqlite3"  # where the CLI looks under COMPANION_HOME
     journal_path.parent.mkdir(parents=True)
     journal = Journal(journal_path)
-    session = GameSession.start(journal, setup)
+    session = GameSession(journal, journal.new_game(setup))  # recorded as when it was played (target 30)
     for action in actions:
         session.do(action)
     game_id = session.game_id
