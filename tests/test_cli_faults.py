@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion.games.base import Player, Setup
 from companion.journal import Journal
 
@@ -104,3 +106,97 @@ def test_games_and_export_read_a_journal_another_program_is_writing(tmp_path: Pa
     no_traceback(listed)
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 3
     assert exported.returncode == 0 and len((tmp_path / "out.jsonl").read_text().splitlines()) == 4
+
+
+# -- item 7: hostile logs for `companion replay` ----------------------------------------------------------
+
+SETUP = {"kind": "setup", "game": "ratuki", "seed": 7, "settings": {}}
+PLAYERS_JSON = [{"name": "Ana", "colour": "#e53935", "seat": 1}, {"name": "Bo", "colour": "#1e88e5", "seat": 2}]
+
+
+def setup_line(**changes: object) -> str:
+    return json.dumps({**SETUP, "players": PLAYERS_JSON, **changes})
+
+
+def action_line(action: object, seq: int = 1) -> str:
+    return json.dumps({"kind": "action", "seq": seq, "action": action})
+
+
+HOSTILE = {
+    "deep nesting": (setup_line() + "\n" + '{"kind": "action", "seq": 1, "action": ' + "[" * 100_000, "nested"),
+    "not UTF-8": (setup_line() + "\n" + '{"kind": "action", "seq": 1, "action": {"type": "x\xff"}}', "UTF-8"),
+    "an infinite seat": (setup_line(players=[{**PLAYERS_JSON[0], "seat": 1e400}, PLAYERS_JSON[1]]), "seat"),
+    "an infinite seed": (setup_line(seed=1e400), "seed"),
+    "a 5,000-digit seed": (None, "seed"),
+    "a negative seat": (setup_line(players=[{**PLAYERS_JSON[0], "seat": -1}, PLAYERS_JSON[1]]), "seat"),
+    "a 10,000-character name": (
+        setup_line(players=[{**PLAYERS_JSON[0], "name": "A" * 10_000}, PLAYERS_JSON[1]]),
+        "name",
+    ),
+    "a tick of 1e308": (
+        setup_line() + "\n" + action_line({"type": "start", "tick": 1e308}),
+        "number",
+    ),
+    "a huge number in an action": (setup_line() + "\n" + action_line({"type": "start", "tick": 10**40}), "number"),
+}
+
+
+def _write_hostile(path: Path, name: str, text: str | None) -> None:
+    if name == "a 5,000-digit seed":  # written by hand: Python itself refuses to make such an int from text
+        text = setup_line().replace('"seed": 7', '"seed": ' + "7" * 5000)
+    assert text is not None
+    path.write_bytes(text.encode().replace("\xff".encode(), b"\xff") + b"\n")  # a raw 0xff byte: not UTF-8
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_replay_of_a_hostile_log_says_what_is_wrong_in_one_line(tmp_path: Path, name: str) -> None:
+    text, word = HOSTILE[name]
+    path = tmp_path / "hostile.jsonl"
+    _write_hostile(path, name, text)
+    proc = companion("replay", str(path), home=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 2, proc.stdout[-500:]
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and word in lines[0], proc.stderr[-1000:]
+
+
+def _peak_mb(*args: str, home: Path) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run the command in a fresh wrapper whose only child it is; returns the result and the child's peak RSS."""
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "sys.stderr.write(p.stderr); sys.stdout.write(p.stdout)\n"
+        "print('PEAK', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, file=sys.stderr)\n"
+        "sys.exit(p.returncode)\n"
+    )
+    env = dict(os.environ, COMPANION_HOME=str(home))
+    proc = subprocess.run(
+        [sys.executable, "-c", wrapper, sys.executable, "-m", "companion", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    peak = float(proc.stderr.strip().splitlines()[-1].split()[1])
+    proc.stderr = "\n".join(proc.stderr.strip().splitlines()[:-1])
+    return proc, peak
+
+
+def test_replay_of_dev_zero_stops_at_the_line_cap_with_bounded_memory(tmp_path: Path) -> None:
+    proc, peak = _peak_mb("replay", "/dev/zero", home=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 2 and "line 1" in proc.stderr and "longer than" in proc.stderr
+    assert peak < 250, peak
+
+
+def test_replay_of_a_100_mb_file_is_refused_by_its_size_with_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    with open(path, "w") as out:
+        out.write(setup_line() + "\n")
+        line = action_line({"type": "note.test", "text": "x" * 900}) + "\n"
+        for _ in range(100 * 1024 * 1024 // len(line)):
+            out.write(line)
+    proc, peak = _peak_mb("replay", str(path), home=tmp_path)
+    no_traceback(proc)
+    assert proc.returncode == 2 and "MB" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert peak < 250, peak

@@ -42,9 +42,9 @@ SETUP = "SETUP"
         ([SETUP, '{"kind": "action", "seq": 1, "action": {"type": "add", "n": 1}'], "line 2: not valid JSON"),
         (['"just a string"'], "line 1: expected a JSON object, got str"),
         ([SETUP, SETUP], "line 2: a second setup line"),
-        (['{"kind": "setup", "players": []}'], "line 1: bad setup ('game')"),
-        (['{"kind": "setup", "game": "toy", "players": [{"colour": "#fff"}]}'], "line 1: bad setup ('name')"),
-        (['{"kind": "setup", "game": "toy", "players": [], "seed": "x"}'], "line 1: bad setup (invalid literal"),
+        (['{"kind": "setup", "players": []}'], "line 1: bad setup (no game named)"),
+        (['{"kind": "setup", "game": "toy", "players": [{"colour": "#fff"}]}'], "player 1's name must be 1 to 14"),
+        (['{"kind": "setup", "game": "toy", "players": [], "seed": "x"}'], "bad setup (the seed must be"),
         ([SETUP, '{"kind": "action", "seq": 1, "action": {"n": 1}}'], "line 2: 'action' must be an object"),
         ([SETUP, '{"kind": "action", "seq": 1, "action": [1]}'], "line 2: 'action' must be an object"),
         (
