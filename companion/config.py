@@ -16,6 +16,10 @@ from typing import Any
 Check = tuple[Any, str, str]
 
 
+MAX_FILE_BYTES = 64 * 1024  # a config is a few hundred bytes; a bigger file is refused before it is read
+MAX_PROBLEMS = 20  # problems listed one by one; the rest are counted
+MAX_VALUE = 200  # characters of any string value (a name, a camera source) or key
+SHOWN = 40  # characters of a value or key quoted in a problem
 MAX_NAME = 14  # characters of a player name that fit the player strips of every game screen
 DEFAULTS: dict[str, dict[str, Check]] = {
     "display": {
@@ -86,28 +90,64 @@ def load(path: Path | None, *, required: bool = False) -> Config:
             config.problems.append(f"{path}: no such file; using built-in defaults")
         return config
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # -sig: a byte-order mark (Notepad) is fine
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            config.problems.append(
+                f"{path}: the file is {size / 1024 / 1024:.1f} MB, a config is at most {MAX_FILE_BYTES // 1024} KB; "
+                "using built-in defaults"
+            )
+            return config
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)  # a file that grew meanwhile (or a device) is cut off, never read whole
+        if len(raw) > MAX_FILE_BYTES:
+            config.problems.append(f"{path}: more than {MAX_FILE_BYTES // 1024} KB; using built-in defaults")
+            return config
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # -sig: a byte-order mark (Notepad) is fine
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        config.problems.append(f"{path}: cannot read the file ({err}); using built-in defaults")
+        config.problems.append(f"{path}: cannot read the file ({_short(str(err))}); using built-in defaults")
         return config
+    except RecursionError:
+        config.problems.append(f"{path}: cannot read the file (values nested too deep); using built-in defaults")
+        return config
+    found: list[str] = []
     for section, table in data.items():
         if section not in DEFAULTS:
-            config.problems.append(f"{path}: unknown section [{section}] (known: {', '.join(DEFAULTS)})")
+            found.append(f"{path}: unknown section [{_short(section)}] (known: {', '.join(DEFAULTS)})")
             continue
         if not isinstance(table, dict):
-            config.problems.append(f"{path}: {section} must be a [section], not a value")
+            found.append(f"{path}: {section} must be a [section], not a value")
             continue
         for key, value in table.items():
             if key not in DEFAULTS[section]:
                 known = ", ".join(DEFAULTS[section])
-                config.problems.append(f"{path}: unknown key {section}.{key} (known: {known})")
+                found.append(f"{path}: unknown key {section}.{_short(key)} (known: {known})")
                 continue
-            reason = _check(value, DEFAULTS[section][key][1])
+            reason = _too_long(value) or _check(value, DEFAULTS[section][key][1])
             if reason:
-                config.problems.append(f"{path}: {section}.{key} = {value!r}: {reason}; using the default")
+                found.append(f"{path}: {section}.{key} = {_short(repr(value))}: {reason}; using the default")
             else:
                 config.values[section][key] = value
+    config.problems += found[:MAX_PROBLEMS]
+    if len(found) > MAX_PROBLEMS:
+        config.problems.append(f"{path}: and {len(found) - MAX_PROBLEMS} more problems in the same file")
     return config
+
+
+def _short(text: str) -> str:
+    """``text`` as quoted in a problem: at most :data:`SHOWN` characters."""
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
+def _too_long(value: Any, depth: int = 0) -> str | None:
+    """A string value (or one in a list) longer than :data:`MAX_VALUE` characters, or lists in lists."""
+    if isinstance(value, str) and len(value) > MAX_VALUE:
+        return f"a value of {len(value)} characters (at most {MAX_VALUE})"
+    if isinstance(value, list | dict):
+        if depth > 2 or len(value) > 50:
+            return "a value too big or nested too deep"
+        items = value.values() if isinstance(value, dict) else value
+        return next((r for r in (_too_long(v, depth + 1) for v in items) if r), None)
+    return None
 
 
 def _check(value: Any, rule: str) -> str | None:
@@ -133,7 +173,7 @@ def _check(value: Any, rule: str) -> str | None:
         ok = isinstance(value, list) and len(value) == 5 and all(isinstance(n, str) and n.strip() for n in value)
         if not ok:
             return "must be a list of 5 non-empty names"
-        long = [n for n in value if len(n.strip()) > MAX_NAME]
+        long = [_short(n) for n in value if len(n.strip()) > MAX_NAME]
         return f"names of at most {MAX_NAME} characters fit every screen: {', '.join(long)}" if long else None
     if kind == "colours":
         ok = isinstance(value, list) and len(value) == 5 and all(_is_colour(c) for c in value)

@@ -80,7 +80,7 @@ class CompanionApp(App):
         self._errors = KeepRunning(self)
         if config.problems:
             more = f" (+{len(config.problems) - 1} more)" if len(config.problems) > 1 else ""
-            self.notices["config"] = f"Config: {config.problems[0]}{more}"
+            self.notices["config"] = f"Config{more}: {config.problems[0]}"  # the count first: a long one is cut
         self._watchdog: Any = None
 
     # -- wiring ------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games.base import Player
+from companion.i18n import ngettext
 
 
 class GameHeader(BoxLayout):
@@ -155,6 +156,10 @@ def choose_player(
     return view
 
 
+MAX_NOTICES = 30  # notices listed in the dialog (a label's texture is one image: it must stay small)
+NOTICE_CHARS = 600  # characters of each
+
+
 def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
     """A modal with each notice in full (scrolls when long): *Hide these* clears the banner, *Keep* closes."""
     view = ModalView(
@@ -162,8 +167,15 @@ def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
     )
     box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(10))
     scroll = ScrollView(do_scroll_x=False)
+    shown = [line if len(line) <= NOTICE_CHARS else line[: NOTICE_CHARS - 1] + "…" for line in lines[:MAX_NOTICES]]
+    if len(lines) > MAX_NOTICES:
+        shown.append(
+            ngettext("… and {count} more", "… and {count} more", len(lines) - MAX_NOTICES).format(
+                count=len(lines) - MAX_NOTICES
+            )
+        )
     text = Label(
-        text="\n\n".join(escape_markup(line) for line in lines) or "Nothing to report.",
+        text="\n\n".join(escape_markup(line) for line in shown) or "Nothing to report.",
         markup=True,
         font_size=dp(18),
         halign="left",
