@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from companion.i18n import _
+
 JSON = Any
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -308,6 +310,23 @@ def check_players(setup: Setup, lo: int, hi: int) -> None:
     seats = [p.seat for p in setup.players]
     if len(set(seats)) != n:
         raise BadSetup("two players cannot share a button/seat")
+
+
+def error_words(err: BaseException) -> str:
+    """An unexpected error said in words a player can act on, never Python's own text (``KeyError('paintings')``):
+    what is missing or of the wrong kind, or the error's own sentence when it has one."""
+    if isinstance(err, KeyError):
+        key = err.args[0] if err.args else "?"
+        return _("the entry {key!r} is missing").format(key=key) if isinstance(key, str) else _("an entry is missing")
+    if isinstance(err, IndexError):
+        return _("a list is shorter than expected")
+    if isinstance(err, TypeError | AttributeError):
+        return _("a value of the wrong kind")
+    if isinstance(err, OSError):
+        return err.strerror or _("the file cannot be read")
+    if isinstance(err, IllegalAction | BadSetup | ValueError) and str(err) and not str(err).startswith("<"):
+        return str(err)
+    return _("an unexpected problem")
 
 
 def require(condition: bool, reason: str) -> None:

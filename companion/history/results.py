@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from companion.games import engine as find_engine
-from companion.games.base import Action, BadSetup, IllegalAction, Setup, State
+from companion.games.base import Action, BadSetup, IllegalAction, Setup, State, error_words
 from companion.history.adapters import Tracker, adapter, describe, options
 from companion.journal.replay import describe_note, is_note
 
@@ -183,7 +183,7 @@ def derive(
     except (_Broken, BadSetup) as err:
         return Play(status=DAMAGED, players=plain, problem=str(err), **base)  # type: ignore[arg-type]
     except (KeyError, TypeError, ValueError, IndexError) as err:  # an engine tripping on an old or odd log
-        return Play(status=DAMAGED, players=plain, problem=f"cannot be read ({err!r})", **base)  # type: ignore[arg-type]
+        return Play(status=DAMAGED, players=plain, problem=f"cannot be read ({error_words(err)})", **base)  # type: ignore[arg-type]
     status = FINISHED if over else ABANDONED if stopped else IN_PROGRESS
     order = ranks(scores, winners, rules.lowest_wins) if over else {s: 0 for s in scores}
     players = tuple(

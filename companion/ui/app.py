@@ -23,7 +23,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion.config import Config
 from companion.games import engine as find_engine
-from companion.games.base import Setup
+from companion.games.base import Setup, error_words
 from companion.history import History, HistoryError
 from companion.i18n import _
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
@@ -304,7 +304,7 @@ class KeepRunning(ExceptionHandler):  # type: ignore[misc]
             self.app.notice(
                 "error",
                 _("Something went wrong ({error}). The game is kept: carry on, or go Home and continue it.").format(
-                    error=what
+                    error=error_words(exception)
                 ),
             )
         except Exception:

@@ -107,7 +107,7 @@ write(
     "a balloon space gives the region's card, not the pile's",
     P3,
     PLAIN + [roll(2), MOVE, {"type": "take_pile", "balloon": False}],
-    error="not now",
+    error="the draw pile is only for card spaces: on a balloon space Ana takes the region's card",
 )
 write(
     "leopard_take_and_look",

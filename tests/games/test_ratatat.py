@@ -229,7 +229,7 @@ def test_describe_every_action_type() -> None:
     assert lines[0] == "roll 3 + 4"
     assert lines[8] == "swap own card 1 with Bob's card 2"
     assert lines[11] == "region 1 shows 4 with a balloon"
-    assert lines[1] == "re-roll dice 1 → 6"  # values said as a player would, not a Python list
+    assert lines[1] == "re-roll: die 1 now shows 6"  # said as a player would, not a Python list
     assert lines[16] == "Ana reveals 1, 2"
     assert all(lines) and len(set(lines)) == len(lines)
 
@@ -322,3 +322,26 @@ def test_assistant_is_fast(benchmark: Any) -> None:
     state = dealt((5, 1, 7, 8, 3))
     help_ = benchmark(assistant, state)
     assert help_["best"] == 3
+
+
+def test_the_message_line_says_each_thing_once() -> None:
+    """#21.9: the log line and what came of it, without saying the same thing twice."""
+    state = {"players": ["Ana", "Bob"], "seats": [1, 2]}
+    swap = {"type": "swap", "mine": 0, "other": "Bob", "theirs": 1}
+    swapped = {**state, "events": [{"event": "swapped", "mine": 0, "seat": 2, "theirs": 1}]}
+    assert wording.outcome(swap, swapped) == "swap own card 1 with Bob's card 2"
+    reroll = {"type": "reroll", "indices": [2], "values": [6]}
+    assert wording.outcome(reroll, {**state, "events": [{"event": "dice_rerolled", "count": 1, "of": 3}]}) == (
+        "re-roll: die 3 now shows 6"
+    )
+    earned = {**state, "events": [{"event": "tokens_earned", "count": 1, "why": "balloon_card"}]}
+    assert wording.outcome({"type": "take_region"}, earned) == "take the region's card: +1 re-roll token (balloon card)"
+    two = {**state, "events": [{"event": "tokens_earned", "count": 2, "why": "balloon_space"}]}
+    assert wording.events_text(two) == ["+2 re-roll tokens (balloon space)"]
+
+
+def test_not_now_says_what_to_tap() -> None:
+    state = dealt()
+    state = ENGINE.apply(state, {"type": "roll", "dice": [1]})
+    with pytest.raises(IllegalAction, match="not now: Ana taps Move the statue, or taps dice to re-roll"):
+        ENGINE.apply(state, {"type": "pass"})

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import BadSetup, IllegalAction
+from companion.games.base import BadSetup, IllegalAction, error_words
 
 DATA_PATH = Path(__file__).resolve().parent.parent / "data" / "artcollectors.json"
 
@@ -66,7 +66,7 @@ def load_catalogue(path: Path = DATA_PATH) -> Catalogue:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise BadSetup(f"cannot read {path.name}: {err!r}") from err
+        raise BadSetup(f"cannot read {path.name}: {error_words(err)}") from err
     return parse_catalogue(raw, source=path.name)
 
 
@@ -112,7 +112,7 @@ def parse_catalogue(raw: Any, *, source: str = "the catalogue") -> Catalogue:
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         if isinstance(err, BadSetup):
             raise
-        raise BadSetup(f"cannot read {source}: {err!r}") from err
+        raise BadSetup(f"cannot read {source}: {error_words(err)}") from err
 
 
 def catalogue_json(catalogue: Catalogue) -> dict[str, Any]:

@@ -50,7 +50,7 @@ from companion.games.base import (
     require,
     seat_index,
 )
-from companion.i18n import N_
+from companion.i18n import N_, ngettext
 
 # --------------------------------------------------------------------------------------------------------------
 # Small helpers over the state's own copy of the catalogue (a state never needs the data file again).
@@ -421,8 +421,11 @@ class ArtCollectors(Engine):
         limit = int(state["paintings"][key]["tokens"])
         if others + value > limit:
             raise IllegalAction(
-                f"painting {key} has only {limit} token{'s' if limit != 1 else ''}: "
-                f"{state['players'][seat]} with {value} would make {others + value}"
+                ngettext(
+                    "painting {key} has only {limit} token: {name} with {value} would make {total}",
+                    "painting {key} has only {limit} tokens: {name} with {value} would make {total}",
+                    limit,
+                ).format(key=key, limit=limit, name=state["players"][seat], value=value, total=others + value)
             )
         state["counts"][seat][key] = value
 

@@ -152,6 +152,10 @@ def reason_text(row: dict[str, Any], result: dict[str, Any], state: State) -> st
     if why == "none":
         return _("nobody has any of its tokens")
     if why == "most":
+        if row["total"] < row["tokens"]:  # "1 of 1" said of a painting of 8 tokens reads as all of them
+            return _("{name} has the most: {top} of the {total} counted ({tokens} in the game)").format(
+                name=names[row["winner"]], top=top, total=row["total"], tokens=row["tokens"]
+            )
         return _("{name} has the most: {top} of {total}").format(name=names[row["winner"]], top=top, total=row["total"])
     tied = names_text(state, row["tied"])
     if why == "tie_no_cat":

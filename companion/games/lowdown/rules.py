@@ -49,7 +49,7 @@ from companion.games.lowdown.board import (
     validate_layout,
 )
 from companion.games.lowdown.wording import article as _a
-from companion.i18n import N_
+from companion.i18n import N_, ngettext
 
 NAME = "lowdown"
 LINE_SUM = 10
@@ -324,11 +324,15 @@ def _check_shade(state: State, player: int, action: Action) -> Square:
     require(_cell(state, player, sq) is None, f"{_square_text(state, sq)} is not free")
     if player == int(state["active"]) and not state["looked"]:
         raise IllegalAction(
-            f"{_name(state, player)} may not shade yet: look at the secret pair first, it may fit somewhere"
+            f"not yet: {_name(state, player)} taps 'Look at the secret pair' first; its dice may fit a free square"
         )
     if wilds_left(state, player) > 0:
         raise IllegalAction(
-            f"{_name(state, player)} still has {wilds_left(state, player)} wild colour(s): use one instead of shading"
+            ngettext(
+                "{name} still has {n} wild colour: use it instead of shading",
+                "{name} still has {n} wild colours: use one instead of shading",
+                wilds_left(state, player),
+            ).format(name=_name(state, player), n=wilds_left(state, player))
         )
     require(
         not _can_write(state, player),

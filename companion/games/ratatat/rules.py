@@ -389,18 +389,30 @@ class RatATatRoll(Engine):
             return "you have no re-roll token"
         if kind == "roll" and phase == ENDGAME:
             return f"{me} has {state['threshold']} cards: pass or roll the picture die, no number dice"
+        if kind == "take_pile" and phase == SPACE:
+            space = state["board"]["spaces"][state["landing"]]
+            if space["kind"] != "card":
+                return f"the draw pile is only for card spaces: on a {space['kind']} space {me} takes the region's card"
+            return "the draw pile is empty: take the region's card"
+        if phase == PICTURE_ROLLED:
+            if state["picture"] == "swap":
+                resolve = "chooses a card to swap (My card …), or taps No swap"
+            elif self._picture_choices(state):
+                resolve = f"takes the card the {state['picture']} shows (tap Take …)"
+            else:
+                resolve = "ends the turn: there is no card to take"
         wanted = {
-            DEAL: "enter the five face-up cards first",
-            REVEAL: "enter the card that refills the board first",
-            ROLL: f"{me} rolls 1, 2 or 3 number dice",
-            ROLLED: f"{me} moves the statue or spends a token to re-roll",
-            SPACE: f"{me} takes a card from the landing space",
-            PICTURE: f"{me} rolls the picture die",
-            ENDGAME: f"{me} passes or rolls the picture die",
-            PICTURE_ROLLED: f"{me} resolves the picture die",
-            GIVE_BACK: f"{me} gives one old card back to the bottom of the pile",
-            LOOK: f"{me} chooses what to look at",
-            FINAL_REVEAL: "enter each player's card values",
+            DEAL: "enter the five face-up cards first (tap each card's value)",
+            REVEAL: "enter the card that refills the board first (tap its value)",
+            ROLL: f"{me} rolls 1, 2 or 3 number dice (tap how many, or read them with the camera)",
+            ROLLED: f"{me} taps Move the statue, or taps dice to re-roll them with a token",
+            SPACE: f"{me} takes a card from the landing space (tap Take …)",
+            PICTURE: f"{me} rolls the picture die and taps the face it shows",
+            ENDGAME: f"{me} taps Pass, or rolls the picture die and taps the face it shows",
+            PICTURE_ROLLED: f"{me} {resolve}" if phase == PICTURE_ROLLED else "",
+            GIVE_BACK: f"{me} gives one old card back to the bottom of the pile (tap Card …)",
+            LOOK: f"{me} chooses what to look at (My cards, a player's name, or Skip)",
+            FINAL_REVEAL: "enter each player's card values (tap them left to right)",
         }
         return f"not now: {wanted.get(phase, 'the game is over')}"
 

@@ -19,8 +19,11 @@ def describe(action: Action, state: State | None = None) -> str:
     if kind == "reroll":
         if "picture" in action:
             return f"re-roll the picture die: {action['picture']}"
-        dice = ", ".join(str(i + 1) for i in action.get("indices", []))
-        return f"re-roll dice {dice} → {', '.join(map(str, action.get('values', [])))}"
+        indices, values = action.get("indices", []), action.get("values", [])
+        shown = ", ".join(
+            _("die {die} now shows {face}").format(die=i + 1, face=v) for i, v in zip(indices, values, strict=False)
+        )
+        return _("re-roll: {dice}").format(dice=shown)
     if kind == "move":
         return "move the statue"
     if kind == "take_region":
@@ -89,9 +92,20 @@ def events_text(state: State) -> list[str]:
     return [event_text(event, state) for event in state.get("events", [])]
 
 
+# Events the log line of their own action says already ("swap own card 1 with Ana's card 2" needs no "swapped
+# card 1 with Ana's card 2" after it).
+_SAID_BY: dict[str, tuple[str, ...]] = {
+    "swap": ("swapped",),
+    "no_swap": ("no_swap",),
+    "give_back": ("gave_back",),
+    "reroll": ("dice_rerolled", "picture_rerolled"),
+}
+
+
 def outcome(action: Action, state: State) -> str:
     """What the message line says after ``action``: its log line and what came of it (tokens earned, an empty
-    bank, a reshuffle); ``state`` is the game after it."""
+    bank, a reshuffle), each said once; ``state`` is the game after it."""
     line = describe(action, state)
-    events = events_text(state)
+    said = _SAID_BY.get(str(action.get("type")), ())
+    events = [event_text(e, state) for e in state.get("events", []) if e.get("event") not in said]
     return f"{line}: {'; '.join(events)}" if events else line

@@ -21,6 +21,7 @@ from kivy.utils import get_color_from_hex
 
 from companion.games import ratatat
 from companion.games.ratatat import wording
+from companion.i18n import ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -568,7 +569,11 @@ class RatatatScreen(GameScreen):
             go = self._button("Spend a token: re-roll", self._submit_roll, kind="AccentButton", disabled=not ready)
             box.add_widget(self._row([go, self._button("Cancel", self._cancel_reroll)]))
         else:
-            self.info = f"Tap dice to re-roll them ({usable} token{'s' if usable != 1 else ''} to spend)"
+            self.info = ngettext(
+                "Tap dice to re-roll them ({n} token to spend)",
+                "Tap dice to re-roll them ({n} tokens to spend)",
+                usable,
+            ).format(n=usable)
             box.add_widget(self._row([self._button("Move the statue", self._move, kind="AccentButton")], dp(60)))
 
     def _space_text(self, space: dict[str, Any]) -> str:
@@ -852,7 +857,9 @@ class RatatatScreen(GameScreen):
     def _controls_over(self, box: BoxLayout, me: str) -> None:
         scores = self.engine.scores(self.state)
         winners = scores["winners"]
-        self.prompt = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} with {scores[winners[0]]}!"
+        self.prompt = ngettext("{names} wins with {score}!", "{names} win with {score}!", len(winners)).format(
+            names=" and ".join(winners), score=scores[winners[0]]
+        )
         ranked = sorted(self.state["players"], key=lambda p: scores[p])
         # the hint only where there is room: five rows and Home must fit under a notice banner as well
         self.info = "Lowest total wins: everyone's cards added up" if len(ranked) <= 3 else ""
