@@ -202,3 +202,106 @@ class UI:
             event.cancel()
         app.journal.close()
         App._running_app = None
+
+
+# -- layout audit ------------------------------------------------------------------------------------------
+
+
+def _shown(widget: Any) -> bool:
+    """Drawn at all: no ancestor (or the widget) is fully transparent."""
+    w = widget
+    while w is not None and w is not w.parent:
+        if getattr(w, "opacity", 1) <= 0:
+            return False
+        w = w.parent
+    return True
+
+
+def window_rect(widget: Any) -> tuple[float, float, float, float]:
+    """``(x1, y1, x2, y2)`` of a widget in window coordinates."""
+    x, y = widget.to_window(*widget.pos)
+    return (x, y, x + widget.width, y + widget.height)
+
+
+def ink_rect(label: Any) -> tuple[float, float, float, float] | None:
+    """Where a label's text is actually drawn (window coordinates): its laid-out lines placed in the texture,
+    the texture centred on the widget, as Kivy draws it. None when nothing is drawn."""
+    lines = [line for line in getattr(label._label, "_cached_lines", []) if line.w > 0]
+    tw, th = label.texture_size
+    if not lines or tw <= 0:
+        return None
+    x0 = min(line.x for line in lines)
+    x1 = max(line.x + line.w for line in lines)
+    y0 = min(line.y for line in lines)
+    y1 = max(line.y + line.h for line in lines)
+    cx, cy = label.to_window(*label.center)
+    left, top = cx - tw / 2, cy + th / 2
+    return (left + x0, top - y1, left + x1, top - y0)
+
+
+def _intersect(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def _rounded(rect: tuple[float, ...]) -> tuple[int, ...]:
+    return tuple(round(v) for v in rect)
+
+
+def _ancestor(a: Any, b: Any) -> bool:
+    w = b.parent
+    while w is not None and w is not w.parent:
+        if w is a:
+            return True
+        w = w.parent
+    return False
+
+
+def layout_problems(root: Any, *, min_font: float | None = None, size: tuple[int, int] = (800, 480)) -> list[str]:
+    """What a player would see wrong in ``root``'s layout: text drawn outside its own box or off the window,
+    text or buttons drawn over each other, and (with ``min_font``) text smaller than that. Buttons count by their
+    whole face (their background is drawn), labels by the ink of their text; a ScrollView clips what is in it."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    screen = (0.0, 0.0, float(size[0]), float(size[1]))
+    drawn: list[tuple[Any, tuple[float, float, float, float]]] = []
+    problems: list[str] = []
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label) or w.width <= 1 or w.height <= 1 or not _shown(w):
+            continue
+        text = str(w.text).strip()
+        is_button = isinstance(w, Button)
+        if not text and not is_button:
+            continue
+        clip = screen
+        parent = w.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                clip = _intersect(clip, window_rect(parent))
+            parent = parent.parent
+        box = window_rect(w)
+        ink = ink_rect(w) if text else None
+        name = f"{type(w).__name__} {text[:40]!r}"
+        if ink is not None and (
+            ink[0] < box[0] - 2 or ink[1] < box[1] - 2 or ink[2] > box[2] + 2 or ink[3] > box[3] + 2
+        ):
+            problems.append(f"text outside its box: {name} ink {_rounded(ink)} box {_rounded(box)}")
+        face = box if is_button else (ink or box)
+        if clip == screen and (face[0] < -1 or face[1] < -1 or face[2] > size[0] + 1 or face[3] > size[1] + 1):
+            problems.append(f"off the window: {name} at {_rounded(face)}")
+        if min_font is not None and text and w.font_size < min_font - 0.01:
+            problems.append(f"text smaller than {min_font:g} px: {name} ({w.font_size:.0f} px)")
+        seen = _intersect(face, clip)
+        if seen[2] - seen[0] > 1 and seen[3] - seen[1] > 1:
+            drawn.append((w, seen))
+    for i, (a, ra) in enumerate(drawn):
+        for b, rb in drawn[i + 1 :]:
+            both = _intersect(ra, rb)
+            if both[2] - both[0] > 1 and both[3] - both[1] > 1 and not (_ancestor(a, b) or _ancestor(b, a)):
+                overlap = f"{both[2] - both[0]:.0f}x{both[3] - both[1]:.0f} px"
+                problems.append(
+                    f"drawn over each other: {type(a).__name__} {str(a.text).strip()[:30]!r} and "
+                    f"{type(b).__name__} {str(b.text).strip()[:30]!r} ({overlap})"
+                )
+    return problems

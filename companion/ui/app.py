@@ -38,7 +38,30 @@ log = logging.getLogger(__name__)
 
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
 CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
-BANNER_CHARS = 200  # per notice: two wrapped lines at 800 px
+BANNER_FONT = 17  # dp
+BANNER_SLACK = 48  # dp a wrapped line may lose at its end (the word that did not fit) and the side margins
+
+
+def fit_text(text: str, width: float, font_size: float) -> str:
+    """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide in the UI font at ``font_size``
+    pixels (measured, not counted in characters)."""
+    from kivy.core.text import Label as CoreLabel
+
+    measure = CoreLabel(font_size=font_size)
+
+    def wide(candidate: str) -> float:
+        return float(measure.get_extents(candidate)[0])
+
+    if wide(text) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest cut that fits
+        mid = (low + high + 1) // 2
+        if wide(text[:mid].rstrip() + "…") <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
 
 
 class CompanionApp(App):
@@ -177,9 +200,17 @@ class CompanionApp(App):
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
-        # Newest first, at most two notices (each wrapped, cut only when very long; tap to dismiss).
-        lines = list(reversed(list(self.notices.values())))[:2]
-        self.banner = "\n".join(line if len(line) <= BANNER_CHARS else line[: BANNER_CHARS - 1] + "…" for line in lines)
+        # Two lines at most, so the banner has one height whatever it says and the screen above it never moves
+        # twice: the newest notice alone may wrap to two lines; with more, each has a line of its own. Tap to
+        # read them all in full.
+        from kivy.metrics import dp
+
+        newest = list(reversed(list(self.notices.values())))
+        line = Window.width - dp(BANNER_SLACK)
+        if len(newest) == 1:
+            self.banner = fit_text(newest[0], 2 * line, dp(BANNER_FONT))
+        else:
+            self.banner = "\n".join(fit_text(text, line, dp(BANNER_FONT)) for text in newest[:2])
 
     def dismiss_notices(self) -> None:
         """Hide the banner until something new happens."""
@@ -342,9 +373,11 @@ BoxLayout:
         opacity: 1 if app.banner else 0
         disabled: not app.banner
         size_hint_y: None
-        height: max(dp(48), self.texture_size[1] + dp(12)) if app.banner else 0
+        # One height whatever it says (two lines), so the screen above never moves again when a notice changes.
+        height: dp(52) if app.banner else 0
         font_size: dp(17)
         text_size: self.width - dp(16), None
+        max_lines: 2
         halign: "left"
         background_normal: ""
         background_disabled_normal: ""

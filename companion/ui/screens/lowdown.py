@@ -783,18 +783,19 @@ class LowdownScreen(GameScreen):
         use.bind(on_release=lambda _b: self.use_entry())
         slots.add_widget(use)
         panel.add_widget(slots)
-        colours = GridLayout(cols=3, spacing=dp(6), size_hint_y=None, height=dp(2 * 58 + 6))
+        # One row of colours and one of numbers: the panel fits above the player strip with the notice banner shown.
+        colours = GridLayout(cols=len(layout["colours"]), spacing=dp(6), size_hint_y=None, height=dp(56))
         for name, hexa in layout["colours"].items():
-            button = Factory.BigButton(text=name, font_size=dp(18), height=dp(58))
+            button = Factory.BigButton(text=name, font_size=dp(18), height=dp(56))
             button.background_color = get_color_from_hex(hexa)
             button.color = readable_text(hexa)
             button.disabled = len(self.entry["colours"]) >= need
             button.bind(on_release=lambda _b, n=name: self.add_entry("colours", n))
             colours.add_widget(button)
         panel.add_widget(colours)
-        numbers = GridLayout(cols=len(layout["numbers"]), spacing=dp(6), size_hint_y=None, height=dp(58))
+        numbers = GridLayout(cols=len(layout["numbers"]), spacing=dp(6), size_hint_y=None, height=dp(56))
         for value in layout["numbers"]:
-            button = Factory.BigButton(text=str(value), font_size=dp(24), height=dp(58))
+            button = Factory.BigButton(text=str(value), font_size=dp(24), height=dp(56))
             button.disabled = len(self.entry["numbers"]) >= need
             button.bind(on_release=lambda _b, v=value: self.add_entry("numbers", v))
             numbers.add_widget(button)

@@ -637,8 +637,10 @@ class RatukiScreen(GameScreen):
         grid = self.ids.stats
         grid.clear_widgets()
         self._stat_labels: dict[str, tuple[Any, Any]] = {}
-        for text in ("", "stacks", "ties"):
-            grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(14), color=(0.75, 0.75, 0.8, 1)))
+        self._round_cell = Factory.RatukiCell(text=self.round_text, halign="left", bold=True, height=dp(28))
+        grid.add_widget(self._round_cell)
+        for text in ("stacks", "ties"):
+            grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(16), color=(0.75, 0.75, 0.8, 1), height=dp(28)))
         for player in self.players:
             name = Factory.RatukiCell(
                 text=player.name, halign="left", shorten_from="right", color=get_color_from_hex(player.colour)
@@ -646,12 +648,14 @@ class RatukiScreen(GameScreen):
             name.bold = True
             stacks, ties = Factory.RatukiCell(), Factory.RatukiCell()
             for widget in (name, stacks, ties):
+                widget.height = dp(28)
                 grid.add_widget(widget)
             self._stat_labels[player.name] = (stacks, ties)
 
     def _update_stats(self) -> None:
         from companion.games.ratuki import round_stats
 
+        self._round_cell.text = self.round_text
         for name, stats in round_stats(self.state).items():
             labels = self._stat_labels.get(name)
             if labels:
