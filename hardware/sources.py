@@ -9,12 +9,15 @@ picamera2 and OpenCV are imported only inside ``open()``, so nothing here needs 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from hardware.camera import CameraUnavailable, Frame, FrameSource
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpeg", ".webm")
@@ -279,12 +282,15 @@ class ReplaySource:
         if self.frames is not None:
             return self.frames[index]
         if index not in self._cache:
-            import cv2
+            from hardware.imagefile import ImageRefused, read_image
 
-            image = cv2.imread(str(self._files[index]), cv2.IMREAD_COLOR)
-            if image is None:
-                raise CameraUnavailable(f"{self.name}: cannot read image {self._files[index]}")
-            self._cache[index] = self._fit(image)
+            try:
+                image = read_image(self._files[index])  # a huge picture is refused by its header, not decoded
+            except ImageRefused as err:
+                raise CameraUnavailable(f"{self.name}: {err}") from err
+            for note in image.notes:
+                log.warning("%s: %s: %s", self.name, self._files[index], note)
+            self._cache[index] = self._fit(image.pixels)
         return self._cache[index]
 
     def _video_at(self, index: int) -> Frame:

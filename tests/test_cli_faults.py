@@ -4,29 +4,16 @@ one clear line on stderr, a documented exit status, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from procs import companion, no_traceback, peak_mb
 
 from companion.games.base import Player, Setup
 from companion.journal import Journal
 
 PLAYERS = (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2))
-
-
-def companion(*args: str, home: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    return subprocess.run(
-        [sys.executable, "-m", "companion", *args], env=env, capture_output=True, text=True, timeout=timeout
-    )
-
-
-def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
-    assert "Traceback" not in proc.stderr and 'File "' not in proc.stderr, proc.stderr[-3000:]
 
 
 def journal_in(home: Path, games: int = 3) -> tuple[Path, list[int]]:
@@ -160,30 +147,8 @@ def test_replay_of_a_hostile_log_says_what_is_wrong_in_one_line(tmp_path: Path, 
     assert len(lines) == 1 and str(path) in lines[0] and word in lines[0], proc.stderr[-1000:]
 
 
-def _peak_mb(*args: str, home: Path) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run the command in a fresh wrapper whose only child it is; returns the result and the child's peak RSS."""
-    wrapper = (
-        "import resource, subprocess, sys\n"
-        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
-        "sys.stderr.write(p.stderr); sys.stdout.write(p.stdout)\n"
-        "print('PEAK', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, file=sys.stderr)\n"
-        "sys.exit(p.returncode)\n"
-    )
-    env = dict(os.environ, COMPANION_HOME=str(home))
-    proc = subprocess.run(
-        [sys.executable, "-c", wrapper, sys.executable, "-m", "companion", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    peak = float(proc.stderr.strip().splitlines()[-1].split()[1])
-    proc.stderr = "\n".join(proc.stderr.strip().splitlines()[:-1])
-    return proc, peak
-
-
 def test_replay_of_dev_zero_stops_at_the_line_cap_with_bounded_memory(tmp_path: Path) -> None:
-    proc, peak = _peak_mb("replay", "/dev/zero", home=tmp_path)
+    proc, peak = peak_mb("replay", "/dev/zero", home=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 2 and "line 1" in proc.stderr and "longer than" in proc.stderr
     assert peak < 250, peak
@@ -196,7 +161,7 @@ def test_replay_of_a_100_mb_file_is_refused_by_its_size_with_bounded_memory(tmp_
         line = action_line({"type": "note.test", "text": "x" * 900}) + "\n"
         for _ in range(100 * 1024 * 1024 // len(line)):
             out.write(line)
-    proc, peak = _peak_mb("replay", str(path), home=tmp_path)
+    proc, peak = peak_mb("replay", str(path), home=tmp_path)
     no_traceback(proc)
     assert proc.returncode == 2 and "MB" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert peak < 250, peak

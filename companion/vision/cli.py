@@ -58,8 +58,9 @@ def cmd_read(args: argparse.Namespace) -> int:
     """Read each image; print a line per image. Unreadable images are reported on stderr (exit code 1)."""
     import time
 
-    from companion.vision.dataset import image_paths, load_image
+    from companion.vision.dataset import image_paths
     from companion.vision.pipeline import read_dice, to_roll, warm_up
+    from hardware.imagefile import ImageRefused, read_image
 
     status, warmed = 0, False
     for arg in args.paths:
@@ -69,11 +70,16 @@ def cmd_read(args: argparse.Namespace) -> int:
             status = 1
         for path in paths:
             try:
-                img = load_image(path)
-            except ValueError as err:
+                image = read_image(path)
+            except ImageRefused as err:
                 print(f"dice read: {err}", file=sys.stderr)
                 status = 1
                 continue
+            img = image.pixels
+            for note in image.notes:  # a truncated file is read as it is, and said to be
+                print(f"dice read: {path}: {note}", file=sys.stderr)
+            if image.truncated:
+                status = 1
             profile = _calibration(args, img)  # calibration (issue 5): None unless --calibration is given
             profile = with_method(profile, getattr(args, "method", None))
             if not warmed:  # "ms" is the reading, not loading the networks once (~50 ms)
@@ -90,7 +96,10 @@ def cmd_read(args: argparse.Namespace) -> int:
                     for d in roll.dice
                     if d.kind == "pips" or getattr(args, "calibration", None)
                 ]
-                print(json.dumps({"image": str(path), "dice": dice, "ms": round(ms, 1)}), flush=True)
+                line: dict[str, Any] = {"image": str(path), "dice": dice, "ms": round(ms, 1)}
+                if image.notes:
+                    line["warning"] = "; ".join(reversed(image.notes))
+                print(json.dumps(line), flush=True)
             else:
                 faces = " ".join(f"{d.face}{'?' if d.flagged else ''}" for d in roll.dice) or "no dice"
                 print(f"{path}: {faces} (sum {roll.total}) [{ms:.0f} ms]", flush=True)
@@ -151,6 +160,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 )
     for problem in result.unreadable:
         print(f"dice eval: {problem}; its labelled dice count as missed", file=sys.stderr)
+    for note in result.flagged:
+        print(f"dice eval: {note}", file=sys.stderr)
     return 1 if result.unreadable else 0
 
 

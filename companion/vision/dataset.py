@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
 from companion.vision.pipeline import VisionProfile, read_dice
 from companion.vision.scoring import ImageScore, Label, Prediction, SetScore, read_yolo_labels, score_image, total
+from hardware.imagefile import ImageRefused, read_image
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 SAMPLES = Path(__file__).parent / "samples"
@@ -28,11 +28,9 @@ def image_paths(path: str | Path, *, recursive: bool = False) -> list[Path]:
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a BGR image or raise ValueError with a message that names the file."""
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR) if Path(path).is_file() else None
-    if img is None:
-        raise ValueError(f"cannot read image {path} (missing, not an image, or unsupported format)")
-    return img
+    """Read a BGR image or raise ValueError with a message that names the file (a picture too big to decode is
+    refused by its header first; see :func:`hardware.imagefile.read_image`, which also says what was odd)."""
+    return read_image(path).pixels  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -84,6 +82,7 @@ class EvalResult:
     images: list[tuple[Path, ImageScore]]
     ms: list[float]
     unreadable: list[str] = field(default_factory=list)
+    flagged: list[str] = field(default_factory=list)  # images read, with something to know (truncated, shrunk)
 
 
 def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalResult:
@@ -93,18 +92,20 @@ def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalR
     root, paths = set_images(set_dir)
     if not paths:
         raise ValueError(f"no images in {root / 'images'}: nothing to score")
-    per_image, times, unreadable = [], [], []
+    per_image, times, unreadable, flagged = [], [], [], []
     for path in paths:
         try:
-            img = load_image(path)
-        except ValueError as err:
+            image = read_image(path)
+        except ImageRefused as err:
             unreadable.append(str(err))
             per_image.append((path, replace(score_image(labels_of(root, path, 1, 1), []), unread=True)))
             continue
+        img = image.pixels
+        flagged += [f"{path}: {note}" for note in image.notes]
         h, w = img.shape[:2]
         labels = labels_of(root, path, w, h)
         t0 = time.perf_counter()
         det = read_dice(img, profile)
         times.append((time.perf_counter() - t0) * 1000)
         per_image.append((path, score_image(labels, predictions(det))))
-    return EvalResult(total(s for _, s in per_image), per_image, times, unreadable)
+    return EvalResult(total(s for _, s in per_image), per_image, times, unreadable, flagged)

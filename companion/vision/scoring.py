@@ -7,6 +7,7 @@ Pure Python: no numpy, so the rule is easy to read and to test by hand.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +48,33 @@ class ImageScore:
         return self.right == self.labelled and self.false == 0 and not self.unread
 
 
+MAX_LABEL_BYTES = 1024 * 1024  # a label file is a line per die (~30 bytes); a bigger one is refused unread
+LABEL_SLACK = 0.02  # how far past the image's edge a labelled box may reach (labelling tools round)
+
+
+def _label_text(path: Path) -> str:
+    """A label file's text; ValueError naming the file when it is a folder, too big or not UTF-8."""
+    if path.is_dir():
+        raise ValueError(f"{path}: is a folder, not a label file")
+    size = path.stat().st_size
+    if size > MAX_LABEL_BYTES:
+        raise ValueError(
+            f"{path}: {size / 2**20:.0f} MB, more than a label file can be ({MAX_LABEL_BYTES // 2**20} MB)"
+        )
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{line}: not UTF-8 text") from None
+
+
 def read_yolo_labels(path: str | Path, width: int, height: int) -> list[Label]:
     """Read a YOLO label file (``CLASS CX CY W H`` relative; class k shows k+1 pips) into pixel boxes. A line
     that is a segmentation outline (``CLASS X1 Y1 X2 Y2 X3 Y3 ...``) counts as its bounding box, as YOLO tools
     read it; a sixth number after a box (a confidence) is ignored."""
     labels = []
-    for line_no, line in enumerate(Path(path).read_text().splitlines(), 1):
+    for line_no, line in enumerate(_label_text(Path(path)).splitlines(), 1):
         if not line.strip():
             continue
         parts = line.split()
@@ -69,6 +91,12 @@ def read_yolo_labels(path: str | Path, width: int, height: int) -> list[Label]:
             raise ValueError(f"{path}:{line_no}: expected 'CLASS CX CY W H' (or an outline), got {line!r}")
         if not 0 <= cls <= 5:
             raise ValueError(f"{path}:{line_no}: class {cls} is not a die face (0-5: class k shows k+1 pips)")
+        if not all(math.isfinite(v) for v in nums) or not (w > 0 and h > 0):
+            raise ValueError(f"{path}:{line_no}: a box needs finite numbers and a width and height above 0: {line!r}")
+        if not (cx - w / 2 >= -LABEL_SLACK and cx + w / 2 <= 1 + LABEL_SLACK):
+            raise ValueError(f"{path}:{line_no}: the box is outside the image (YOLO numbers are 0 to 1): {line!r}")
+        if not (cy - h / 2 >= -LABEL_SLACK and cy + h / 2 <= 1 + LABEL_SLACK):
+            raise ValueError(f"{path}:{line_no}: the box is outside the image (YOLO numbers are 0 to 1): {line!r}")
         labels.append(
             Label(cls + 1, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height))
         )
