@@ -52,24 +52,53 @@ To go back to the desktop later: sudo systemctl set-default graphical.target && 
 EOF
 }
 
+# The state tree (/var/lib/table-companion) belongs to the service user, so a compromised app could plant a
+# symbolic link there for the next root run of this installer to follow (giving it a root-owned folder, say).
+# The app never makes links: refuse any, and give the tree to the user without ever following one (chown -h).
+prepare_state() {
+    if [ -L "$state" ]; then
+        echo "Refusing to install: $state is a symbolic link (it must be a plain folder; remove the link first)." >&2
+        return 1
+    fi
+    mkdir -p "$state"
+    local links
+    links=$(find "$state" -type l -print | head -n 5)
+    if [ -n "$links" ]; then
+        {
+            echo "Refusing to install: symbolic links in $state (the app never makes any, so something else did:"
+            echo "remove them, then run this installer again):"
+            echo "$links"
+        } >&2
+        return 1
+    fi
+    chown -hR "$user:" "$state"  # the user and its own group
+}
+
+# Inside the state tree everything is done as the service user: a link planted there after the check above
+# reaches, at most, what that user could reach anyway.
+as_service_user() {
+    if [ "$EUID" -ne 0 ] || [ "$user" = root ]; then
+        "$@"
+    else
+        runuser -u "$user" -- "$@"
+    fi
+}
+
 # A first kiosk config (fullscreen); an existing file, the player's settings, is never touched.
 write_default_config() {
     if [ -e "$config_file" ] || [ -L "$config_file" ]; then
         echo "Keeping the existing settings in $config_file"
         return 0
     fi
-    install -d -o "$user" -g "$user" -m 755 "$(dirname "$(dirname "$config_file")")" "$(dirname "$config_file")"
-    local tmp
-    tmp=$(mktemp)
-    cat >"$tmp" <<'EOF'
+    as_service_user mkdir -p -m 755 "$(dirname "$config_file")"
+    # shellcheck disable=SC2016 # $1 is expanded by the inner shell, the service user's
+    as_service_user sh -c 'umask 022; set -o noclobber; cat > "$1"' sh "$config_file" <<'EOF'
 # Table Companion settings for the kiosk, written once by systemd/install.sh (it never overwrites this
 # file). Every key is optional; see "Configuration" in the README. Restart to apply:
 #     sudo systemctl restart table-companion
 [display]
 fullscreen = true
 EOF
-    install -o "$user" -g "$user" -m 644 "$tmp" "$config_file"
-    rm -f "$tmp"
     echo "Wrote the kiosk settings to $config_file"
 }
 
@@ -119,8 +148,7 @@ main() {
         "$dest/.venv/bin/pip" install -q -e "${dest}[pi]"
     fi
     install -m 644 "$src/systemd/$unit" "/etc/systemd/system/$unit"
-    mkdir -p "$state"
-    chown -R "$user:$user" "$state"
+    prepare_state
     write_default_config
     systemctl daemon-reload
     start_service

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import configparser
+import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,7 +54,7 @@ INSTALL = SYSTEMD / "install.sh"
 UNINSTALL = SYSTEMD / "uninstall.sh"
 # Real tools the scripts may use under the tests' PATH; anything else (apt-get, pip, useradd...) is missing there,
 # so a script that went further than a test expects stops at "command not found" instead of touching this machine.
-TOOLS = ("cat", "dirname", "install", "mktemp", "rm", "mkdir", "chmod")
+TOOLS = ("cat", "dirname", "install", "mktemp", "rm", "mkdir", "chmod", "sh")
 
 
 def environment() -> dict[str, str]:
@@ -256,3 +258,84 @@ def test_uninstall_rejects_unknown_options(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert (root / "opt/table-companion").exists()
     assert calls(tmp_path) == []
+
+
+# -- the state tree belongs to the service user: the root installer never follows a link planted in it (#22.10) --
+
+
+def _owner(path: Path) -> int:
+    return path.lstat().st_uid
+
+
+@pytest.fixture
+def open_tmp() -> Iterator[Path]:
+    """A folder the service user (here: nobody) can reach, unlike pytest's own, which only root may enter."""
+    folder = Path(tempfile.mkdtemp(prefix="companion-state-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_state(step: str, state: Path, user: str = "nobody") -> subprocess.CompletedProcess[str]:
+    """Source install.sh and run ``step`` on the state tree ``state`` for ``user``, with the system's tools."""
+    bash = shutil.which("bash") or "/bin/bash"
+    config = state / "config" / "table-companion" / "config.toml"
+    script = f'set -euo pipefail; source "{INSTALL}"; state="{state}"; config_file="{config}"; user="{user}"; {step}'
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
+    return subprocess.run([bash, "-c", script, "test"], env=env, capture_output=True, text=True, timeout=30)
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="changing owners needs root, as the installer has")
+
+
+@needs_root
+@pytest.mark.parametrize("planted", ["config", "data/journal.sqlite3", "."])
+def test_installer_refuses_a_symlink_in_the_state_tree_and_gives_nothing_away(open_tmp: Path, planted: str) -> None:
+    tmp_path = open_tmp
+    secret = tmp_path / "root-owned"
+    secret.mkdir()
+    (secret / "shadow").write_text("root's")
+    os.chown(secret, 0, 0)
+    state = tmp_path / "state"
+    if planted == ".":
+        state.symlink_to(secret, target_is_directory=True)
+    else:
+        (state / planted).parent.mkdir(parents=True, exist_ok=True)
+        (state / planted).symlink_to(secret if planted == "config" else secret / "shadow")
+    proc = run_state("prepare_state && write_default_config", state)
+    assert proc.returncode != 0
+    assert "symbolic link" in proc.stderr and str(state) in proc.stderr
+    assert _owner(secret) == 0 and _owner(secret / "shadow") == 0
+    assert sorted(p.name for p in secret.iterdir()) == ["shadow"]  # nothing made in there
+
+
+@needs_root
+def test_installer_gives_a_clean_state_tree_to_the_service_user(open_tmp: Path) -> None:
+    import pwd
+
+    nobody = pwd.getpwnam("nobody").pw_uid
+    state = open_tmp / "state"
+    (state / "data").mkdir(parents=True)
+    (state / "data" / "journal.sqlite3").write_text("games")
+    proc = run_state("prepare_state && write_default_config", state)
+    assert proc.returncode == 0, proc.stderr
+    config = state / "config" / "table-companion" / "config.toml"
+    for path in (state, state / "data" / "journal.sqlite3", state / "config", config.parent, config):
+        assert _owner(path) == nobody, path
+    assert "fullscreen = true" in config.read_text()
+
+
+@needs_root
+def test_the_config_is_written_as_the_service_user_so_a_link_made_meanwhile_reaches_nothing(open_tmp: Path) -> None:
+    tmp_path = open_tmp
+    """A link planted after the check (a race) is followed, if at all, with the service user's rights only."""
+    secret = tmp_path / "root-owned"
+    secret.mkdir(mode=0o755)
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "config").symlink_to(secret, target_is_directory=True)
+    proc = run_state("write_default_config", state)
+    assert proc.returncode != 0
+    assert list(secret.iterdir()) == [] and _owner(secret) == 0
