@@ -6,8 +6,10 @@ loads it lazily with Kivy's ``SoundLoader`` and stays silent, never failing, whe
 
 from __future__ import annotations
 
+import atexit
 import logging
 import math
+import shutil
 import struct
 import tempfile
 import wave
@@ -44,9 +46,27 @@ class Chime:
 
     def __init__(self, tones: Mapping[str, Sequence[tuple[float, float]]], *, folder: Path | None = None) -> None:
         self.tones = dict(tones)
-        self.folder = folder or Path(tempfile.gettempdir()) / "companion-sounds"
+        self._folder = folder
+        self._made: Path | None = None  # the private folder made for this run (removed by close, or at exit)
         self._sounds: dict[str, Any] = {}
         self.enabled = True
+
+    @property
+    def folder(self) -> Path:
+        """Where the tones are written: the folder given, else one made for this run with ``mkdtemp`` (mode
+        0700, a new name): never a fixed path in the shared temp folder, where another user's link would make
+        the app overwrite the file it points to."""
+        if self._folder is None:
+            self._made = self._folder = Path(tempfile.mkdtemp(prefix="companion-sounds-"))
+            atexit.register(shutil.rmtree, self._made, ignore_errors=True)
+        return self._folder
+
+    def close(self) -> None:
+        """Forget the sounds and remove the private folder (a folder given by the caller is left)."""
+        self._sounds.clear()
+        if self._made is not None:
+            shutil.rmtree(self._made, ignore_errors=True)
+            self._made = self._folder = None
 
     def load(self) -> None:
         """Make and load every tone now (so the first verdict does not wait for disk and decoder)."""

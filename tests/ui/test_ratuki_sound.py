@@ -52,3 +52,30 @@ def test_chime_plays_loaded_sounds_and_stays_silent_without_audio(tmp_path: Path
 
     monkeypatch.setattr(SoundLoader, "load", staticmethod(broken))
     assert not Chime(TONES, folder=tmp_path).play("take")
+
+
+def test_sounds_are_made_in_a_private_folder_never_through_a_planted_link(tmp_path: Path, monkeypatch: Any) -> None:
+    """Another user's link at the old shared path (<tmp>/companion-sounds/take.wav) must not be written through
+    (#22 item 11): the tones go into a folder of the app's own, made private for this run."""
+    import os
+    import stat
+    import tempfile
+
+    shared = tmp_path / "shared-tmp"
+    planted = shared / "companion-sounds"
+    planted.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file")
+    for name in TONES:
+        (planted / f"{name}.wav").symlink_to(victim)
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    chime = Chime(TONES)
+    chime.load()
+    assert victim.read_text() == "someone else's file"
+    folder = chime.folder
+    assert folder.parent == shared and folder != planted
+    mode = folder.stat()
+    assert stat.S_IMODE(mode.st_mode) == 0o700 and mode.st_uid == os.getuid()
+    assert all((folder / f"{name}.wav").is_file() for name in TONES)
+    chime.close()
+    assert not folder.exists()  # nothing left behind in the shared temp folder
