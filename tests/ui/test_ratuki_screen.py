@@ -802,3 +802,44 @@ def test_a_notice_takes_room_once(ui: UI) -> None:
     ui.screenshot("ratuki-sheet-with-notice")
     for cell in sheet_row(ui, "Total"):
         assert hidden_by(ui, cell, (screen.ids.start, seats, notice)) == []
+
+
+def test_a_new_round_starts_without_the_last_rounds_prompt(ui: UI) -> None:
+    """#21: "Nobody has called for 59 s — round over?" carried into the next round, frozen, with a live Round
+    over button at 00:01 of round 2. A new round starts clean and the question comes back only after its own
+    quiet stretch."""
+    screen = playing(ui, stall_s=30)
+    ui.clock_value += 59
+    assert ui.wait_until(lambda: bool(screen.stall_text))
+    out(ui, screen, "Ana")
+    for seat in (1, 2, 3):
+        ui.tap(button(screen.score_rows[seat], "Save"))
+    assert screen.state["phase"] == "ready"
+    ui.clock_value += 5
+    ui.tap(screen.ids.start)
+    ui.clock_value += 1
+    ui.advance(3, seconds=0.3)
+    assert screen.state["phase"] == "playing" and screen.clock_text == "00:01"
+    assert screen.stall_text == ""
+    ui.screenshot("ratuki-round-2-clean")
+    assert "round over?" not in ui.texts()
+    assert button(screen, "Round over").disabled and button(screen, "Round over").parent.opacity == 0
+    ui.clock_value += 30
+    assert ui.wait_until(lambda: screen.stall_text == "Nobody has called for 31 s — round over?")
+
+
+def test_an_uncontested_take_has_no_bar_under_it(ui: UI) -> None:
+    """#21: a blank white bar sat under every uncontested "X takes the stack" (the detail line had no text, and
+    an Image without a texture draws a white rectangle). The banner is the taker's colour all the way down."""
+    screen = playing(ui)
+    screen._paint("take", [1], ["Ana"], None, None)
+    ui.advance(3)
+    assert screen.verdict_detail == ""
+    ui.screenshot("ratuki-take-no-bar")
+    detail = screen.ids.verdict_detail
+    r, g, b = ui.pixel(detail)
+    assert (r, g, b) != (255, 255, 255)
+    assert abs(r - 0xE5) < 12 and abs(g - 0x39) < 12 and abs(b - 0x35) < 12  # Ana's red, not white
+    screen._paint("take", [2], ["Bo"], 37.0, "Ana")  # a margin: the line is drawn again
+    ui.advance(3)
+    assert detail.opacity == 1 and detail.texture is not None

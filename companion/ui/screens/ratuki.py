@@ -32,6 +32,8 @@ from companion.games.ratuki import (
     score_sheet,
 )
 from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
+from companion.games.ratuki.stall import StallWatch
+from companion.i18n import _
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
@@ -94,8 +96,12 @@ class VerdictText(Image):
     def update(self, *_args: Any) -> None:
         """Swap in the texture for the current text and colour (rendered now if not cached)."""
         if not self.text:
+            # No line to show (an uncontested take has no margin): nothing drawn. An Image without a texture
+            # draws a plain rectangle in its colour: it was a white bar under the headline.
             self.texture = None
+            self.opacity = 0
             return
+        self.opacity = 1
         self.texture = self.render(self.text, self.font_size, self.bold, self.color, self.wrap_width)
 
     @classmethod
@@ -257,8 +263,7 @@ class RatukiScreen(GameScreen):
         self._window_rechecked = False  # the window timer fired once and, early on the button clock, waited more
         self._ticker: Any = None
         self._prewarm_ev: Any = None
-        self._last_activity = 0.0
-        self._stall_dismissed_at: float | None = None
+        self.stall = StallWatch(0)
         self._start_tick: float | None = None  # edge tick of the button press that started the round
 
     # -- life cycle ----------------------------------------------------------------------------------------
@@ -286,7 +291,9 @@ class RatukiScreen(GameScreen):
         self._build_stats()
         self._build_score_rows()
         self.prewarm()
-        self._last_activity = self.now()
+        self.stall = StallWatch(settings["stall_s"])
+        self.stall.restart(self.now())
+        self.stall_text = ""
         clock = self.state["clock"]
         if self.state["phase"] == "playing" and clock["since"] is not None and clock["since"] > self.now():
             # Resumed after a restart of the monotonic clock: keep the time counted so far, continue from now.
@@ -478,8 +485,7 @@ class RatukiScreen(GameScreen):
         action: Action = contest.to_action()
         action["verdict"] = claim_for(self.state, verdict)
         self.act(action, quiet=True)
-        self._last_activity = self.now()
-        self._stall_dismissed_at = None
+        self.stall.restart(self.now())
 
     def _cancel_timers(self) -> None:
         for name in ("_window_ev", "_lockout_ev"):
@@ -497,7 +503,7 @@ class RatukiScreen(GameScreen):
         self._paint(verdict.kind, verdict.seats, names, verdict.margin_ms, runner)
         self.shown_at = self.now()
         self.shown_at_wall = time.monotonic()  # same clock as simulated button ticks: for latency figures
-        self._last_activity = self.shown_at
+        self.stall.restart(self.shown_at)
         self.stall_text = ""
         if sound:
             self.chime.play("tie" if verdict.kind == TIE else "take")
@@ -529,17 +535,18 @@ class RatukiScreen(GameScreen):
     # -- round flow -------------------------------------------------------------------------------------------
 
     def start_round(self) -> None:
+        # A new round starts clean: its quiet stretch is counted from its start, never from the last round.
+        self.stall.restart(self.now())
+        self.stall_text = ""
         if self.act({"type": "start", "tick": self.now()}):
             self._start_tick = None  # set by on_button when a player button started the round
             self.live = None
-            self._last_activity = self.now()
-            self._stall_dismissed_at = None
             self.refresh()
 
     def toggle_pause(self) -> None:
         if self.paused:
             if self.act({"type": "resume", "tick": self.now()}):
-                self._last_activity = self.now()
+                self.stall.restart(self.now())
         else:
             self.flush()
             self.act({"type": "pause", "tick": self.now()})
@@ -584,8 +591,8 @@ class RatukiScreen(GameScreen):
             self.show_message("Only a tie can be split into different stacks", error=True)
 
     def dismiss_stall(self) -> None:
+        self.stall.restart(self.now())
         self.stall_text = ""
-        self._last_activity = self.now()
 
     def undo(self) -> None:
         self.flush()  # a verdict on screen but not yet journaled is what Undo should take back
@@ -593,6 +600,7 @@ class RatukiScreen(GameScreen):
         actions = self.session.actions if self.session is not None else []
         last = dict(actions[-1]) if actions else None
         super().undo()
+        self.stall.restart(self.now())  # an undone end of round plays on: its quiet stretch starts again
         if last is not None and last.get("type") == "score" and self.state["phase"] == "scoring":
             # Undoing a Save is how a count is corrected: put the saved counts back in the counters to adjust.
             row = self.score_rows.get(int(last.get("seat") or 0))
@@ -610,12 +618,13 @@ class RatukiScreen(GameScreen):
             return
         state = self.state
         if state["phase"] != "playing":
+            self.stall_text = ""
             return
         self.clock_text = clock_text(clock_seconds(state, self.now()))
-        stall = self.settings["stall_s"]
-        idle = self.now() - self._last_activity
-        if stall and not self.paused and self.referee.phase == "idle" and idle >= stall:
-            self.stall_text = f"Nobody has called for {int(idle)} s — round over?"
+        quiet = self.stall.asking(self.now(), running=not self.paused and self.referee.phase == "idle")
+        self.stall_text = (
+            "" if quiet is None else _("Nobody has called for {seconds} s — round over?").format(seconds=quiet)
+        )
 
     # -- widgets ---------------------------------------------------------------------------------------------
 
