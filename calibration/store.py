@@ -23,6 +23,19 @@ from typing import Any
 
 from calibration.profile import SCHEMA_VERSION, Profile, ProfileError, camera_key, now_iso
 
+MAX_PROFILE_NAME = 40  # characters of a profile name (its file name, up to 4 bytes a letter, stays far under 255)
+MAX_CAMERA_ID = 100  # characters of a camera id in a folder name
+
+
+def check_name(name: str) -> str:
+    """``name`` when it can be a profile name; :class:`ProfileError` with a sentence otherwise (a name of
+    thousands of letters made ``OSError: File name too long``)."""
+    if len(name.strip()) > MAX_PROFILE_NAME:
+        raise ProfileError(
+            f"a profile name is at most {MAX_PROFILE_NAME} characters, not {len(name.strip())} ('{name.strip()[:20]}…')"
+        )
+    return name
+
 
 def default_base_dir() -> Path:
     """``<data dir>/calibration``, the data dir being the app's XDG (or ``COMPANION_HOME``) data folder."""
@@ -106,11 +119,15 @@ class ProfileStore:
     # -- paths -------------------------------------------------------------------------------------------------
     def folder(self, camera: str, resolution: tuple[int, int]) -> Path:
         """The folder holding every profile of one camera at one resolution."""
+        if len(legacy_slug(camera)) > MAX_CAMERA_ID:
+            raise ProfileError(f"a camera id is at most {MAX_CAMERA_ID} characters ('{camera[:20]}…')")
         return self.base_dir / "profiles" / f"{legacy_slug(camera)}@{int(resolution[0])}x{int(resolution[1])}"
 
     def path(self, name: str, camera: str, resolution: tuple[int, int]) -> Path:
         """The JSON file of the named profile: the existing file holding that name (also one written by an older
-        version), else a free file name (``<slug>.json``, or ``<slug>-<hash>.json`` when another name took it)."""
+        version), else a free file name (``<slug>.json``, or ``<slug>-<hash>.json`` when another name took it).
+        A name over :data:`MAX_PROFILE_NAME` characters is a :class:`ProfileError`."""
+        check_name(name)
         folder = self.folder(camera, resolution)
         first = folder / f"{slug(name)}.json"
         hashed = folder / f"{slug(name)}-{name_hash(name)}.json"

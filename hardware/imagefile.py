@@ -132,7 +132,7 @@ def _jpeg_scan_start(data: bytes) -> int | None:
             continue
         (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
         if kind == 0xDA:
-            return pos + 2 + length
+            return pos + 2 + int(length)
         pos += 2 + length
     return None
 
