@@ -10,6 +10,9 @@ unit=table-companion.service
 user=companion
 # The app reads $XDG_CONFIG_HOME/table-companion/config.toml; the unit sets XDG_CONFIG_HOME=$state/config.
 config_file=$state/config/table-companion/config.toml
+# Drop-ins lifting the unit's hardening where this table's own setup needs it (rewritten on every run).
+dropin_dir=/etc/systemd/system/$unit.d
+drm_sys=/sys/class/drm
 
 # Kivy has no 32-bit ARM build. A 32-bit Raspberry Pi OS often runs the 64-bit kernel, so `uname -m` says
 # aarch64 there: the packages' architecture (dpkg) is what decides.
@@ -102,6 +105,45 @@ EOF
     echo "Wrote the kiosk settings to $config_file"
 }
 
+# camera.source as the app reads it (its own parser; "auto" when there is no config or no venv yet).
+camera_source() {
+    "$dest/.venv/bin/python" -c 'import sys; from pathlib import Path; from companion import config
+print(config.load(Path(sys.argv[1])).get("camera", "source"))' "$config_file" 2>/dev/null || echo auto
+}
+
+# True when a GPU render node is driven by V3D (Pi 4 and 5 with the usual vc4-kms-v3d overlay): Mesa renders
+# there, not with llvmpipe, whose JIT needs writable and executable memory.
+gpu_renders() {
+    local driver link
+    for driver in "$drm_sys"/renderD*/device/driver; do
+        link=$(readlink "$driver" 2>/dev/null) || continue
+        case "${link##*/}" in v3d) return 0 ;; esac
+    done
+    return 1
+}
+
+write_dropins() {
+    mkdir -p "$dropin_dir"
+    local source
+    source=$(camera_source)
+    case "$source" in
+        webcam:*://*)
+            printf '%s\n' '# Written by systemd/install.sh: camera.source is a network stream, so IP traffic is allowed.' \
+                '[Service]' 'IPAddressDeny=' >"$dropin_dir/network-camera.conf"
+            echo "camera.source is a network stream: the service may use the network."
+            ;;
+        *) rm -f "$dropin_dir/network-camera.conf" ;;
+    esac
+    if gpu_renders; then
+        rm -f "$dropin_dir/no-v3d.conf"
+    else
+        printf '%s\n' '# Written by systemd/install.sh: no V3D GPU driver, so Mesa renders with llvmpipe, which needs' \
+            '# writable and executable memory for its JIT.' '[Service]' 'MemoryDenyWriteExecute=no' \
+            >"$dropin_dir/no-v3d.conf"
+        echo "No V3D GPU render node found: the display is drawn in software (slower); enable dtoverlay=vc4-kms-v3d."
+    fi
+}
+
 # Enable at boot; start it, or restart it when it runs already so that an update takes effect.
 start_service() {
     local desktop=no
@@ -150,6 +192,7 @@ main() {
     install -m 644 "$src/systemd/$unit" "/etc/systemd/system/$unit"
     prepare_state
     write_default_config
+    write_dropins
     systemctl daemon-reload
     start_service
     echo "Logs: journalctl -u table-companion -f"

@@ -27,6 +27,7 @@ state=/var/lib/table-companion
 
 systemctl disable --now "$unit" 2>/dev/null || true
 rm -f "$root/etc/systemd/system/$unit"
+rm -rf "$root/etc/systemd/system/$unit.d"  # the installer's drop-ins (network camera, no V3D)
 systemctl daemon-reload
 systemctl reset-failed "$unit" 2>/dev/null || true
 rm -rf "$root/opt/table-companion"

@@ -339,3 +339,162 @@ def test_the_config_is_written_as_the_service_user_so_a_link_made_meanwhile_reac
     proc = run_state("write_default_config", state)
     assert proc.returncode != 0
     assert list(secret.iterdir()) == [] and _owner(secret) == 0
+
+
+# -- hardening (#22 item 13): the score, the devices the table needs, the drop-ins, W^X ------------------------
+
+REPO = UNIT.parents[1]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_the_unit_is_hardened_and_still_reaches_every_device_the_table_needs() -> None:
+    proc = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    line = next(x for x in proc.stdout.splitlines() if "Overall exposure level" in x)
+    score = float(line.split(":")[1].split()[0])
+    assert score <= 1.5, line  # was 3.6
+    service = unit()["Service"]
+    assert service["DevicePolicy"] == "closed"
+    text = UNIT.read_text()
+    for device in ("drm", "video4linux", "media", "dma_heap", "gpiochip", "input", "alsa"):
+        assert f"DeviceAllow=char-{device} rw" in text, device  # display, camera, GPIO, touch, sound
+    assert "ProcSubset" not in unit()["Service"]  # gpiozero reads /proc/device-tree or /proc/cpuinfo for the board
+
+
+def run_dropins(tmp_path: Path, *, config: str, render_driver: str | None) -> subprocess.CompletedProcess[str]:
+    drm = tmp_path / "drm"
+    if render_driver is not None:
+        (drm / "renderD128" / "device").mkdir(parents=True)
+        (tmp_path / "drivers" / render_driver).mkdir(parents=True)
+        (drm / "renderD128" / "device" / "driver").symlink_to(tmp_path / "drivers" / render_driver)
+    config_file = tmp_path / "config.toml"
+    config_file.write_text(config)
+    dropins = tmp_path / "table-companion.service.d"
+    script = (
+        f'set -euo pipefail; source "{INSTALL}"; dest="{REPO}"; config_file="{config_file}"; '
+        f'dropin_dir="{dropins}"; drm_sys="{drm}"; write_dropins'
+    )
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
+    return subprocess.run(["bash", "-c", script, "test"], env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(not (REPO / ".venv" / "bin" / "python").exists(), reason="needs the repository's .venv")
+@pytest.mark.parametrize(
+    ("source", "network"),
+    [("webcam:rtsp://10.0.0.9/tray", True), ("webcam:0", False), ("pi", False), ("webcam:/dev/video2", False)],
+)
+def test_a_network_camera_lifts_the_ip_ban_and_nothing_else_does(tmp_path: Path, source: str, network: bool) -> None:
+    proc = run_dropins(tmp_path, config=f'[camera]\nsource = "{source}"\n', render_driver="v3d")
+    assert proc.returncode == 0, proc.stderr
+    dropin = tmp_path / "table-companion.service.d" / "network-camera.conf"
+    assert dropin.exists() is network
+    if network:
+        assert "IPAddressDeny=\n" in dropin.read_text()
+    assert not (tmp_path / "table-companion.service.d" / "no-v3d.conf").exists()
+
+
+@pytest.mark.parametrize("driver", [None, "vc4"])
+def test_without_the_v3d_gpu_driver_write_execute_memory_is_allowed_for_llvmpipe(
+    tmp_path: Path, driver: str | None
+) -> None:
+    proc = run_dropins(tmp_path, config="", render_driver=driver)
+    assert proc.returncode == 0, proc.stderr
+    dropin = tmp_path / "table-companion.service.d" / "no-v3d.conf"
+    assert "MemoryDenyWriteExecute=no" in dropin.read_text()
+    assert "vc4-kms-v3d" in proc.stdout
+
+
+MDWE = """
+import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
+    sys.exit(77)
+os.execv(sys.argv[1], sys.argv[1:])
+"""
+
+
+def _under_wx(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS`` with no memory ever both writable and executable (the kernel's PR_SET_MDWE, what
+    MemoryDenyWriteExecute= asks for); skips where the kernel has no PR_SET_MDWE (before 6.3)."""
+    import sys
+
+    full = dict(os.environ, COMPANION_HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"), **(env or {}))
+    full.pop("DISPLAY", None)
+    proc = subprocess.run(
+        [sys.executable, "-c", MDWE, sys.executable, "-m", "companion", *args],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if proc.returncode == 77:
+        pytest.skip("this kernel has no PR_SET_MDWE")
+    return proc
+
+
+def test_the_dice_reader_runs_with_memory_deny_write_execute(tmp_path: Path) -> None:
+    photo = next((REPO / "companion" / "vision" / "samples" / "felt-trays" / "images").glob("*.jpg"))
+    proc = _under_wx(tmp_path, "dice", "read", str(photo))  # onnxruntime, OpenCV, numpy
+    assert proc.returncode == 0 and "sum" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_the_app_draws_with_memory_deny_write_execute(tmp_path: Path) -> None:
+    """Kivy, SDL and Python draw the first screen under W^X. Mesa here renders in software: llvmpipe needs W+X
+    memory for its JIT (the installer's no-v3d.conf), so softpipe stands in for the Pi's V3D, which needs none."""
+    out = tmp_path / "shot.png"
+    proc = _under_wx(tmp_path, "--sim", "--screenshot", str(out), env={"GALLIUM_DRIVER": "softpipe"})
+    assert proc.returncode == 0 and out.exists(), proc.stderr[-2000:]
+
+
+PI_PROBE = """
+import glob, json, os
+seen = {}
+for name, pattern in (("display", "/dev/dri/card*"), ("render", "/dev/dri/renderD*"), ("input", "/dev/input/event*"),
+                      ("sound", "/dev/snd/control*"), ("gpio", "/dev/gpiochip*"), ("camera", "/dev/media*")):
+    paths = sorted(glob.glob(pattern))
+    try:
+        os.close(os.open(paths[0], os.O_RDWR | os.O_NONBLOCK))
+        seen[name] = "ok"
+    except (IndexError, OSError) as err:
+        seen[name] = repr(err)
+try:
+    from gpiozero import Button
+    from gpiozero.pins.lgpio import LGPIOFactory
+    Button(17, pin_factory=LGPIOFactory()).close()
+    seen["gpiozero"] = "ok"
+except Exception as err:
+    seen["gpiozero"] = repr(err)
+try:
+    from picamera2 import Picamera2
+    cam = Picamera2(); cam.configure(cam.create_preview_configuration(main={"size": (640, 480), "format": "RGB888"}))
+    cam.start(); frame = cam.capture_array(); cam.stop(); cam.close()
+    seen["picamera2"] = "ok" if frame.shape[:2] == (480, 640) else str(frame.shape)
+except Exception as err:
+    seen["picamera2"] = repr(err)
+print(json.dumps(seen))
+"""
+SANDBOX_SKIP = {"Type", "NotifyAccess", "ExecStart", "Restart", "RestartSec", "WatchdogSec", "TimeoutStartSec"}
+
+
+@pytest.mark.skipif(os.environ.get("COMPANION_PI_TESTS") != "1", reason="set COMPANION_PI_TESTS=1 on a Raspberry Pi")
+def test_on_the_pi_the_hardened_service_reaches_display_camera_gpio_touch_and_sound() -> None:
+    """Run as root on an installed Pi (sudo systemd/install.sh first, the service stopped so the camera is free):
+    a probe in a transient service with every [Service] setting of the unit opens each device the table uses."""
+    props: list[str] = []
+    for line in UNIT.read_text().splitlines():
+        key, sep, value = line.partition("=")
+        if sep and not line.startswith(("#", "[")) and key not in SANDBOX_SKIP:
+            props += ["-p", f"{key}={value}"]
+    proc = subprocess.run(
+        ["systemd-run", "--wait", "--pipe", "--quiet", *props, "/opt/table-companion/.venv/bin/python", "-c", PI_PROBE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    import json
+
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert all(result == "ok" for result in seen.values()), seen
