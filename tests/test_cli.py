@@ -101,6 +101,9 @@ def test_screenshot_renders_home_and_exits(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert 'File "' not in proc.stderr, proc.stderr[-2000:]  # a clean start prints no tracebacks
+    # Taken when the first frame was drawn (#22 item 14): offscreen there is one flip, and waiting for three
+    # always ran into the 10 s timeout.
+    assert "screenshot: drawn after 1 frame" in proc.stderr and "no frame" not in proc.stderr, proc.stderr[-2000:]
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     import cv2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,30 +20,40 @@ def save_window(path: Path) -> Path:
     return path
 
 
-def after_flips(count: int, callback: Callable[[], Any], *, timeout_s: float = 10.0) -> None:
-    """Run ``callback`` after ``count`` window flips, or after ``timeout_s`` whatever happens."""
-    state = {"left": count, "done": False}
+def after_flips(count: int, callback: Callable[[int], Any], *, timeout_s: float = 10.0) -> None:
+    """Run ``callback(flips)`` on the frame after the ``count``-th window flip, or after ``timeout_s`` whatever
+    happens (``flips`` then says how many there were: 0 means nothing was drawn)."""
+    state = {"flips": 0, "done": False}
 
     def fire(*_args: Any) -> None:
         if state["done"]:
             return
         state["done"] = True
         Window.unbind(on_flip=on_flip)
-        callback()
+        callback(int(state["flips"]))
 
     def on_flip(*_args: Any) -> None:
-        state["left"] -= 1
-        if state["left"] <= 0:
+        state["flips"] += 1
+        if state["flips"] >= count:
             Clock.schedule_once(fire, 0)
 
     Window.bind(on_flip=on_flip)
     Clock.schedule_once(fire, timeout_s)
 
 
-def save_when_drawn(app: Any, path: Path) -> None:
-    """Once the app's first screen has been drawn, save it to ``path`` and stop the app."""
+def save_when_drawn(app: Any, path: Path, *, timeout_s: float = 10.0) -> None:
+    """Once the app's first screen has been drawn (its first flip: offscreen an unchanging screen flips once, so
+    waiting for more only ran into the timeout), save it to ``path`` and stop the app."""
+
+    def shoot(flips: int) -> None:
+        if flips:
+            print(f"companion: screenshot: drawn after {flips} frame{'s' if flips > 1 else ''}", file=sys.stderr)
+        else:
+            print(f"companion: screenshot: no frame drawn in {timeout_s:g} s; saving what there is", file=sys.stderr)
+        save_window(path)
+        app.stop()
 
     def start(*_args: Any) -> None:
-        after_flips(3, lambda: (save_window(path), app.stop()))
+        after_flips(1, shoot, timeout_s=timeout_s)
 
     app.bind(on_start=start)
