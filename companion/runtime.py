@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
+from companion.i18n import Lazy, Text
 from hardware.buttons import ButtonBoard, FakeButtons
 
 
@@ -17,7 +18,7 @@ class Hardware:
     buttons: ButtonBoard
     camera: Any  # a hardware.camera.FrameSource, or None when no camera could be set up at all
     simulation: bool
-    notices: dict[str, str] = field(default_factory=dict)  # topic ("buttons", "camera") -> message
+    notices: dict[str, Text] = field(default_factory=dict)  # topic ("buttons", "camera") -> message
 
 
 def resolve_camera(spec: str, *, simulation: bool) -> str:
@@ -40,7 +41,7 @@ def is_pi() -> bool:
 
 def build(config: Config, *, simulate: bool = False) -> Hardware:
     """Open buttons and camera as the config says (``simulate`` forces the fakes)."""
-    notices: dict[str, str] = {}
+    notices: dict[str, Text] = {}
     b = config["buttons"]
     pins = {seat: pin for seat, pin in enumerate(b["pins"], start=1)}
     timing = {"bounce_s": b["bounce_ms"] / 1000, "long_press_s": b["long_press_ms"] / 1000}
@@ -59,7 +60,7 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
     # has its camera (it used to get the sample photos, which a player could then "use" in a game).
     spec = "sim" if simulate else resolve_camera(config["camera"]["source"], simulation=False)
     if spec == "sim" and not simulate and config["camera"]["source"] == "auto":
-        notices["camera"] = "No camera found: the dice screen shows bundled sample photos"
+        notices["camera"] = Lazy("No camera found: the dice screen shows bundled sample photos")
     try:
         from hardware.sources import open_camera
 
@@ -69,6 +70,6 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
     except ImportError:
         camera = None
     except Exception as err:  # a broken camera setting must not stop the app: report it
-        notices["camera"] = f"Camera: {err}"
+        notices["camera"] = Lazy("Camera: {problem}", problem=str(err))
     simulation = simulate or isinstance(buttons, FakeButtons)
     return Hardware(buttons=buttons, camera=camera, simulation=simulation, notices=notices)

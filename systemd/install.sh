@@ -173,7 +173,7 @@ main() {
     . /etc/os-release
     apt-get update -qq
     apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio libmtdev1 libgl1 libegl1 libegl-mesa0 \
-        libgl1-mesa-dri libgles2 rsync
+        libgl1-mesa-dri libgles2 rsync fontconfig fonts-noto-cjk
     id "$user" >/dev/null 2>&1 || useradd --system --create-home --home-dir "$state" "$user"
     for g in gpio video render input audio; do
         if getent group "$g" >/dev/null; then usermod -aG "$g" "$user"; fi

@@ -23,6 +23,8 @@ os.environ.update(
         "KIVY_LOG_MODE": "PYTHON",
         "KIVY_METRICS_DENSITY": "1",
         "COMPANION_HOME": _COMPANION_HOME,
+        # English, and no first-start language picker (tests of the picker and of other languages say so)
+        "COMPANION_LANGUAGE": "en",
     }
 )
 if not os.environ.get("DISPLAY"):

@@ -21,11 +21,12 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
+from companion import i18n
 from companion.config import Config
 from companion.games import engine as find_engine
 from companion.games.base import Setup, error_words
 from companion.history import History, HistoryError
-from companion.i18n import _
+from companion.i18n import Lazy, Text, _, lazy_n
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
 from companion.runtime import Hardware
 from companion.ui.camera_feed import CameraFeed
@@ -70,6 +71,7 @@ class CompanionApp(App):
     title = "Table Companion"
     banner = StringProperty("")
     simulation = BooleanProperty(False)
+    language = StringProperty(i18n.DEFAULT_LANGUAGE)  # the current language code; kv may bind to it
 
     def __init__(
         self,
@@ -78,9 +80,17 @@ class CompanionApp(App):
         journal: Journal,
         hardware: Hardware,
         now: Callable[[], float] = time.monotonic,
+        preferences: Any = None,
+        ask_language: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        from companion.preferences import Preferences
+
+        self.preferences = preferences if preferences is not None else Preferences(None)
+        # Nothing chosen yet (first start): the language picker comes before the home screen.
+        self.ask_language = ask_language
+        self.language = i18n.current()
         self.settings = config
         self.journal = journal
         self.hardware = hardware
@@ -98,12 +108,22 @@ class CompanionApp(App):
             self.sim_buttons = FakeButtons(self.buttons.seats, clock=self.buttons.clock)
         self.sim_buttons.source = "touch"
         self.feed = CameraFeed(self.camera, self.hub.put) if self.camera is not None else None
-        # What the players are told about hardware and config problems, by topic; newest shown first.
-        self.notices: dict[str, str] = dict(hardware.notices)
+        # What the players are told about hardware and config problems, by topic; newest shown first. A Lazy
+        # notice is worded again in the new language after a switch.
+        self.notices: dict[str, Text] = dict(hardware.notices)
         self._errors = KeepRunning(self)
         if config.problems:
-            more = f" (+{len(config.problems) - 1} more)" if len(config.problems) > 1 else ""
-            self.notices["config"] = f"Config{more}: {config.problems[0]}"  # the count first: a long one is cut
+            # the count first: a long one is cut
+            self.notices["config"] = (
+                Lazy("Config: {problem}", problem=config.problems[0])
+                if len(config.problems) == 1
+                else lazy_n(
+                    "Config (+{n} more): {problem}",
+                    "Config (+{n} more): {problem}",
+                    len(config.problems) - 1,
+                    problem=config.problems[0],
+                )
+            )
         self._watchdog: Any = None
 
     # -- wiring ------------------------------------------------------------------------------------------
@@ -113,10 +133,10 @@ class CompanionApp(App):
         root = Builder.load_string(ROOT_KV)
         self.manager: ScreenManager = root.ids.manager
         self.manager.transition = NoTransition()
-        from companion.ui.screens import SCREENS
 
-        for name, target in SCREENS.items():
-            self.manager.add_widget(_instantiate(target, name=name))
+        self._add_screens()
+        if self.ask_language and self.manager.has_screen("language"):
+            self.manager.current = "language"
         self.hub.set_wake(Clock.create_trigger(self.hub.drain, 0))
         self.hub.on("button", self._deliver_button)
         self.hub.on("camera", self._camera_status)
@@ -184,15 +204,16 @@ class CompanionApp(App):
             self.feed.consumed()
 
     def _camera_status(self, message: str | None) -> None:
+        shown: Text | None = message
         if message and not message.lower().startswith("camera"):
             # A bare reason from a plain source; the reconnecting source's messages already say it all.
-            message = f"Camera lost: {message}. Touch entry still works; reconnecting…"
-        self.notice("camera", message)
+            shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=message)
+        self.notice("camera", shown)
         handler = getattr(self.manager.current_screen, "on_camera", None)
         if handler is not None:
-            handler(message)
+            handler(i18n.text(shown) or None)
 
-    def notice(self, topic: str, message: str | None) -> None:
+    def notice(self, topic: str, message: Text | None) -> None:
         """Show (or with ``None`` clear) the banner message for one topic."""
         self.notices.pop(topic, None)
         if message:
@@ -205,7 +226,9 @@ class CompanionApp(App):
         # read them all in full.
         from kivy.metrics import dp
 
-        newest = list(reversed(list(self.notices.values())))
+        from companion.ui.fonts import readable
+
+        newest = [readable(notice) for notice in reversed(list(self.notices.values()))]
         line = Window.width - dp(BANNER_SLACK)
         if len(newest) == 1:
             self.banner = fit_text(newest[0], 2 * line, dp(BANNER_FONT))
@@ -220,11 +243,12 @@ class CompanionApp(App):
     def show_notices(self) -> Any:
         """Tapping the banner: every notice in full (each config problem on its own line), then Hide or Keep.
         The banner itself shows two notices, shortened; this is where nothing is cut."""
+        from companion.ui.fonts import readable
         from companion.ui.widgets import notices_view
 
-        lines = [text for topic, text in reversed(list(self.notices.items())) if topic != "config"]
+        lines = [readable(text) for topic, text in reversed(list(self.notices.items())) if topic != "config"]
         if "config" in self.notices:
-            lines += [f"Config: {problem}" for problem in self.settings.problems]
+            lines += [str(Lazy("Config: {problem}", problem=problem)) for problem in self.settings.problems]
         return notices_view(lines, self.dismiss_notices)
 
     # -- games -------------------------------------------------------------------------------------------
@@ -249,16 +273,21 @@ class CompanionApp(App):
         except GameDamaged as err:
             self.notice(
                 "resume",
-                _(
+                Lazy(
                     "Game {id} is damaged ({reason}) and cannot be reopened. It stays in the journal file; the "
-                    "other games are fine."
-                ).format(id=game_id, reason=err.reason),
+                    "other games are fine.",
+                    id=game_id,
+                    reason=err.reason,
+                ),
             )
             self.go("games")
             return None
         except (ReplayError, JournalError) as err:
             why = str(err).removeprefix(f"game {game_id}: ")
-            self.notice("resume", f"Game {game_id} cannot be reopened ({why}). Export it, or stop offering it here.")
+            self.notice(
+                "resume",
+                Lazy("Game {id} cannot be reopened ({why}). Export it, or stop offering it here.", id=game_id, why=why),
+            )
             self.go("games")
             return None
         self.notice("resume", None)
@@ -289,7 +318,9 @@ class CompanionApp(App):
         camera = camera_id(str(getattr(self.camera, "name", "camera")))
         profile, why = active_vision_profile(resolution, camera)
         # A broken or mismatched profile is said on screen (this runs in the camera thread: via the hub).
-        self.hub.put("notice", ("calibration", f"Calibration: {why}" if "using no calibration" in why else None))
+        self.hub.put(
+            "notice", ("calibration", Lazy("Calibration: {why}", why=why) if "using no calibration" in why else None)
+        )
         return profile
 
     def open_dice(self, return_to: str, back_to: str | None = None) -> None:
@@ -308,7 +339,41 @@ class CompanionApp(App):
         return name if self.manager.has_screen(name) else None
 
     def game_title(self, name: str) -> str:
-        return find_engine(name).title
+        from companion.ui.words import game_title
+
+        return game_title(find_engine(name))
+
+    # -- language ----------------------------------------------------------------------------------------
+
+    def _add_screens(self) -> None:
+        from companion.ui.screens import SCREENS
+
+        for name, target in SCREENS.items():
+            if not self.manager.has_screen(name):
+                self.manager.add_widget(_instantiate(target, name=name))
+
+    def choose_language(self, code: str) -> None:
+        """Switch the whole app to ``code`` now and remember it. The screen on show words itself again in place;
+        every other screen is made afresh in the new language when it is next shown (a game screen takes its
+        game back from the session, exactly as on resume), so nothing said in the old language is left."""
+        problem = i18n.set_language(code)
+        self.language = i18n.current()
+        self.ask_language = False
+        if not self.preferences.set("language", self.language):
+            problem = problem or self.preferences.problem
+        self.notice(
+            "language",
+            Lazy("Language: {problem}", problem=problem) if problem else None,
+        )
+        current = self.manager.current
+        for screen in list(self.manager.screens):
+            if screen.name != current:
+                self.manager.remove_widget(screen)
+        self._add_screens()
+        reword = getattr(self.manager.current_screen, "reword", None)
+        if reword is not None:
+            reword()
+        self._update_banner()
 
 
 class KeepRunning(ExceptionHandler):  # type: ignore[misc]

@@ -87,12 +87,51 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     from companion.ui.app import CompanionApp
 
     cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
+    prefs, language, ask = choose_language()
     journal, problem = open_for_app(journal_path if journal_path is not None else paths.journal_file())
     hardware = runtime.build(cfg, simulate=simulate)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
         hardware.notices["journal"] = problem
-    return CompanionApp(config=cfg, journal=journal, hardware=hardware)
+    from companion.ui import fonts
+
+    font_notice = fonts.notice(setup_font())
+    if font_notice is not None:
+        hardware.notices["font"] = font_notice
+    for topic, why in (("language", language), ("preferences", prefs.problem)):
+        if why:
+            hardware.notices[topic] = why
+    return CompanionApp(config=cfg, journal=journal, hardware=hardware, preferences=prefs, ask_language=ask)
+
+
+def choose_language() -> tuple[Any, str | None, bool]:
+    """Install the language the app starts in: the one chosen on screen before (remembered in the preferences
+    file), else ``COMPANION_LANGUAGE``, else the system locale's. Returns the preferences, the problem with the
+    catalogue (if any) and whether to ask at this start (nothing chosen yet and no ``COMPANION_LANGUAGE``)."""
+    from companion import i18n
+    from companion.preferences import Preferences, preferences_file
+
+    prefs = Preferences.load(preferences_file())
+    saved = prefs.get("language")
+    forced = os.environ.get("COMPANION_LANGUAGE", "")
+    if isinstance(saved, str) and saved in i18n.LANGUAGES:
+        code, ask = saved, False
+    elif forced in i18n.LANGUAGES:
+        code, ask = forced, False
+    else:
+        code, ask = i18n.system_language(), True
+    problem = i18n.set_language(code)
+    return prefs, problem, ask
+
+
+def setup_font() -> Any:
+    """Register the UI font (see :mod:`companion.ui.fonts`) and say on stderr when it lacks Hangul."""
+    from companion.ui import fonts
+
+    choice = fonts.setup()
+    if choice.problem:
+        print(f"companion: {choice.problem}", file=sys.stderr)
+    return choice
 
 
 def run(*, simulate: bool = False, screenshot: str | None = None, config_path: Path | None = None) -> int:

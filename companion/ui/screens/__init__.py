@@ -22,6 +22,8 @@ SCREENS: dict[str, str] = {
     "players": "companion.ui.screens.players:PlayersScreen",
     "chart": "companion.ui.screens.chart:ChartScreen",
     "transfer": "companion.ui.screens.transfer:TransferScreen",
+    "language": "companion.ui.screens.language:LanguageScreen",
+    "settings": "companion.ui.screens.language:SettingsScreen",
 }
 
 # game id -> "module:Class". A game helper adds its one line here.

@@ -11,39 +11,43 @@ from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion import i18n
 from companion.games import engines
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.journal.session import latest_unfinished
 from companion.journal.store import GameRecord, JournalError
 from companion.ui.screens import SCREENS, load_kv
+from companion.ui.words import game_title, players_range
 
 load_kv("home")
 
 TOOLS = [
-    ("history", "History"),
-    ("games", "Saved games"),
-    ("buttons", "Button test"),
-    ("camera", "Camera"),
-    ("dice", "Dice"),
-    ("calibrate", "Calibrate"),
+    ("history", N_("History")),
+    ("games", N_("Saved games")),
+    ("buttons", N_("Button test")),
+    ("camera", N_("Camera")),
+    ("dice", N_("Dice")),
+    ("calibrate", N_("Calibrate")),
 ]
 
 
 def ago(seconds: float) -> str:
-    """ "just now", "5 min ago", "3 h ago", "2 days ago"."""
-    if seconds < 60:
-        return "just now"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)} h ago"
-    return f"{int(seconds // 86400)} days ago"
+    """ "just now", "5 minutes ago", "3 hours ago", "2 days ago" in the current language."""
+    from companion.ui.words import ago as worded
+
+    return worded(seconds)
+
+
+def moves(count: int) -> str:
+    return ngettext("{n} move", "{n} moves", count).format(n=count)
 
 
 def describe_record(record: GameRecord, title: str, *, now: float | None = None) -> str:
     names = ", ".join(p.name for p in record.setup.players)
     when = ago((time.time() if now is None else now) - record.updated)
-    return f"{title} — {names} · {record.actions} moves · {when}"
+    return _("{title} — {names} · {moves} · {when}").format(
+        title=title, names=names, moves=moves(record.actions), when=when
+    )
 
 
 class HomeScreen(Screen):
@@ -51,6 +55,7 @@ class HomeScreen(Screen):
 
     resume_text = StringProperty("")
     mode_text = StringProperty("")
+    language_text = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -64,7 +69,7 @@ class HomeScreen(Screen):
         try:
             records = app.journal.games(unfinished_only=True)
         except JournalError as err:  # a damaged journal: the app still runs, and says so
-            app.notice("journal", f"Saved games cannot be listed: {err}")
+            app.notice("journal", i18n.Lazy("Saved games cannot be listed: {problem}", problem=str(err)))
             records = []
         # A game whose row is damaged is named, never offered; the others stay playable.
         app.notice("damaged-games", damaged_notice([g for g in records if g.problem], app.game_title))
@@ -75,10 +80,13 @@ class HomeScreen(Screen):
             self._latest = unfinished[0] if unfinished else None
         if self._latest is not None:
             title = app.game_title(self._latest.game)
-            self.resume_text = "Continue  " + describe_record(self._latest, title)
+            self.resume_text = _("Continue  {game}").format(game=describe_record(self._latest, title))
         else:
             self.resume_text = ""
-        self.mode_text = "Simulation: keys 1–5 / on-screen buttons" if app.simulation else "GPIO buttons"
+        self.mode_text = _("Simulation: keys 1–5 / on-screen buttons") if app.simulation else _("GPIO buttons")
+        from companion.ui.screens.language import language_name
+
+        self.language_text = language_name(i18n.current())
 
     def _build(self, app: Any) -> None:
         self._built = True
@@ -86,7 +94,7 @@ class HomeScreen(Screen):
             if not _known(engine.name):
                 continue
             button = Factory.BigButton(
-                text=f"{engine.title}\n[size=16]{engine.min_players}–{engine.max_players} players[/size]",
+                text=f"{game_title(engine)}\n[size=16]{players_range(engine.min_players, engine.max_players)}[/size]",
                 markup=True,
                 size_hint_y=1,  # rows share the room left (they shrink when the banner needs lines)
                 font_size=dp(24),
@@ -95,7 +103,7 @@ class HomeScreen(Screen):
             self.ids.games.add_widget(button)
         for name, label in TOOLS:
             if name in SCREENS:
-                button = Factory.BigButton(text=label, font_size=17)
+                button = Factory.BigButton(text=_(label), font_size=17)
                 button.bind(on_release=lambda _b, target=name: self.open_tool(target))
                 self.ids.tools.add_widget(button)
 

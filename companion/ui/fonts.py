@@ -1,0 +1,190 @@
+"""The UI font: one that draws Hangul, accented Latin and the punctuation of all four languages, found at start
+through fontconfig (``fc-match``), with a clear notice and a fallback when the system has none.
+
+Kivy draws every label with one font file (no per-glyph fallback), so that one file must cover every script a
+player name or a message may use: Noto Sans CJK (Debian's ``fonts-noto-cjk``, installed by the README commands
+and ``systemd/install.sh``) covers Latin with every accent we need, Greek, Cyrillic, Hangul, kana and Han.
+``COMPANION_FONT=/path/regular.ttf[:/path/bold.ttf]`` names another font instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.i18n import Lazy, Text
+
+log = logging.getLogger(__name__)
+
+PACKAGE = "fonts-noto-cjk"
+# What the four languages and their rulebooks' words need: Hangul, Spanish and Catalan letters, ¡ ¿ · ’ and the
+# dashes, ellipsis, arrows and signs the app's messages use.
+REQUIRED = "가각힣ㄱ한국어AZaz09ÀÁÈÉÍÏÒÓÚÜÑÇàáèéíïòóúüñç¡¿·’“”«»–—…→×€"
+# Asked of fontconfig in this order; the first whose file covers REQUIRED wins.
+PATTERNS = ("Noto Sans CJK KR", "Noto Sans KR", "Source Han Sans KR", "sans-serif:lang=ko")
+# When nothing covers Hangul: a font that at least has every Latin letter of Spanish and Catalan.
+LATIN_PATTERNS = ("DejaVu Sans", "Noto Sans", "sans-serif")
+LATIN_REQUIRED = "AZaz09ÀÁÈÉÍÏÒÓÚÜÑÇàáèéíïòóúüñç¡¿·’–—…"
+
+Runner = Callable[..., Any]
+
+
+@dataclass
+class FontChoice:
+    """The font files the app draws with, what they cover, and what to tell the players when it is not enough."""
+
+    regular: str | None  # None: Kivy's bundled Roboto (no Hangul, no ò)
+    bold: str | None
+    family: str
+    charset: frozenset[int] = field(default_factory=frozenset)
+    problem: str | None = None
+
+    def covers(self, text: str) -> bool:
+        """True when every visible character of ``text`` is in the font (whitespace and controls aside)."""
+        return not self.missing(text)
+
+    def missing(self, text: str) -> set[str]:
+        if not self.charset:
+            return set()  # unknown (no fontconfig): assume it draws
+        return {ch for ch in text if ch.isprintable() and not ch.isspace() and ord(ch) not in self.charset}
+
+
+def parse_charset(text: str) -> frozenset[int]:
+    """fontconfig's ``%{charset}`` (``20-7e a0-17f 2192``) as a set of code points."""
+    points: set[int] = set()
+    for part in text.split():
+        low, _, high = part.partition("-")
+        try:
+            start = int(low, 16)
+            points.update(range(start, int(high, 16) + 1) if high else (start,))
+        except ValueError:
+            continue
+    return frozenset(points)
+
+
+def fc_match(pattern: str, *, run: Runner = subprocess.run) -> tuple[str, str, frozenset[int]] | None:
+    """(file, family, charset) of fontconfig's best match for ``pattern``, or None (no fontconfig, no fonts)."""
+    try:
+        result = run(
+            ["fc-match", "-f", "%{file}\\n%{family}\\n%{charset}", pattern],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        log.warning("fc-match %r failed: %s", pattern, err)
+        return None
+    if result.returncode != 0 or not result.stdout.strip():
+        return None
+    lines = [*result.stdout.split("\n"), "", ""]
+    path, family, charset = lines[0].strip(), lines[1].split(",")[0].strip(), lines[2]
+    if not path or not Path(path).is_file():
+        return None
+    return path, family, parse_charset(charset)
+
+
+def choose(*, run: Runner = subprocess.run, environ: dict[str, str] | None = None) -> FontChoice:
+    """The best font on this system for the app, and the notice to show when it lacks Hangul or accents."""
+    env = os.environ if environ is None else environ
+    named = env.get("COMPANION_FONT", "")
+    if named:
+        regular, _, bold = named.partition(":")
+        if Path(regular).is_file():
+            charset = _charset_of(regular, run=run)
+            return FontChoice(regular, bold if bold and Path(bold).is_file() else regular, Path(regular).stem, charset)
+        log.warning("COMPANION_FONT=%s: no such file; looking for %s", named, PACKAGE)
+    for pattern in PATTERNS:
+        found = fc_match(pattern, run=run)
+        if found is None:
+            continue
+        path, family, charset = found
+        if all(ord(ch) in charset for ch in REQUIRED):
+            return FontChoice(path, _bold(pattern, path, run=run), family, charset)
+    problem = (
+        f"No font with Korean letters was found: Korean text and Hangul names show as boxes. "
+        f"Install one with: sudo apt install {PACKAGE}"
+    )
+    for pattern in LATIN_PATTERNS:
+        found = fc_match(pattern, run=run)
+        if found is not None and all(ord(ch) in found[2] for ch in LATIN_REQUIRED):
+            path, family, charset = found
+            return FontChoice(path, _bold(pattern, path, run=run), family, charset, problem)
+    return FontChoice(None, None, "Roboto", frozenset(), problem)
+
+
+def _bold(pattern: str, regular: str, *, run: Runner) -> str:
+    base = pattern.split(":")[0]
+    found = fc_match(f"{base}:weight=bold", run=run)
+    return found[0] if found is not None and found[0] != regular else regular
+
+
+def _charset_of(path: str, *, run: Runner) -> frozenset[int]:
+    try:
+        result = run(["fc-query", "-f", "%{charset}\\n", path], capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    first = result.stdout.split("\n")[0] if result.returncode == 0 else ""
+    return parse_charset(first)
+
+
+_active: FontChoice | None = None
+
+
+def setup(choice: FontChoice | None = None) -> FontChoice:
+    """Make the chosen font Kivy's default (every Label, bold too). Call before the first widget is drawn."""
+    global _active
+    from kivy.core.text import DEFAULT_FONT, LabelBase
+
+    choice = choice or choose()
+    if choice.regular is not None:
+        LabelBase.register(DEFAULT_FONT, choice.regular, fn_bold=choice.bold or choice.regular)
+        log.info("UI font: %s (%s)", choice.family, choice.regular)
+    else:
+        log.warning("UI font: Kivy's Roboto (%s)", choice.problem)
+    _active = choice
+    return choice
+
+
+def active() -> FontChoice:
+    """The font in use (before :func:`setup`: Kivy's own, coverage unknown)."""
+    return _active or FontChoice(None, None, "Roboto")
+
+
+def missing_glyphs(texts: Iterable[str]) -> set[str]:
+    """Characters of ``texts`` the active font cannot draw (by its charset)."""
+    font = active()
+    out: set[str] = set()
+    for text in texts:
+        out |= font.missing(text)
+    return out
+
+
+def notice(choice: FontChoice) -> Text | None:
+    """What the banner says about the font (``None`` when it draws everything)."""
+    if not choice.problem:
+        return None
+    return Lazy(
+        "No font with Korean letters was found: Korean text and Hangul names show as boxes. "
+        "Install one with: sudo apt install {package}",
+        package=PACKAGE,
+    )
+
+
+def readable(text: Text | None) -> str:
+    """``text`` as it reads now, or in English when the font cannot draw it in the current language (the
+    notice that Hangul is missing, in Korean, would be boxes)."""
+    if text is None:
+        return ""
+    shown = str(text)
+    if isinstance(text, Lazy) and not active().covers(shown):
+        from companion import i18n
+
+        with i18n.using("en"):
+            return str(text)
+    return shown
