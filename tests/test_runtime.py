@@ -37,5 +37,5 @@ def test_no_camera_at_all_says_the_sample_photos_are_shown(tmp_path: Path, monke
         if simulate:
             assert "camera" not in hardware.notices  # asked for: nothing to say
         else:
-            assert "sample photos" in hardware.notices["camera"]
+            assert "sample photos" in str(hardware.notices["camera"])
         hardware.camera.close()

@@ -245,7 +245,7 @@ def _placeholder_problems(language: str, message: Message, nplurals: int) -> lis
     if len(forms) != nplurals:
         out.append(Problem(language, singular, f"{len(forms)} plural forms, the language has {nplurals}"))
     want = fields(plural) | fields(singular)
-    need = want - {"n"}
+    need = (fields(plural) & fields(singular)) | (fields(singular) - {"n", "count"})  # a count may be left unsaid
     for form in forms:
         got = fields(form)
         if not got <= want or not need <= got:

@@ -133,6 +133,74 @@ def _charset_of(path: str, *, run: Runner) -> frozenset[int]:
     return parse_charset(first)
 
 
+# Noto Sans CJK reserves 1.45 em of height a line (room for vertical CJK layout); its Latin accents and Hangul
+# reach 1.01 em above the baseline and 0.26 em below (measured at 100 px, bold included). Lines of 1.29 em keep
+# every glyph whole and text close to the height the screens were laid out for (Roboto: 1.17 em).
+COMPACT_ASCENT = 1.03
+COMPACT_DESCENT = 0.27
+COMPACT_FAMILIES = ("Noto Sans CJK", "Source Han Sans", "Noto Sans KR")
+
+
+def compact_copy(path: str, folder: Path, *, ascent: float = COMPACT_ASCENT, descent: float = COMPACT_DESCENT) -> str:
+    """A copy of the font file ``path`` in ``folder`` whose line metrics (hhea, OS/2 typo) are ``ascent`` and
+    ``descent`` em, made once and reused while the original is unchanged; ``path`` itself when it cannot be made.
+    Only those few bytes change: every glyph is the original's."""
+    import hashlib
+    import struct
+
+    source = Path(path)
+    try:
+        stat = source.stat()
+        key = hashlib.sha1(f"{source.resolve()}:{stat.st_size}:{stat.st_mtime_ns}:{ascent}:{descent}".encode())
+        target = folder / f"{source.stem}-compact-{key.hexdigest()[:10]}{source.suffix}"
+        if target.exists() and target.stat().st_size == stat.st_size:
+            return str(target)
+        data = bytearray(source.read_bytes())
+        faces = [0]
+        if data[:4] == b"ttcf":
+            count = struct.unpack_from(">I", data, 8)[0]
+            faces = list(struct.unpack_from(f">{count}I", data, 12))
+        patched: set[int] = set()
+        for face in faces:
+            tables = {}
+            for index in range(struct.unpack_from(">H", data, face + 4)[0]):
+                tag, _checksum, offset, _length = struct.unpack_from(">4sIII", data, face + 12 + 16 * index)
+                tables[tag] = offset
+            if b"head" not in tables or b"hhea" not in tables:
+                return path
+            units = struct.unpack_from(">H", data, tables[b"head"] + 18)[0]
+            up, down = round(ascent * units), -round(descent * units)
+            if tables[b"hhea"] not in patched:
+                struct.pack_into(">hhh", data, tables[b"hhea"] + 4, up, down, 0)
+                patched.add(tables[b"hhea"])
+            if b"OS/2" in tables and tables[b"OS/2"] not in patched:
+                struct.pack_into(">hhh", data, tables[b"OS/2"] + 68, up, down, 0)
+                patched.add(tables[b"OS/2"])
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob(f"{source.stem}-compact-*{source.suffix}"):
+            old.unlink(missing_ok=True)
+        partial = target.with_name(target.name + ".part")
+        partial.write_bytes(bytes(data))
+        partial.replace(target)
+        return str(target)
+    except (OSError, struct.error) as err:
+        log.warning("font %s: no compact copy (%s); using it as it is", path, err)
+        return path
+
+
+def compact(choice: FontChoice, folder: Path | None = None) -> FontChoice:
+    """``choice`` with Noto Sans CJK's tall lines made compact (see :func:`compact_copy`); other fonts as they are."""
+    if choice.regular is None or not choice.family.startswith(COMPACT_FAMILIES):
+        return choice
+    if folder is None:
+        from companion.paths import data_dir
+
+        folder = data_dir() / "fonts"
+    regular = compact_copy(choice.regular, folder)
+    bold = compact_copy(choice.bold, folder) if choice.bold and choice.bold != choice.regular else regular
+    return FontChoice(regular, bold, choice.family, choice.charset, choice.problem)
+
+
 _active: FontChoice | None = None
 
 
@@ -141,7 +209,7 @@ def setup(choice: FontChoice | None = None) -> FontChoice:
     global _active
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
-    choice = choice or choose()
+    choice = choice or compact(choose())
     if choice.regular is not None:
         LabelBase.register(DEFAULT_FONT, choice.regular, fn_bold=choice.bold or choice.regular)
         log.info("UI font: %s (%s)", choice.family, choice.regular)

@@ -13,8 +13,10 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.utils import escape_markup
 
 from companion.config import MAX_NAME  # fits the player strips of every game screen
+from companion.i18n import _
 
 KEY_ROWS = ["1234567890", "qwertyuiop", "asdfghjkl-", "^zxcvbnm <"]  # < delete, ^ shift (one letter)
 
@@ -38,15 +40,15 @@ class NamePad(ModalView):
         self._on_done = on_done
         box = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(6))
         top = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
-        cancel = Factory.BigButton(text="Cancel", size_hint_x=None, width=dp(100))
+        cancel = Factory.BigButton(text=_("Cancel"), size_hint_x=None, width=dp(100))
         cancel.bind(on_release=lambda _b: self.dismiss())
         self.shown = Label(font_size=dp(28), bold=True, halign="left", valign="middle")
         self.shown.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.bind(text=self._show)
         self._show()
-        clear = Factory.BigButton(text="Clear", size_hint_x=None, width=dp(90))
+        clear = Factory.BigButton(text=_("Clear"), size_hint_x=None, width=dp(90))
         clear.bind(on_release=lambda _b: self.clear())
-        ok = Factory.AccentButton(text="OK", size_hint_x=None, width=dp(110))
+        ok = Factory.AccentButton(text=_("OK"), size_hint_x=None, width=dp(110))
         ok.bind(on_release=lambda _b: self.done())
         for widget in (cancel, self.shown, clear, ok):
             top.add_widget(widget)
@@ -61,7 +63,7 @@ class NamePad(ModalView):
         for row in KEY_ROWS:
             line = BoxLayout(spacing=dp(4))
             for char in row:
-                label = {"<": "Delete", " ": "Space", "^": "Aa"}.get(char, char)
+                label = {"<": _("Delete"), " ": _("Space"), "^": "Aa"}.get(char, char)
                 key = Factory.BigButton(text=label, font_size=dp(22), size_hint_y=1)
                 if char in "<^ ":
                     key.size_hint_x = 2 if char == " " else 1.5
@@ -82,7 +84,10 @@ class NamePad(ModalView):
         return True  # key releases while typing are not seat-button releases either
 
     def _show(self, *_args: Any) -> None:
-        self.shown.text = (self.text or "[color=888888]type a name[/color]") + "[color=4fc3f7]|[/color]"
+        shown = (
+            escape_markup(self.text) if self.text else "[color=888888]" + escape_markup(_("type a name")) + "[/color]"
+        )
+        self.shown.text = shown + "[color=4fc3f7]|[/color]"
         self.shown.markup = True
 
     def type(self, chars: str) -> None:
@@ -100,7 +105,7 @@ class NamePad(ModalView):
     def done(self) -> None:
         name = self.text.strip()
         if not name:
-            self.shown.text = "[color=ff8a80]A name cannot be empty[/color]"
+            self.shown.text = "[color=ff8a80]" + escape_markup(_("A name cannot be empty")) + "[/color]"
             return
         self.dismiss()
         self._on_done(name)

@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games.base import Player
-from companion.i18n import ngettext
+from companion.i18n import _, ngettext
 
 
 class GameHeader(BoxLayout):
@@ -96,14 +96,15 @@ def dialog(width: float, height: float) -> QuickModal:
     )
 
 
-def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str = "Keep it") -> ModalView:
+def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], *, no_text: str | None = None) -> ModalView:
     """Ask before something a mis-tap should not do (stop a game...): a modal with the question, a safe
     button (left) and the red ``yes_text`` button. Returns the open view (tests tap its buttons). It closes at
     once: a quick second tap after *Keep it* must not land on the red button of a view still fading out."""
     view = dialog(560, 220)
     box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(12))
     box.add_widget(Label(text=question, font_size=dp(20), text_size=(dp(520), None), halign="center"))
-    box.add_widget(closing_row(view, Factory.BigButton(text=no_text), Factory.DangerButton(text=yes_text), on_yes))
+    no = Factory.BigButton(text=no_text if no_text is not None else _("Keep it"))
+    box.add_widget(closing_row(view, no, Factory.DangerButton(text=yes_text), on_yes))
     view.add_widget(box)
     view.open()
     return view
@@ -142,7 +143,7 @@ def choose_player(
         button.bind(on_release=lambda b: choose(b.seat))
         row.add_widget(button)
     box.add_widget(row)
-    back = Factory.BigButton(text="Back")
+    back = Factory.BigButton(text=_("Back"))
     if other_text is not None and on_other is not None:
         box.add_widget(closing_row(view, back, Factory.BigButton(text=other_text), on_other))
     else:
@@ -175,7 +176,7 @@ def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
             )
         )
     text = Label(
-        text="\n\n".join(escape_markup(line) for line in shown) or "Nothing to report.",
+        text="\n\n".join(escape_markup(line) for line in shown) or _("Nothing to report."),
         markup=True,
         font_size=dp(18),
         halign="left",
@@ -186,7 +187,7 @@ def notices_view(lines: list[str], on_hide: Callable[[], Any]) -> ModalView:
     text.bind(texture_size=lambda w, size: setattr(w, "height", size[1]))
     scroll.add_widget(text)
     box.add_widget(scroll)
-    keep, hide = Factory.BigButton(text="Keep showing"), Factory.AccentButton(text="Hide these")
+    keep, hide = Factory.BigButton(text=_("Keep showing")), Factory.AccentButton(text=_("Hide these"))
     box.add_widget(closing_row(view, keep, hide, on_hide))
     view.add_widget(box)
     view.open()

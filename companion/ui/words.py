@@ -35,3 +35,34 @@ def ago(seconds: float) -> str:
     if seconds < 60:
         return _("just now")
     return timedelta(seconds)
+
+
+# Dice faces and board icons as the editions name them (the Korean Rat-a-Tat Roll rulebook's 고양이, 쥐, 교환,
+# 열기구, 표범; the Spanish Lowdown rulebook's colours).
+FACE_NAMES: dict[str, Callable[[], str]] = {
+    "red": lambda: pgettext("colour", "red"),
+    "orange": lambda: pgettext("colour", "orange"),
+    "purple": lambda: pgettext("colour", "purple"),
+    "blue": lambda: pgettext("colour", "blue"),
+    "green": lambda: pgettext("colour", "green"),
+    "yellow": lambda: pgettext("colour", "yellow"),
+    "cat": lambda: pgettext("picture die", "cat"),
+    "rat": lambda: pgettext("picture die", "rat"),
+    "swap": lambda: pgettext("picture die", "swap"),
+    "card": lambda: pgettext("board icon", "card"),
+    "balloon": lambda: pgettext("board icon", "balloon"),
+    "leopard": lambda: pgettext("board icon", "leopard"),
+    "picture": lambda: pgettext("board icon", "picture die"),
+}
+
+
+def face_name(face: Any) -> str:
+    """A die face or board icon as the players call it: "rojo", "고양이"; numbers as they are; "red/orange"
+    (a two-colour square) worded part by part."""
+    if face is None:
+        return "?"
+    text = str(face)
+    if "/" in text:
+        return "/".join(face_name(part) for part in text.split("/"))
+    wording = FACE_NAMES.get(text)
+    return wording() if wording is not None else text

@@ -92,7 +92,7 @@ def test_settings_switch_the_language_live_everywhere(home: Path, tmp_path: Path
 def test_a_notice_on_show_is_worded_again_after_a_switch(home: Path, tmp_path: Path) -> None:
     ui = UI(tmp_path)
     try:
-        ui.app.notice("camera", i18n.Lazy("Camera: {problem}", problem="USB"))
+        ui.app.notice("test", i18n.Lazy("Camera: {problem}", problem="USB"))  # a topic no camera clears
         ui.advance(2)
         assert ui.app.banner == "Camera: USB" or "Camera: USB" in ui.app.banner
         ui.go("settings")

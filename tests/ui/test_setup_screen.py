@@ -100,6 +100,10 @@ def test_number_setting_steps_within_its_range(ui: UI, toy_game: str) -> None:
     ui.go("setup")
     ui.advance(2)
     line = next(w for w in screen.ids.settings.children if len(getattr(w, "children", [])) == 3)
+    scroll = screen.ids.settings.parent
+    if hasattr(scroll, "scroll_to"):  # the options list scrolls: bring the row into view, as a finger would
+        scroll.scroll_to(line, padding=0, animate=False)
+        ui.advance(3)
     minus, label, plus = reversed(line.children)
     assert "Count to" in label.text and "]20[" in label.text
     ui.tap(plus)

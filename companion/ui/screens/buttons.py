@@ -11,6 +11,7 @@ from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 from kivy.utils import get_color_from_hex
 
+from companion.i18n import N_, _
 from companion.ui.screens import load_kv
 from companion.ui.widgets import readable_text
 from hardware.buttons import ButtonEvent
@@ -20,17 +21,28 @@ load_kv("buttons")
 IDLE = (0.22, 0.24, 0.32, 1)
 
 
+KINDS = {"press": N_("press"), "release": N_("release"), "long": N_("long")}
+SOURCES = {"key": N_("key"), "touch": N_("touch"), "gpio": N_("gpio")}
+
+
 def log_line(event: ButtonEvent, first_tick: float) -> str:
     """One log row: seat, kind, edge time relative to the first press (ms), hold time, source."""
     rel = (event.tick - first_tick) * 1000
-    held = f"  held {event.held * 1000:7.0f} ms" if event.kind != "press" else ""
-    return f"seat {event.seat}  {event.kind:<7} t={rel:9.1f} ms{held}  ({event.source})"
+    kind = _(KINDS[event.kind]) if event.kind in KINDS else event.kind
+    source = _(SOURCES[event.source]) if event.source in SOURCES else event.source
+    if event.kind != "press":
+        return _("seat {seat}  {kind} t={t} ms  held {held} ms  ({source})").format(
+            seat=event.seat, kind=f"{kind:<7}", t=f"{rel:9.1f}", held=f"{event.held * 1000:7.0f}", source=source
+        )
+    return _("seat {seat}  {kind} t={t} ms  ({source})").format(
+        seat=event.seat, kind=f"{kind:<7}", t=f"{rel:9.1f}", source=source
+    )
 
 
 class ButtonTestScreen(Screen):
     """Live view of the player buttons, for wiring checks (on-screen tiles also press in simulation)."""
 
-    log_text = StringProperty("Press any player button (or keys 1–5).")
+    log_text = StringProperty("")
     backend_text = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -43,10 +55,12 @@ class ButtonTestScreen(Screen):
         app = App.get_running_app()
         board = app.buttons
         pins: dict[int, int] = dict(getattr(board, "pins", {}) or {})
+        if not self.lines:
+            self.log_text = _("Press any player button (or keys 1–5).")
         if app.simulation:
-            self.backend_text = "Simulation: keys 1–5 or tap a tile (no GPIO buttons)"
+            self.backend_text = _("Simulation: keys 1–5 or tap a tile (no GPIO buttons)")
         else:
-            self.backend_text = "GPIO buttons (BCM numbering, each pin wired to ground); tiles also press"
+            self.backend_text = _("GPIO buttons (BCM numbering, each pin wired to ground); tiles also press")
         if not self.tiles:
             names = app.settings.get("players", "names")
             colours = app.settings.get("players", "colours")
@@ -83,4 +97,4 @@ class ButtonTestScreen(Screen):
     def clear(self) -> None:
         self.lines = []
         self.first_tick = None
-        self.log_text = "Press any player button (or keys 1–5)."
+        self.log_text = _("Press any player button (or keys 1–5).")

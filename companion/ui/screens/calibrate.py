@@ -28,7 +28,9 @@ from calibration.profile import ProfileError
 from calibration.store import ProfileStore, slug
 from calibration.tray import BRIGHT_RANGE, SHARP_ENOUGH
 from calibration.wizard import STEP_TITLES, STEPS, Wizard, WizardError
+from companion.i18n import N_, _, ngettext
 from companion.ui.screens import load_kv
+from companion.ui.words import face_name
 
 load_kv("calibrate")
 
@@ -38,7 +40,7 @@ CYAN = (230, 200, 40)
 RED = (60, 60, 230)
 NOT_A_DIE = "not a die"
 NUMBER_DIE = "number die"
-WAITING = "Waiting for the camera…"
+WAITING = N_("Waiting for the camera…")
 ACTION_ERRORS: tuple[type[BaseException], ...] = (WizardError, ProfileError, ValueError, OSError, cv2.error)
 """What a step's action may raise (the wizard's and the store's own errors first); shown, never a crash."""
 
@@ -50,8 +52,10 @@ def problem_sentence(exc: BaseException) -> str:
     if isinstance(exc, (WizardError, ProfileError)):
         return str(exc)
     if isinstance(exc, OSError):
-        return f"Could not read or write the calibration files ({exc.strerror or exc}). Nothing was changed"
-    return f"That did not work: {exc}. Try again, or capture that part again"
+        return _("Could not read or write the calibration files ({problem}). Nothing was changed").format(
+            problem=exc.strerror or exc
+        )
+    return _("That did not work: {problem}. Try again, or capture that part again").format(problem=exc)
 
 
 def guarded(method: F) -> F:
@@ -69,16 +73,41 @@ def guarded(method: F) -> F:
     return cast(F, wrapper)
 
 
-NAME_PRESETS = ("kitchen table", "club", "living room")
+NAME_PRESETS = (N_("kitchen table"), N_("club"), N_("living room"))
 
 INSTRUCTIONS = {
-    "camera": "Point the camera straight down at the tray. Adjust focus and light until both meters are green.",
-    "tray": "Tap Find markers (4 ArUco markers at the tray corners), or Tap corners and touch the tray's 4 corners "
-    "on the picture.",
-    "empty": "Take everything off the tray (no dice, no hands), then tap Capture.",
-    "verify": "Roll the dice and tap Read. Tap a die to correct it, then Confirm. Repeat a few times.",
-    "save": "Name this profile (e.g. kitchen table) and save it. Or make another saved profile the active one.",
+    "camera": N_("Point the camera straight down at the tray. Adjust focus and light until both meters are green."),
+    "tray": N_(
+        "Tap Find markers (4 ArUco markers at the tray corners), or Tap corners and touch the tray's 4 corners "
+        "on the picture."
+    ),
+    "empty": N_("Take everything off the tray (no dice, no hands), then tap Capture."),
+    "verify": N_("Roll the dice and tap Read. Tap a die to correct it, then Confirm. Repeat a few times."),
+    "save": N_("Name this profile (e.g. kitchen table) and save it. Or make another saved profile the active one."),
 }
+KIND_NAMES = {"colour": N_("colour"), "picture": N_("picture")}
+STEP_WORDS = {  # the wizard's STEP_TITLES, worded in the current language
+    "camera": N_("Camera check"),
+    "tray": N_("Tray area"),
+    "empty": N_("Empty tray"),
+    "colour": N_("Colour dice"),
+    "picture": N_("Picture die"),
+    "verify": N_("Verify"),
+    "save": N_("Save profile"),
+}
+
+
+def answer_name(face: str | None) -> str:
+    """A verify answer or reading as the player reads it ("number 4", "not a die", a colour or picture face)."""
+    if face is None:
+        return "?"
+    if face == NOT_A_DIE:
+        return _("not a die")
+    if face == NUMBER_DIE:
+        return _("number die")
+    if face.startswith("number "):
+        return _("number {n}").format(n=face.removeprefix("number "))
+    return face_name(face)
 
 
 class Preview(Image):
@@ -149,6 +178,7 @@ class CalibrateScreen(Screen):
         super().__init__(**kwargs)
         self.store: ProfileStore | None = None
         self.wizard: Wizard | None = None
+        self.editing = False
         self.frame: np.ndarray | None = None
         self.frames = 0
         self.taps: list[tuple[float, float]] = []
@@ -177,11 +207,11 @@ class CalibrateScreen(Screen):
         self.has_camera = app.feed is not None
         if not self.has_camera:
             self.wizard = None
-            self.show("No camera: calibration needs one. Dice can still be entered by touch.", error=True)
+            self.show(_("No camera: calibration needs one. Dice can still be entered by touch."), error=True)
             self.refresh()
             return
         if not self.frames_seen or self.wizard is None:
-            self.show(WAITING)
+            self.show(_(WAITING))
         app.feed.want(True)
         self.refresh()
 
@@ -201,7 +231,7 @@ class CalibrateScreen(Screen):
         self.frames += 1
         self.frames_seen = True
         self.camera_lost = False
-        if self.status == WAITING:
+        if self.status == _(WAITING):
             self.show("")
         if self.wizard is None:
             try:
@@ -231,9 +261,14 @@ class CalibrateScreen(Screen):
             self.sharp_level = min(1.0, exposure.sharpness / (2 * SHARP_ENOUGH))
             self.bright_level = min(1.0, exposure.brightness / 255.0)
             self.sharp_ok, self.bright_ok = exposure.sharp_ok, exposure.bright_ok
-            self.meter_text = (
-                f"Sharpness {exposure.sharpness:.0f} (need {SHARP_ENOUGH:.0f})   "
-                f"Brightness {exposure.brightness:.0f} (need {BRIGHT_RANGE[0]:.0f}-{BRIGHT_RANGE[1]:.0f})"
+            self.meter_text = _(
+                "Sharpness {sharp} (need {sharp_need})   Brightness {bright} (need {low}-{high})"
+            ).format(
+                sharp=f"{exposure.sharpness:.0f}",
+                sharp_need=f"{SHARP_ENOUGH:.0f}",
+                bright=f"{exposure.brightness:.0f}",
+                low=f"{BRIGHT_RANGE[0]:.0f}",
+                high=f"{BRIGHT_RANGE[1]:.0f}",
             )
             self.show(exposure.advice, error=not (exposure.sharp_ok and exposure.bright_ok))
         if self.step in ("colour", "picture") and wizard.empty_image is not None and self.frames % 3 == 0:
@@ -252,6 +287,7 @@ class CalibrateScreen(Screen):
         assert self.store is not None
         resolution = (int(frame.shape[1]), int(frame.shape[0]))
         self.wizard, self.mismatch, self.problem, self.saved_name = None, None, "", None
+        self.editing = False  # resumed from a saved profile (said on the status line)
         self.reads, self.answers, self.choosing, self.replace_name = [], [], None, None
         self.taps, self.last_boxes, self.live_boxes, self.tapping = [], (), [], False
         active = self.store.active(self.camera_name, resolution)
@@ -259,7 +295,8 @@ class CalibrateScreen(Screen):
             try:
                 self.wizard = Wizard.resume(self.store, active.profile.name, self.camera_name, resolution)
                 self.ids.name_input.text = active.profile.name
-                self.show(f"Editing '{active.profile.name}': skip what needs no change")
+                self.show(_("Editing '{name}': skip what needs no change").format(name=active.profile.name))
+                self.editing = True
                 notices = list(getattr(self.wizard, "notices", []) or [])
                 if notices:  # e.g. a broken picture template dropped: that part is captured again
                     self.problem = " ".join(notices)
@@ -276,15 +313,17 @@ class CalibrateScreen(Screen):
         """The frame for a capture or read: None (with the reason shown) when the camera is lost or no new
         picture came since the last capture, so nothing is learned twice from one picture."""
         if self.frame is None:
-            self.show("No picture from the camera yet", error=True)
+            self.show(_("No picture from the camera yet"), error=True)
             return None
         if self.camera_lost:
-            self.show("The camera is lost: plug it back in and wait for the live picture, then try again", error=True)
+            self.show(
+                _("The camera is lost: plug it back in and wait for the live picture, then try again"), error=True
+            )
             return None
         if not consume:
             return self.frame
         if self.frames <= self.used_at:
-            self.show("No new picture from the camera since the last one: wait a moment and try again", error=True)
+            self.show(_("No new picture from the camera since the last one: wait a moment and try again"), error=True)
             return None
         self.used_at = self.frames
         return self.frame
@@ -321,7 +360,11 @@ class CalibrateScreen(Screen):
                     self.update_thumbnail(frame, result.boxes)
                 if result.ok and wizard.task(self.step).current is None:
                     wizard.fit(self.step)
-                    self.show(f"Every {self.step} face captured. Tap Next")
+                    self.show(
+                        _("Every colour face captured. Tap Next")
+                        if self.step == "colour"
+                        else _("Every picture face captured. Tap Next")
+                    )
             elif self.step == "verify":
                 self.read_verify(frame)
         except WizardError as exc:
@@ -335,9 +378,15 @@ class CalibrateScreen(Screen):
         old = self.wizard.profile.resolution if self.wizard is not None else None
         self.start(self.frame)
         w, h = self.frame.shape[1], self.frame.shape[0]
-        if not self.problem and not self.status_error and not self.status.startswith("Editing"):
-            was = f" (the {old[0]}x{old[1]} profiles are kept)" if old else ""
-            self.show(f"Started again for {w}x{h} frames{was}")
+        if not self.problem and not self.status_error and not self.editing:
+            if old:
+                self.show(
+                    _("Started again for {w}x{h} frames (the {ow}x{oh} profiles are kept)").format(
+                        w=w, h=h, ow=old[0], oh=old[1]
+                    )
+                )
+            else:
+                self.show(_("Started again for {w}x{h} frames").format(w=w, h=h))
 
     @guarded
     def secondary(self) -> None:
@@ -348,13 +397,20 @@ class CalibrateScreen(Screen):
         if self.step == "tray":
             self.tapping = not self.tapping
             self.taps = []
-            self.show("Touch the tray's 4 corners on the picture" if self.tapping else "Tapping cancelled")
+            self.show(_("Touch the tray's 4 corners on the picture") if self.tapping else _("Tapping cancelled"))
         elif self.step in ("colour", "picture") and wizard.task(self.step).current is None:
             wizard.restart_kind(self.step)
-            self.show(f"Capture every {self.step} face again (the saved ones are kept until all are done)")
+            self.show(
+                _("Capture every colour face again (the saved ones are kept until all are done)")
+                if self.step == "colour"
+                else _("Capture every picture face again (the saved ones are kept until all are done)")
+            )
         elif self.step in ("colour", "picture"):
             kept = getattr(wizard.profile, self.step) is not None
-            self.show(f"{self.step.capitalize()} skipped" + (": the saved calibration is kept" if kept else ""))
+            if self.step == "colour":
+                self.show(_("Colour skipped: the saved calibration is kept") if kept else _("Colour skipped"))
+            else:
+                self.show(_("Picture skipped: the saved calibration is kept") if kept else _("Picture skipped"))
             self.go_next()
             return
         elif self.step == "verify":
@@ -402,7 +458,7 @@ class CalibrateScreen(Screen):
             return
         self.taps.append(point)
         if len(self.taps) < 4:
-            self.show(f"Corner {len(self.taps)} of 4")
+            self.show(_("Corner {n} of 4").format(n=len(self.taps)))
         else:
             try:
                 self.show(self.wizard.set_tray_taps(self.taps))
@@ -427,10 +483,15 @@ class CalibrateScreen(Screen):
         self.reads = reads
         self.answers = [face for _, _, face in self.reads]
         self.choosing = None
+        count = len(self.reads)
         self.show(
-            f"{len(self.reads)} dice read: tap any that is wrong, then Confirm"
+            ngettext(
+                "{n} die read: tap it if it is wrong, then Confirm",
+                "{n} dice read: tap any that is wrong, then Confirm",
+                count,
+            ).format(n=count)
             if self.reads
-            else "No dice found on the tray",
+            else _("No dice found on the tray"),
             error=not self.reads,
         )
 
@@ -470,18 +531,21 @@ class CalibrateScreen(Screen):
         unanswered = [i + 1 for i, a in enumerate(self.answers) if a is None]
         if unanswered:
             self.show(
-                f"Die {unanswered[0]} was not read: tap it and say what it shows ({NUMBER_DIE} for pips)", error=True
+                _("Die {n} was not read: tap it and say what it shows ({number_die} for pips)").format(
+                    n=unanswered[0], number_die=_("number die")
+                ),
+                error=True,
             )
             return
-        for (_, kind, face), truth in zip(self.reads, self.answers, strict=True):
+        for (_box, kind, face), truth in zip(self.reads, self.answers, strict=True):
             if truth in (NOT_A_DIE, NUMBER_DIE) or truth is None or (kind == "pips" and truth == face):
                 continue  # number dice are the pip reader's: not part of this check
             truth_kind = "colour" if truth in self.wizard.colour.faces else "picture"
             self.wizard.verification_for(truth_kind).record(face, truth)
         self.reads, self.answers = [], []
-        lines = [f"{k}: {t.summary()}" for k, t in self.wizard.verifications.items() if t.rolls]
+        lines = [f"{_(KIND_NAMES.get(k, k))}: {t.summary()}" for k, t in self.wizard.verifications.items() if t.rolls]
         confused = any(t.confusions() for t in self.wizard.verifications.values())
-        self.show("  ".join(lines) or "Nothing to count", error=confused)
+        self.show("  ".join(lines) or _("Nothing to count"), error=confused)
 
     @guarded
     def recapture(self, kind: str, face: str) -> None:
@@ -490,7 +554,7 @@ class CalibrateScreen(Screen):
         self.wizard.redo_face(kind, face)
         self.wizard.go(kind)
         self.enter_step()
-        self.show(f"Capture {face} again, then come back to Verify")
+        self.show(_("Capture {face} again, then come back to Verify").format(face=face_name(face)))
 
     # -- save ------------------------------------------------------------------------------------------------------
     def save(self) -> None:
@@ -498,7 +562,7 @@ class CalibrateScreen(Screen):
         assert self.wizard is not None and self.store is not None
         name = self.ids.name_input.text.strip()
         if not name:
-            raise WizardError("Give the profile a name, e.g. 'kitchen table'")
+            raise WizardError(_("Give the profile a name, e.g. 'kitchen table'"))
         just_saved = self.saved_name is not None and _name_key(self.saved_name) == _name_key(name)
         if self.replace_name != name and not just_saved and self.would_replace(name):
             self.ask_replace(name)
@@ -518,7 +582,7 @@ class CalibrateScreen(Screen):
     def ask_replace(self, name: str) -> None:
         """Ask before a save replaces the profile called ``name``."""
         self.replace_name = name
-        self.show(f"A profile called '{name}' exists: replace it?", error=True)
+        self.show(_("A profile called '{name}' exists: replace it?").format(name=name), error=True)
 
     def profile_exists(self, name: str) -> bool:
         """Whether a saved profile of this camera and size would be replaced by saving under ``name``."""
@@ -543,7 +607,7 @@ class CalibrateScreen(Screen):
             self.ids.name_input.text = name
             self.write_profile(name, replace=True)
         else:
-            self.show("Not saved: type another name, or tap Save again to be asked once more")
+            self.show(_("Not saved: type another name, or tap Save again to be asked once more"))
         self.refresh()
 
     def write_profile(self, name: str, replace: bool) -> None:
@@ -560,8 +624,8 @@ class CalibrateScreen(Screen):
             self.ask_replace(name)  # the store found it when the screen did not: ask all the same
             return
         self.problem, self.saved_name = "", profile.name
-        kinds = ", ".join(profile.calibrated_kinds()) or "tray only"
-        self.show(f"Saved '{profile.name}' ({kinds}); it is now the active profile")
+        kinds = ", ".join(_(KIND_NAMES.get(k, k)) for k in profile.calibrated_kinds()) or _("tray only")
+        self.show(_("Saved '{name}' ({kinds}); it is now the active profile").format(name=profile.name, kinds=kinds))
 
     def set_name(self, name: str) -> None:
         """A preset name tapped: put it in the name field."""
@@ -576,7 +640,7 @@ class CalibrateScreen(Screen):
         except ProfileError as exc:
             self.show(str(exc), error=True)
             return
-        self.show(f"'{profile.name}' is now the active profile")
+        self.show(_("'{name}' is now the active profile").format(name=profile.name))
         self.problem = ""
         self.refresh()
 
@@ -590,7 +654,7 @@ class CalibrateScreen(Screen):
         wizard = self.wizard
         step = wizard.step if wizard is not None else STEPS[0]
         self.step = step
-        self.step_title = STEP_TITLES[step]
+        self.step_title = _(STEP_WORDS[step]) if step in STEP_WORDS else STEP_TITLES[step]
         self.step_count = f"{STEPS.index(step) + 1}/{len(STEPS)}"
         self.progress = wizard.progress if wizard is not None else 0.0
         self.next_enabled = wizard is not None and step != "save"
@@ -599,48 +663,56 @@ class CalibrateScreen(Screen):
         if step in ("colour", "picture") and wizard is not None:
             task = wizard.task(step)
             face = task.current
-            what = "the colour dice (all of them)" if step == "colour" else "only the picture die"
-            self.instruction = (
-                f"Put {what} on the tray with [b]{face.upper()}[/b] on top, tap Capture. Roll between captures."
-                if face
-                else f"Every {step} face is captured. Tap Next, or capture them all again."
-            )
-            self.primary_text = f"Capture {face}" if face else ""
+            if face and step == "colour":
+                self.instruction = _(
+                    "Put the colour dice (all of them) on the tray with [b]{face}[/b] on top, tap Capture. "
+                    "Roll between captures."
+                ).format(face=face_name(face).upper())
+            elif face:
+                self.instruction = _(
+                    "Put only the picture die on the tray with [b]{face}[/b] on top, tap Capture. "
+                    "Roll between captures."
+                ).format(face=face_name(face).upper())
+            elif step == "colour":
+                self.instruction = _("Every colour face is captured. Tap Next, or capture them all again.")
+            else:
+                self.instruction = _("Every picture face is captured. Tap Next, or capture them all again.")
+            self.primary_text = _("Capture {face}").format(face=face_name(face)) if face else ""
             self.primary_enabled = self.primary_enabled and face is not None
-            self.secondary_text = "Skip" if face else "Capture all again"
+            self.secondary_text = _("Skip") if face else _("Capture all again")
         elif wizard is None:
-            self.instruction = "" if self.has_camera else "Calibration learns your dice from the camera's pictures."
+            self.instruction = "" if self.has_camera else _("Calibration learns your dice from the camera's pictures.")
             self.primary_text = ""
         else:
-            self.instruction = INSTRUCTIONS.get(step, "")
+            self.instruction = _(INSTRUCTIONS[step]) if step in INSTRUCTIONS else ""
             self.primary_text = {
                 "camera": "",
-                "tray": "Find markers",
-                "empty": "Capture",
-                "verify": "Confirm" if self.reads else "Read",
-                "save": "Save",
+                "tray": _("Find markers"),
+                "empty": _("Capture"),
+                "verify": _("Confirm") if self.reads else _("Read"),
+                "save": _("Save"),
             }[step]
             if step == "tray":
-                self.secondary_text = "Cancel taps" if self.tapping else "Tap corners"
+                self.secondary_text = _("Cancel taps") if self.tapping else _("Tap corners")
             if step == "verify":
-                self.secondary_text = "Read again" if self.reads else ""
+                self.secondary_text = _("Read again") if self.reads else ""
                 self.primary_enabled = self.primary_enabled and bool(wizard and wizard.profile.calibrated_kinds())
                 if wizard is not None and not wizard.profile.calibrated_kinds():
-                    self.instruction = "Nothing to verify yet: capture colour or picture faces first (or tap Next)."
+                    self.instruction = _("Nothing to verify yet: capture colour or picture faces first (or tap Next).")
             if step == "save":
                 self.primary_enabled = wizard is not None
         if step == "empty" and wizard is not None:
             self.next_enabled = wizard.empty_image is not None
         self.choosing_now = step == "verify" and self.choosing is not None
         if self.choosing_now and self.choosing is not None:
-            self.instruction = f"What does die {self.choosing + 1} show?"
+            self.instruction = _("What does die {n} show?").format(n=self.choosing + 1)
         if self.mismatch is not None and wizard is not None:
             (w, h), (ow, oh) = self.mismatch, wizard.profile.resolution
-            self.instruction = (
-                f"The camera now gives {w}x{h} pictures; this calibration is for {ow}x{oh}. Set the camera back to "
-                f"{ow}x{oh}, or start again at {w}x{h} (saved profiles are kept)."
-            )
-            self.primary_text, self.primary_enabled = f"Start again at {w}x{h}", True
+            self.instruction = _(
+                "The camera now gives {w}x{h} pictures; this calibration is for {ow}x{oh}. Set the camera back to "
+                "{ow}x{oh}, or start again at {w}x{h} (saved profiles are kept)."
+            ).format(w=w, h=h, ow=ow, oh=oh)
+            self.primary_text, self.primary_enabled = _("Start again at {w}x{h}").format(w=w, h=h), True
             self.secondary_text, self.next_enabled = "", False
         self.build_chips()
 
@@ -653,17 +725,18 @@ class CalibrateScreen(Screen):
             return
         if self.step == "save" and self.replace_name is not None:
             yes = Factory.ChoiceButton(
-                text=f"Replace '{self.replace_name}'", on_release=lambda _b: self.confirm_replace(True)
+                text=_("Replace '{name}'").format(name=self.replace_name),
+                on_release=lambda _b: self.confirm_replace(True),
             )
             yes.background_color = (0.6, 0.35, 0.1, 1)
             box.add_widget(yes)
-            box.add_widget(Factory.ChoiceButton(text="Keep it", on_release=lambda _b: self.confirm_replace(False)))
+            box.add_widget(Factory.ChoiceButton(text=_("Keep it"), on_release=lambda _b: self.confirm_replace(False)))
             return
         if self.step in ("colour", "picture"):
             task = wizard.task(self.step)
             for face in task.faces:
                 n = task.done.get(face, 0)
-                chip = Factory.FaceChip(text=f"{face} {n}/{task.per_face}")
+                chip = Factory.FaceChip(text=f"{face_name(face)} {n}/{task.per_face}")
                 chip.done = n >= task.per_face
                 chip.current = face == task.current
                 box.add_widget(chip)
@@ -673,7 +746,9 @@ class CalibrateScreen(Screen):
                 wizard.task(kind).faces if kind in ("colour", "picture") else wizard.colour.faces + wizard.picture.faces
             )
             for face in [*faces, NUMBER_DIE, NOT_A_DIE]:  # four to a row, so the row never runs over the text above
-                box.add_widget(Factory.PickButton(text=face, on_release=lambda b: self.correct(b.text)))
+                pick = Factory.PickButton(text=answer_name(face), on_release=lambda b: self.correct(b.face))
+                pick.face = face
+                box.add_widget(pick)
         elif self.step == "verify" and not self.reads:
             confused: list[tuple[str, str]] = []
             for kind, tally in wizard.verifications.items():
@@ -682,13 +757,16 @@ class CalibrateScreen(Screen):
                         confused.append((kind, truth))
             for kind, face in confused[:4]:
                 button = Factory.ChoiceButton(
-                    text=f"Recapture {face}", on_release=lambda _b, k=kind, f=face: self.recapture(k, f)
+                    text=_("Recapture {face}").format(face=face_name(face)),
+                    on_release=lambda _b, k=kind, f=face: self.recapture(k, f),
                 )
                 box.add_widget(button)
         elif self.step == "verify":
             for i, answer in enumerate(self.answers):
                 read = self.reads[i][2]
-                text = f"{i + 1}: {answer or '?'}" + ("" if answer == read else f" (read {read or '?'})")
+                text = f"{i + 1}: {answer_name(answer)}"
+                if answer != read:
+                    text = _("{answer} (read {read})").format(answer=text, read=answer_name(read))
                 button = Factory.ChoiceButton(text=text, on_release=lambda b, i=i: self.choose(i))
                 button.background_color = (0.15, 0.45, 0.3, 1) if answer == read else (0.6, 0.35, 0.1, 1)
                 box.add_widget(button)
@@ -696,7 +774,7 @@ class CalibrateScreen(Screen):
             profile = wizard.profile
             # names to tap: a kiosk has no keyboard (the text field still works with one)
             for preset in NAME_PRESETS:
-                button = Factory.ChoiceButton(text=preset, on_release=lambda b: self.set_name(b.text))
+                button = Factory.ChoiceButton(text=_(preset), on_release=lambda b: self.set_name(b.text))
                 button.background_color = (0.18, 0.30, 0.42, 1)
                 box.add_widget(button)
             active = self.store.active(profile.camera, profile.resolution).profile
@@ -711,7 +789,11 @@ class CalibrateScreen(Screen):
                 if entry.problem:
                     continue
                 is_active = active is not None and active.name == entry.name
-                text = f"{entry.name} (active)" if is_active else f"Use {entry.name}"
+                text = (
+                    _("{name} (active)").format(name=entry.name)
+                    if is_active
+                    else _("Use {name}").format(name=entry.name)
+                )
                 button = Factory.ChoiceButton(text=text, on_release=lambda b, n=entry.name: self.use_profile(n))
                 button.disabled = is_active
                 box.add_widget(button)

@@ -9,6 +9,7 @@ from kivy.graphics.texture import Texture
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import _
 from companion.ui.screens import load_kv
 
 load_kv("camera")
@@ -39,9 +40,9 @@ class CameraScreen(Screen):
         self._texture = None
         self.ids.view.texture = None  # never show a stale picture from an earlier visit
         if app.feed is None:
-            self.info_text = "No camera configured: dice can still be entered by touch."
+            self.info_text = _("No camera configured: dice can still be entered by touch.")
             return
-        self.info_text = f"{getattr(app.camera, 'name', 'camera')}: waiting for frames…"
+        self.info_text = _("{camera}: waiting for frames…").format(camera=getattr(app.camera, "name", _("camera")))
         app.feed.want(True)
 
     def on_leave(self, *_args: Any) -> None:

@@ -22,13 +22,15 @@ from kivy.uix.image import Image
 from kivy.uix.label import CoreLabel
 from kivy.uix.screenmanager import Screen
 
+from companion.i18n import N_, _, ngettext
 from companion.journal import JournalError
 from companion.ui.screens import load_kv
 from companion.ui.screens.camera import frame_texture
 from companion.ui.screens.game import not_saved
+from companion.ui.words import face_name, game_title
 from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, Roll
 
-STATUS = {"rolling": "Rolling…", "reading": "Still — reading…", "settled": "Settled"}
+STATUS = {"rolling": N_("Rolling…"), "reading": N_("Still — reading…"), "settled": N_("Settled")}
 
 load_kv("dice")
 
@@ -147,7 +149,7 @@ def free_box(dice: list[DieRead], frame_size: tuple[int, int]) -> tuple[int, int
 
 
 def face_text(die: DieRead) -> str:
-    return "?" if die.face is None else str(die.face)
+    return face_name(die.face)
 
 
 def roll_summary(roll: Roll) -> str:
@@ -156,7 +158,7 @@ def roll_summary(roll: Roll) -> str:
     for die in roll.dice:
         text = face_text(die)
         parts.append(f"[color=ff8a50]{text}?[/color]" if die.flagged or die.face is None else text)
-    return "  ".join(parts) if parts else "no dice"
+    return "  ".join(parts) if parts else _("no dice")
 
 
 class DiceScreen(Screen):
@@ -166,7 +168,7 @@ class DiceScreen(Screen):
     status_is_error = BooleanProperty(False)
     sum_text = StringProperty("–")
     dice_text = StringProperty("")
-    use_text = StringProperty("Use this roll")
+    use_text = StringProperty("")
     can_use = BooleanProperty(False)
     source_text = StringProperty("")  # said under the dice when the frames are not a real camera's
 
@@ -202,14 +204,16 @@ class DiceScreen(Screen):
         app = self.app
         self.reset()
         session = self.game_session()
-        self.use_text = f"Use in {session.engine.title}" if session else "No game to use it in"
+        self.use_text = (
+            _("Use in {game}").format(game=game_title(session.engine)) if session else _("No game to use it in")
+        )
         camera = str(getattr(app.camera, "name", ""))
         simulated = app.feed is not None and camera.startswith("simulated")
-        self.source_text = "Sample photos: no camera" if simulated else ""
+        self.source_text = _("Sample photos: no camera") if simulated else ""
         if app.feed is None:
             self._texture = None
             self.ids.view.texture = None
-            self.say("No camera: add dice by touch (Add die).", error=True)
+            self.say(_("No camera: add dice by touch (Add die)."), error=True)
             return
         self._start_reader()
 
@@ -217,7 +221,7 @@ class DiceScreen(Screen):
         app = self.app
         if app.feed is not None:
             app.feed.want(True, processor=live_processor(app.settings["dice"], app.vision_profile))
-            self.say("Roll the dice into the tray…")
+            self.say(_("Roll the dice into the tray…"))
 
     def on_leave(self, *_args: Any) -> None:
         if self.app.feed is not None:
@@ -248,7 +252,7 @@ class DiceScreen(Screen):
         self.ids.view.texture = self._texture
         self.frame_size = (frame.shape[1], frame.shape[0])
         if isinstance(result, Exception):
-            self.say(f"Dice reader error: {result}", error=True)
+            self.say(_("Dice reader error: {problem}").format(problem=result), error=True)
             return
         if not isinstance(result, LiveResult):
             return
@@ -263,20 +267,38 @@ class DiceScreen(Screen):
         ):
             # The same dice in the same places after a hand or a shadow passed: the player's corrections stay.
             self._taken = settled
-            self.say(f"Still {len(self.roll.dice) if self.roll else 0} dice, with your corrections")
+            count = len(self.roll.dice) if self.roll else 0
+            self.say(
+                ngettext("Still {n} die, with your corrections", "Still {n} dice, with your corrections", count).format(
+                    n=count
+                )
+            )
         elif settled is not None and settled is not self._taken and not busy and (settled.dice or not self.by_hand):
             # A new settled roll replaces the last one unless the player is correcting it right now (an empty
             # tray does not replace dice entered by hand, e.g. while the camera was away).
-            dropped = "New roll: the corrections were for the last one. " if self.by_hand and self.roll else ""
+            dropped = self.by_hand and self.roll is not None
             self.roll = self._taken = settled
             self.by_hand = False
-            check = "check the orange dice: tap one to correct it" if self.roll.needs_check else "tap a die to correct"
-            self.say(f"{dropped}Settled: {len(self.roll.dice)} dice — {check}")
+            count = len(self.roll.dice)
+            if self.roll.needs_check:
+                said = ngettext(
+                    "Settled: {n} die — check the orange dice: tap one to correct it",
+                    "Settled: {n} dice — check the orange dice: tap one to correct it",
+                    count,
+                )
+            else:
+                said = ngettext(
+                    "Settled: {n} die — tap a die to correct", "Settled: {n} dice — tap a die to correct", count
+                )
+            said = said.format(n=count)
+            self.say(
+                _("New roll: the corrections were for the last one. {said}").format(said=said) if dropped else said
+            )
         elif result.state != "settled" and not busy and not self.by_hand:
             # Dice moving again: the last reading goes (a roll entered or corrected by hand stays until the
             # next settled reading or Read again, so a camera coming back does not wipe what was typed).
             self.roll = None
-            self.say(STATUS.get(result.state, result.state))
+            self.say(_(STATUS[result.state]) if result.state in STATUS else result.state)
         self._show(live=result.latest if self.roll is None else None)
 
     def _only_corrected_dice_differ(self, settled: Roll) -> bool:
@@ -299,9 +321,9 @@ class DiceScreen(Screen):
     def on_camera(self, problem: str | None) -> None:
         """The camera went away (``problem``) or came back (None): say what to do instead of "Rolling…"."""
         if problem is not None:
-            self.say("No camera right now: add dice by touch (Add die). It reconnects by itself.", error=True)
+            self.say(_("No camera right now: add dice by touch (Add die). It reconnects by itself."), error=True)
         elif self.roll is None:
-            self.say("Camera back: roll the dice into the tray…")
+            self.say(_("Camera back: roll the dice into the tray…"))
 
     # -- correction --------------------------------------------------------------------------------------
 
@@ -311,7 +333,7 @@ class DiceScreen(Screen):
         if self.adding:
             return True
         if self.roll is None or self.frame_size is None:
-            self.say("Wait for the dice to settle, then tap one to correct it", error=True)
+            self.say(_("Wait for the dice to settle, then tap one to correct it"), error=True)
             return True
         fx, fy = view.widget_to_frame(touch.x, touch.y, self.frame_size)
         for index, die in enumerate(self.roll.dice):
@@ -320,7 +342,7 @@ class DiceScreen(Screen):
             if x0 - pad <= fx <= x1 + pad and y0 - pad <= fy <= y1 + pad:
                 self.select(index)
                 return True
-        self.say("No die there — tap inside a box, or Add die", error=True)
+        self.say(_("No die there — tap inside a box, or Add die"), error=True)
         return True
 
     def select(self, index: int) -> None:
@@ -329,7 +351,7 @@ class DiceScreen(Screen):
         self.selected = index
         die = self.roll.dice[index]
         self._fill_picker(FACES.get(die.kind, FACES[PIPS]), allow_remove=True)
-        self.say(f"Die {index + 1}: what does it show?")
+        self.say(_("Die {n}: what does it show?").format(n=index + 1))
         self._show()
 
     def start_add(self) -> None:
@@ -339,20 +361,20 @@ class DiceScreen(Screen):
         kinds = {d.kind for d in self.roll.dice} if self.roll else {PIPS}
         kind = next(iter(kinds - {"unknown"}), PIPS)
         self._fill_picker(FACES.get(kind, FACES[PIPS]), allow_remove=False)
-        self.say("Add a die: what does it show?")
+        self.say(_("Add a die: what does it show?"))
 
     def _fill_picker(self, faces: list[Any], *, allow_remove: bool) -> None:
         grid = self.ids.picker
         grid.clear_widgets()
         for face in faces:
-            button = Factory.BigButton(text=str(face), font_size=dp(20))
+            button = Factory.BigButton(text=face_name(face), font_size=dp(20))
             button.bind(on_release=lambda _b, f=face: self.pick(f))
             grid.add_widget(button)
         if allow_remove:
-            remove = Factory.DangerButton(text="Not a die", font_size=dp(18))
+            remove = Factory.DangerButton(text=_("Not a die"), font_size=dp(18))
             remove.bind(on_release=lambda _b: self.pick(None))
             grid.add_widget(remove)
-        cancel = Factory.BigButton(text="Cancel", font_size=dp(18))
+        cancel = Factory.BigButton(text=_("Cancel"), font_size=dp(18))
         cancel.bind(on_release=lambda _b: self.cancel_pick())
         grid.add_widget(cancel)
 
@@ -400,7 +422,11 @@ class DiceScreen(Screen):
         self.selected = None
         self.adding = False
         self.ids.picker.clear_widgets()
-        self.say(f"Die {note['die']}: {note['face']}" + (" (journaled)" if session else ""))
+        shown = face_name(face) if face is not None else _("not a die")
+        if session is not None:
+            self.say(_("Die {n}: {face} (journaled)").format(n=note["die"], face=shown))
+        else:
+            self.say(_("Die {n}: {face}").format(n=note["die"], face=shown))
         self._show()
 
     # -- result ------------------------------------------------------------------------------------------

@@ -22,14 +22,19 @@ from hardware.buttons import ButtonEvent
 load_kv("common")
 
 
-# Characters the bundled Roboto font lacks (drawn as a box), as engines and notes write them.
-MISSING_GLYPHS = {"→": "to"}
+# Characters Kivy's own Roboto lacks (drawn as a box), as engines and notes write them: replaced only when the
+# font in use cannot draw them (without fonts-noto-cjk).
+MISSING_GLYPHS = {"→": "->"}
 
 
 def drawable(text: str) -> str:
-    """``text`` with characters the UI font cannot draw replaced by words ("5 → 6" reads "5 to 6")."""
+    """``text`` with characters the UI font cannot draw replaced ("5 → 6" reads "5 -> 6" in Roboto)."""
+    from companion.ui.fonts import active
+
+    font = active()
     for char, word in MISSING_GLYPHS.items():
-        text = text.replace(char, word)
+        if char in text and (font.regular is None or not font.covers(char)):
+            text = text.replace(char, word)
     return text
 
 
@@ -40,7 +45,9 @@ def not_saved(err: Exception) -> str:
         return _("Not saved, nothing changed: the saved games are in use by another program. Close it, then try again.")
     if isinstance(err, JournalFull):
         return _("Not saved, nothing changed: the SD card is full. Free some space, then try again.")
-    return f"Not saved, nothing changed: {err}. Free some space or check the SD card, then try again."
+    return _("Not saved, nothing changed: {problem}. Free some space or check the SD card, then try again.").format(
+        problem=err
+    )
 
 
 class GameScreen(Screen):
@@ -73,7 +80,9 @@ class GameScreen(Screen):
     def attach(self, session: GameSession) -> None:
         """Called by the app for a new or resumed game."""
         self.session = session
-        self.show_message(f"{session.engine.title} — game {session.game_id}")
+        from companion.ui.words import game_title
+
+        self.show_message(_("{game} — game {id}").format(game=game_title(session.engine), id=session.game_id))
         self.on_session()
         self._changed()
 
@@ -118,9 +127,9 @@ class GameScreen(Screen):
             self.show_message(not_saved(err), error=True)
             return
         if undone is None:
-            self.show_message("Nothing to undo", error=True)
+            self.show_message(_("Nothing to undo"), error=True)
         else:
-            self.show_message(f"Undone: {self.session.describe(undone)}")
+            self.show_message(_("Undone: {what}").format(what=self.session.describe(undone)))
         self._changed()
 
     def redo(self) -> None:
@@ -132,9 +141,9 @@ class GameScreen(Screen):
             self.show_message(not_saved(err), error=True)
             return
         if redone is None:
-            self.show_message("Nothing to redo", error=True)
+            self.show_message(_("Nothing to redo"), error=True)
         else:
-            self.show_message(f"Redone: {self.session.describe(redone)}")
+            self.show_message(_("Redone: {what}").format(what=self.session.describe(redone)))
         self._changed()
 
     def show_message(self, text: str, error: bool = False) -> None:
@@ -157,7 +166,7 @@ class GameScreen(Screen):
         text = Label(text=self.header_text, markup=True, font_size=dp(19), color=colour, halign="left", valign="top")
         text.bind(size=lambda w, size: setattr(w, "text_size", size))
         box.add_widget(text)
-        ok = Factory.BigButton(text="OK", size_hint_y=None, height=dp(56))
+        ok = Factory.BigButton(text=_("OK"), size_hint_y=None, height=dp(56))
         ok.bind(on_release=lambda _b: view.dismiss())
         box.add_widget(ok)
         view.add_widget(box)

@@ -20,7 +20,7 @@ from companion.journal.export import export_game
 from companion.journal.store import GameRecord, JournalError
 from companion.paths import data_dir
 from companion.ui.screens import load_kv
-from companion.ui.screens.home import _known, ago
+from companion.ui.screens.home import _known, ago, moves
 from companion.ui.widgets import confirm
 
 load_kv("games")
@@ -32,7 +32,9 @@ class GamesScreen(Screen):
     status_text = StringProperty("")
 
     def on_pre_enter(self, *_args: Any) -> None:
-        self.status_text = f"Unfinished games resume exactly where they stopped. Export writes to {export_dir()}"
+        self.status_text = _("Unfinished games resume exactly where they stopped. Export writes to {folder}").format(
+            folder=export_dir()
+        )
         self.fill()
 
     def fill(self) -> None:
@@ -42,13 +44,14 @@ class GamesScreen(Screen):
         try:
             records = [r for r in app.journal.games() if _known(r.game)][:30]
         except JournalError as err:
-            self.status_text = f"The saved games cannot be listed: {escape_markup(str(err))}"
+            self.status_text = _("The saved games cannot be listed: {problem}").format(problem=escape_markup(str(err)))
             records = []
         if not records:
-            grid.add_widget(Factory.Caption(text="No games yet.", font_size=dp(20)))
+            grid.add_widget(Factory.Caption(text=_("No games yet."), font_size=dp(20)))
         for record in records:
             line = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
-            title = app.game_title(record.game) + ("  [color=9aa0b0](finished)[/color]" if record.finished else "")
+            finished = "  [color=9aa0b0]" + escape_markup(_("(finished)")) + "[/color]"
+            title = app.game_title(record.game) + (finished if record.finished else "")
             names = ", ".join(p.name for p in record.setup.players)
             when = ago(time.time() - record.updated)
             if record.problem is not None:  # named, kept in the file, never resumed
@@ -58,7 +61,7 @@ class GamesScreen(Screen):
             label = BoxLayout(orientation="vertical")
             for text, size in (
                 (f"[b]{title}[/b]", dp(19)),
-                (f"{escape_markup(names)} · {record.actions} moves · {when}", dp(16)),
+                (f"{escape_markup(names)} · {moves(record.actions)} · {when}", dp(16)),
             ):
                 part = Factory.Label(
                     text=text, markup=True, font_size=size, halign="left", valign="middle", shorten=True
@@ -67,18 +70,18 @@ class GamesScreen(Screen):
                 label.add_widget(part)
             line.add_widget(label)
             if not record.finished and record.problem is None:
-                resume = Factory.AccentButton(text="Resume", size_hint_x=None, width=dp(110))
+                resume = Factory.AccentButton(text=_("Resume"), size_hint_x=None, width=dp(110))
                 resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
                 line.add_widget(resume)
-                drop = Factory.DangerButton(text="Stop", size_hint_x=None, width=dp(80))
+                drop = Factory.DangerButton(text=_("Stop"), size_hint_x=None, width=dp(80))
                 drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
             if record.problem is None:
-                export = Factory.BigButton(text="Export", size_hint_x=None, width=dp(100))
+                export = Factory.BigButton(text=_("Export"), size_hint_x=None, width=dp(100))
                 export.bind(on_release=lambda _b, gid=record.id: self.export(gid))
                 line.add_widget(export)
             elif not record.finished:
-                drop = Factory.DangerButton(text="Stop", size_hint_x=None, width=dp(80))
+                drop = Factory.DangerButton(text=_("Stop"), size_hint_x=None, width=dp(80))
                 drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
             grid.add_widget(line)
@@ -87,19 +90,20 @@ class GamesScreen(Screen):
         """Stop offering a game only after a confirmation: a mis-tap must not hide a game in progress."""
         app = App.get_running_app()
         names = ", ".join(p.name for p in record.setup.players)
-        question = (
-            f"Stop offering {app.game_title(record.game)} ({names}, {record.actions} moves) for resume?\n"
-            "It stays saved and can still be exported."
-        )
-        return confirm(question, "Stop offering", lambda: self.abandon(record.id))
+        question = _(
+            "Stop offering {game} ({names}, {moves}) for resume?\nIt stays saved and can still be exported."
+        ).format(game=app.game_title(record.game), names=names, moves=moves(record.actions))
+        return confirm(question, _("Stop offering"), lambda: self.abandon(record.id))
 
     def abandon(self, game_id: int) -> None:
         try:
             App.get_running_app().journal.abandon(game_id)
         except JournalError as err:
-            self.status_text = f"Not changed: {escape_markup(str(err))}"
+            self.status_text = _("Not changed: {problem}").format(problem=escape_markup(str(err)))
             return
-        self.status_text = f"Game {game_id} is no longer offered for resume (it is kept; Export still works)."
+        self.status_text = _("Game {id} is no longer offered for resume (it is kept; Export still works).").format(
+            id=game_id
+        )
         self.fill()
 
     def export(self, game_id: int) -> None:
@@ -107,9 +111,11 @@ class GamesScreen(Screen):
         try:
             export_game(App.get_running_app().journal, game_id, path)
         except (JournalError, OSError) as err:
-            self.status_text = f"Game {game_id} was not exported: {escape_markup(str(err))}"
+            self.status_text = _("Game {id} was not exported: {problem}").format(
+                id=game_id, problem=escape_markup(str(err))
+            )
             return
-        self.status_text = f"Game {game_id} saved as [b]{escape_markup(str(path))}[/b]"
+        self.status_text = _("Game {id} saved as [b]{path}[/b]").format(id=game_id, path=escape_markup(str(path)))
 
 
 def export_dir() -> Path:

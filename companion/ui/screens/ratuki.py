@@ -156,6 +156,18 @@ class FitLabel(Label):
         return texture is None or (texture.width <= width + 0.5 and texture.height <= height + 0.5)
 
 
+def _fit_name(cell: Any, width: float) -> None:
+    """A name cell of the score sheet: 18 px, or 16 px when the whole name only fits that way."""
+    from kivy.core.text import Label as CoreLabel
+
+    for size in (dp(18), dp(17), dp(16)):
+        probe = CoreLabel(text=str(cell.text), font_size=size, bold=True)
+        probe.refresh()
+        if probe.texture.width <= width or size == dp(16):
+            cell.font_size = size
+            return
+
+
 class RatukiSheet(BoxLayout):
     """The score sheet (rows of ``score_sheet``): the names row and the totals row stay in view, the rounds
     between them scroll, showing the latest round. Layout in ratuki.kv."""
@@ -177,6 +189,7 @@ class RatukiSheet(BoxLayout):
                 if r == 0 and c > 0:
                     cell.color = get_color_from_hex(colours[c - 1])
                     cell.bold = True
+                    cell.bind(width=_fit_name)  # a 14-letter bold name: 16 px rather than shortened
                 if r == len(rows) - 1:
                     cell.bold = True
                     cell.font_size = dp(24)

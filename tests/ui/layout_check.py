@@ -1,0 +1,225 @@
+"""What a player would see wrong with the text on screen: text cut off or shortened, text drawn outside its box
+or off the window, two texts drawn over each other, characters drawn as missing-glyph boxes ("tofu").
+
+Each visible label (buttons too) is measured against its own box from Kivy's layout of it: the lines Kivy kept
+(a line or word dropped to fit, or an ellipsis, is text the player never reads) and the texture's size. Tofu is
+found by drawing each character alone in the label's font and comparing it with that font's .notdef glyph
+(what it draws for a code point it lacks).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+NOTDEF = "\U0010fffd"  # a private-use code point no UI font has: it draws the font's .notdef box
+TOLERANCE = 2  # px a texture may pass its box by (rounding)
+OVERLAP = 3  # px two texts may share in both directions before it counts
+
+_MARKUP = re.compile(
+    r"\[/?(?:b|i|u|s|sub|sup|color|size|font|font_context|font_family|font_features|ref|anchor|text_language)(?:=[^\]]*)?\]"
+)
+
+
+@dataclass
+class Problem:
+    where: str  # the screen/shot name
+    kind: str  # clipped / shortened / overflow / offscreen / overlap / tofu
+    text: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.kind}: {self.text[:70]!r} {self.detail}"
+
+
+def plain(label: Any) -> str:
+    text = str(label.text)
+    if getattr(label, "markup", False):
+        text = _MARKUP.sub("", text).replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
+    return text
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _visible(widget: Any, window: Any) -> bool:
+    node = widget
+    seen: set[int] = set()
+    while node is not None and node is not window and id(node) not in seen:
+        seen.add(id(node))
+        if getattr(node, "opacity", 1) <= 0.01:
+            return False
+        node = node.parent
+    return widget.width > 1 and widget.height > 1
+
+
+def _window_rect(widget: Any) -> tuple[float, float, float, float]:
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, x + widget.width, y + widget.height
+
+
+def _clip_rect(widget: Any) -> tuple[float, float, float, float] | None:
+    """The part of the window a widget's drawing can show in (inside every ScrollView around it)."""
+    from kivy.uix.scrollview import ScrollView
+
+    rect: tuple[float, float, float, float] | None = None
+    node = widget.parent
+    seen: set[int] = set()
+    while node is not None and hasattr(node, "to_window") and id(node) not in seen:
+        seen.add(id(node))
+        if isinstance(node, ScrollView):
+            r = _window_rect(node)
+            rect = r if rect is None else _intersect(rect, r)
+            if rect is None:
+                return (0, 0, 0, 0)
+        node = node.parent
+    return rect
+
+
+def _intersect(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float] | None:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
+def ink_rect(label: Any) -> tuple[float, float, float, float] | None:
+    """Where the label's text is drawn, in window coordinates (the lines Kivy laid out, placed as halign and
+    valign put them in the texture, the texture centred on the widget as Label's canvas draws it)."""
+    core = label._label
+    lines = getattr(core, "_cached_lines", None) or []
+    lines = [line for line in lines if line.w > 0]
+    if not lines:
+        return None
+    tw, th = label.texture_size
+    width = max(line.w for line in lines)
+    height = sum(line.h for line in lines)
+    halign, valign = label.halign, label.valign
+    pad_x, pad_y = (label.padding[0], label.padding[1]) if len(label.padding) >= 2 else (0, 0)
+    if halign in ("left", "justify", "auto"):
+        x = pad_x
+    elif halign == "right":
+        x = tw - width - pad_x
+    else:
+        x = (tw - width) / 2
+    if valign == "top":
+        top = pad_y
+    elif valign == "bottom":
+        top = th - height - pad_y
+    else:
+        top = (th - height) / 2
+    cx, cy = label.to_window(label.center_x, label.center_y)
+    left = cx - tw / 2 + x
+    bottom = cy + th / 2 - top - height
+    return left, bottom, left + width, bottom + height
+
+
+class TofuFinder:
+    """Draws characters alone and compares them with the font's .notdef glyph (cached per font and weight)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[str, bool, str], bool] = {}
+        self.notdef: dict[tuple[str, bool], tuple[Any, bytes]] = {}
+
+    def _render(self, font: str, bold: bool, text: str) -> tuple[Any, bytes]:
+        from kivy.core.text import Label as CoreLabel
+
+        core = CoreLabel(text=text, font_name=font, bold=bold, font_size=22)
+        core.refresh()
+        texture = core.texture
+        return tuple(texture.size), bytes(texture.pixels)
+
+    def missing(self, label: Any, text: str) -> set[str]:
+        font, bold = str(label.font_name), bool(label.bold)
+        if (font, bold) not in self.notdef:
+            self.notdef[(font, bold)] = self._render(font, bold, NOTDEF)
+        out = set()
+        for ch in set(text):
+            if ch.isspace() or not ch.isprintable():
+                continue
+            key = (font, bold, ch)
+            if key not in self.cache:
+                self.cache[key] = self._render(font, bold, ch) == self.notdef[(font, bold)]
+            if self.cache[key]:
+                out.add(ch)
+        return out
+
+
+TOFU = TofuFinder()
+
+
+def labels(root: Any, window: Any) -> list[Any]:
+    from kivy.uix.label import Label
+
+    return [w for w in root.walk(restrict=True) if isinstance(w, Label) and plain(w).strip() and _visible(w, window)]
+
+
+def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | None = None) -> list[Problem]:
+    """Every problem with the text under ``root`` as it is drawn now. ``allow_shortened`` names texts that may be
+    cut with an ellipsis by design (a player's long name where only its start fits)."""
+    allowed = allow_shortened or set()
+    problems: list[Problem] = []
+    drawn: list[tuple[Any, tuple[float, float, float, float]]] = []
+    win = (0.0, 0.0, float(window.width), float(window.height))
+    for label in labels(root, window):
+        label.texture_update()
+        text = plain(label)
+        core = label._label
+        lines = getattr(core, "_cached_lines", None) or []
+        shown = "".join(word.text for line in lines for word in line.words)
+        clip = _clip_rect(label)
+        box = _window_rect(label)
+        in_view = box if clip is None else _intersect(box, clip)
+        if in_view is None:
+            continue  # scrolled out of sight
+        full, kept = _squash(text), _squash(shown)
+        if kept != full:
+            if label.shorten and ("..." in shown or "…" in shown):
+                if not any(name and name in text for name in allowed):
+                    problems.append(Problem(where, "shortened", text, f"shows {shown!r}"))
+            else:
+                problems.append(Problem(where, "clipped", text, f"shows {shown!r}"))
+        tw, th = label.texture_size
+        if tw > label.width + TOLERANCE or th > label.height + TOLERANCE:
+            problems.append(
+                Problem(
+                    where, "overflow", text, f"text {tw:.0f}x{th:.0f} in a box {label.width:.0f}x{label.height:.0f}"
+                )
+            )
+        ink = ink_rect(label)
+        if ink is not None:
+            seen = ink if clip is None else _intersect(ink, clip)
+            if seen is not None:
+                inside = _intersect(seen, win)
+                if inside is None or (
+                    inside != seen
+                    and (seen[2] - seen[0]) - (inside[2] - inside[0]) + (seen[3] - seen[1]) - (inside[3] - inside[1])
+                    > TOLERANCE
+                ):
+                    problems.append(Problem(where, "offscreen", text, f"ink {tuple(round(v) for v in seen)}"))
+                drawn.append((label, seen))
+        lost = TOFU.missing(label, text)
+        if lost:
+            problems.append(
+                Problem(where, "tofu", text, "draws boxes for " + " ".join(f"U+{ord(c):04X}" for c in sorted(lost)))
+            )
+    for i, (a, ra) in enumerate(drawn):
+        for b, rb in drawn[i + 1 :]:
+            if _related(a, b):
+                continue
+            both = _intersect(ra, rb)
+            if both is not None and both[2] - both[0] > OVERLAP and both[3] - both[1] > OVERLAP:
+                problems.append(Problem(where, "overlap", plain(a), f"with {plain(b)[:50]!r}"))
+    return problems
+
+
+def _related(a: Any, b: Any) -> bool:
+    for x, y in ((a, b), (b, a)):
+        node = y.parent
+        seen: set[int] = set()
+        while node is not None and id(node) not in seen:
+            if node is x:
+                return True
+            seen.add(id(node))
+            node = node.parent
+    return False
