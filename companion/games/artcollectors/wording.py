@@ -7,61 +7,105 @@ from typing import Any
 
 from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, plain
 from companion.games.base import Action, State
-from companion.i18n import _, ngettext
+from companion.i18n import _, current, ngettext, pgettext
 
 Event = dict[str, Any]
 
+# The tokens as the Catalan rulebook names them ("Robin Tell", "el banquer", "el trampós", "l'àngel", "la
+# nedadora", "l'astronauta", "l'escriptora", "el paleta", "els bessons", "la pitonissa", "el bomber", "els gats
+# músics"); the other languages word them from the catalogue. Keyed by token code; unknown codes keep the data
+# file's own name.
+TOKEN_NAMES = {
+    "1": lambda: pgettext("art collectors token", "Robin Tell"),
+    "2B": lambda: pgettext("art collectors token", "the banker"),
+    "2C": lambda: pgettext("art collectors token", "the cheater"),
+    "3": lambda: pgettext("art collectors token", "the angel"),
+    "4": lambda: pgettext("art collectors token", "the swimmer"),
+    "5": lambda: pgettext("art collectors token", "the astronaut"),
+    "6": lambda: pgettext("art collectors token", "the writer"),
+    "7": lambda: pgettext("art collectors token", "the bricklayer"),
+    "8": lambda: pgettext("art collectors token", "the twins"),
+    "9": lambda: pgettext("art collectors token", "the fortune teller"),
+    "10": lambda: pgettext("art collectors token", "the firefighter"),
+    "11": lambda: pgettext("art collectors token", "the musician cats"),
+}
+
 
 def a_number(number: int) -> str:
-    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80"."""
+    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80" (English);
+    "un 8" in Spanish and Catalan; the bare number in Korean."""
+    language = current()
+    if language in ("es", "ca"):
+        return f"un {number}"
+    if language == "ko":
+        return str(number)
     lead = abs(number)
     while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
         lead //= 1000
     return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"
 
 
+def kind_name(state: State, code: str) -> str:
+    """A token's character in the current language ("el banquer"), or the data file's name for it."""
+    wording = TOKEN_NAMES.get(plain(code))
+    if wording is not None and plain(code) in state["kinds"]:
+        return wording()
+    kind = state["kinds"].get(plain(code))
+    return str(kind["name"]) if kind is not None else code
+
+
 def token_name(state: State, code: str) -> str:
     """Readable name of a token, e.g. "7 (the bricklayer)" or "2B (the banker)"."""
     kind = state["kinds"].get(plain(code))
-    cat = " with the black cat" if code.endswith(BLACK_CAT_MARK) else ""
     if kind is None:
         return code
-    return f"{plain(code)} ({kind['name']}){cat}"
+    if code.endswith(BLACK_CAT_MARK):
+        return _("{code} ({name}) with the black cat").format(code=plain(code), name=kind_name(state, code))
+    return _("{code} ({name})").format(code=plain(code), name=kind_name(state, code))
 
 
 def names_text(state: State, seats: list[int]) -> str:
     """ "Ana", "Ana and Bo", "Ana, Bo and Cy": the players at these places (indexes), as said aloud."""
     names: list[str] = [str(state["players"][i]) for i in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
 
 
 def describe(action: Action, state: State | None = None) -> str:
     """One line for the log and the undo prompt."""
     kind = str(action.get("type", "?"))
     if kind == "draw":
-        cat = " (black cat)" if action.get("black_cat") else ""
-        return f"Draw {action.get('token')}{cat}"
+        if action.get("black_cat"):
+            return _("Draw {token} (black cat)").format(token=action.get("token"))
+        return _("Draw {token}").format(token=action.get("token"))
     if kind == "steal":
-        return f"Steal from player {action.get('from')}"
+        return _("Steal from player {player}").format(player=action.get("from"))
     if kind == "exchange":
-        return f"Swap the musician cat with player {action.get('with')}"
+        return _("Swap the musician cat with player {player}").format(player=action.get("with"))
     if kind == "take":
-        return f"The three ladies take from player {action.get('from')}"
+        return _("The three ladies take from player {player}").format(player=action.get("from"))
     if kind == "robin":
-        return f"Robin Tell takes player {action.get('target')}'s pile"
+        return _("Robin Tell takes player {player}'s pile").format(player=action.get("target"))
     if kind == "stop":
-        return "Stop and pile this turn's tokens"
+        return _("Stop and pile this turn's tokens")
     if kind == "set_count":
-        return f"Player {action.get('player')} holds {action.get('count')} of painting {action.get('painting')}"
+        return _("Player {player} holds {count} of painting {painting}").format(
+            player=action.get("player"), count=action.get("count"), painting=action.get("painting")
+        )
     if kind == "set_counts":
-        return f"Counts for player {action.get('player')}"
+        return _("Counts for player {player}").format(player=action.get("player"))
     if kind == "set_black_cat":
         who = action.get("player")
-        return "Nobody holds the black cat" if who is None else f"Player {who} holds the black cat"
+        return (
+            _("Nobody holds the black cat")
+            if who is None
+            else _("Player {player} holds the black cat").format(player=who)
+        )
     if kind == "finish":
-        return "Score the game"
+        return _("Score the game")
     if kind == "end_tracking":
-        return "Stop tracking; count by hand"
+        return _("Stop tracking; count by hand")
     return kind
 
 

@@ -33,8 +33,9 @@ from companion.games.artcollectors import (
     wording,
     working,
 )
+from companion.games.artcollectors.wording import kind_name
 from companion.games.base import Action
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import dialog, readable_text
@@ -701,9 +702,9 @@ class ArtCollectorsScreen(GameScreen):
                 right.add_widget(child)
         for code, chip in self.picks.items():
             left = int(state["bag"][code])
-            kind = state["kinds"][code]
-            name = str(kind["name"]).removeprefix("the ")
-            chip.text = f"{plain(code)}  [size=13]{name}[/size]\n[size=14]{left} left[/size]"
+            name = kind_name(state, code).removeprefix("the ")
+            remaining = ngettext("{n} left", "{n} left", left).format(n=left)
+            chip.text = f"{plain(code)}  [size=13]{name}[/size]\n[size=14]{remaining}[/size]"
             chip.disabled = code not in options["draw"]
             chip.opacity = 1 if left else 0.35
         cat = self.tracker.ids.black_cat
