@@ -35,7 +35,7 @@ DEFAULTS: dict[str, dict[str, Check]] = {
         "long_press_ms": (1000, "int:200..10000", "hold this long for a long press"),
     },
     "camera": {
-        "source": ("auto", "str", "auto, pi, webcam:N, replay:PATH or sim (bundled dice photos)"),
+        "source": ("auto", "str", "auto, pi, webcam:N, replay:PATH or sim (a simulated tray of sample dice)"),
         "width": (640, "int:160..4056", "capture width"),
         "height": (480, "int:120..3040", "capture height"),
     },

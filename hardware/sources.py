@@ -23,7 +23,6 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpeg", ".webm")
 # The dice photos shipped for simulation (a licensed subset of the project's photo set).
 SIM_DIR = Path(__file__).resolve().parent.parent / "companion" / "vision" / "samples"
-SIM_FPS = 0.5  # simulation shows each photo for 2 s, like a new roll on the tray
 DEFAULT_BACKOFF_S = (0.5, 1.0, 2.0, 5.0)
 CAMERA_SPECS = "pi, webcam, webcam:N, webcam:URL, replay:PATH or sim"
 
@@ -438,8 +437,8 @@ def open_camera(
     """The camera named by ``spec`` ("pi", "webcam[:N|:URL]", "replay:PATH", "sim"), ready to read.
 
     Returns the source and, when it could not be opened now, the reason for the banner (reads keep retrying).
-    ``size`` applies to the Pi camera and webcams; replays keep their images' size. Raises ``ValueError`` only
-    for a spec that is not understood.
+    ``size`` applies to the Pi camera, webcams and the simulated tray; replays keep their images' size. Raises
+    ``ValueError`` only for a spec that is not understood.
     """
     kind, arg = parse_camera_spec(spec)
     source: FrameSource
@@ -451,8 +450,11 @@ def open_camera(
     elif kind == "replay":
         source = ReplaySource(Path(str(arg)).expanduser(), clock=clock)
     else:
-        folder = Path(sim_dir) if sim_dir is not None else SIM_DIR
-        source = ReplaySource(folder, fps=SIM_FPS, clock=clock, name="simulated camera (sample dice photos)")
+        from hardware.simtray import SimulatedTray
+
+        # One fixed camera over a tray: the dice lie still until someone rolls again (see hardware.simtray).
+        folder = Path(sim_dir) if sim_dir is not None else SIM_DIR / "angled-webcam"
+        source = SimulatedTray(size, samples=folder, clock=clock)
     camera = ReconnectingSource(source, clock=clock)
     message = None
     if connect:

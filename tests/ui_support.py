@@ -128,7 +128,10 @@ class UI:
 
         if self.app.feed is not None:
             self.app.feed.stop()
+        from hardware.simtray import tray_of
+
         self.app.camera = camera
+        self.app.sim_tray = tray_of(camera)
         self.app.feed = CameraFeed(camera, self.app.hub.put, interval_s=interval_s, retry_s=retry_s)
         self.feeds.append(self.app.feed)
         return camera

@@ -34,10 +34,12 @@ from companion.ui.hub import Hub
 from companion.ui.screens import GAME_SCREENS, load_kv
 from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
+from hardware.simtray import TrayRoll, tray_of
 
 log = logging.getLogger(__name__)
 
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
+ROLL_KEYS = {ord("r"), ord(" ")}  # roll the simulated tray again
 CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
 BANNER_FONT = 17  # dp
 BANNER_SLACK = 48  # dp a wrapped line may lose at its end (the word that did not fit) and the side margins
@@ -108,6 +110,7 @@ class CompanionApp(App):
             self.sim_buttons = FakeButtons(self.buttons.seats, clock=self.buttons.clock)
         self.sim_buttons.source = "touch"
         self.feed = CameraFeed(self.camera, self.hub.put) if self.camera is not None else None
+        self.sim_tray = tray_of(self.camera)  # the simulated camera, which rolls when asked; None for a real one
         # What the players are told about hardware and config problems, by topic; newest shown first. A Lazy
         # notice is worded again in the new language after a switch.
         self.notices: dict[str, Text] = dict(hardware.notices)
@@ -169,6 +172,8 @@ class CompanionApp(App):
     # -- hardware events ---------------------------------------------------------------------------------
 
     def _key_down(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key in ROLL_KEYS and self.sim_tray is not None and not self._typing():
+            return self.roll_tray()
         seat = KEY_SEATS.get(key)
         if seat is None or self.sim_buttons.is_down(seat):
             return False
@@ -182,6 +187,26 @@ class CompanionApp(App):
             return False
         self.sim_buttons.release(seat)
         return True
+
+    def _typing(self) -> bool:
+        """A text field has the keyboard (a profile name being typed): its letters are not commands."""
+        from kivy.uix.textinput import TextInput
+
+        screen = self.manager.current_screen if self.root is not None else None
+        return screen is not None and any(isinstance(w, TextInput) and w.focus for w in screen.walk(restrict=True))
+
+    def roll_tray(self) -> bool:
+        """Roll the simulated tray again (the R key and the on-screen Roll); False with a real camera."""
+        if self.sim_tray is None:
+            return False
+        self.sim_tray.roll()
+        return True
+
+    def expect_dice(self, spec: TrayRoll | None) -> None:
+        """What the screen in front expects on the tray: the simulated tray shows a roll that fits it (a real
+        camera shows what the table rolled)."""
+        if self.sim_tray is not None and spec is not None:
+            self.sim_tray.want(spec)
 
     def touch_seat(self, seat: int, down: bool) -> None:
         """On-screen seat buttons (simulation) press and release through here."""

@@ -421,21 +421,15 @@ def test_bad_camera_spec_names_the_forms(spec: str) -> None:
         open_camera(spec)
 
 
-def test_open_camera_replay_and_sim_folders(tmp_path: Path, make_clock: Any) -> None:
+def test_open_camera_replay_folder(tmp_path: Path) -> None:
     write_images(tmp_path / "replay", [11, 22])
     camera, message = open_camera(f"replay:{tmp_path / 'replay'}")
     assert message is None and isinstance(camera, ReconnectingSource)
     assert [level(camera.read()) for _ in range(3)] == [11, 22, 11]
-    clock = make_clock(0.0)
-    write_images(tmp_path / "samples", [33, 44])
-    sim, message = open_camera("sim", sim_dir=tmp_path / "samples", clock=clock)
-    assert message is None and level(sim.read()) == 33
-    clock.advance(2.0)  # simulation holds each photo for two seconds
-    assert level(sim.read()) == 44
 
 
 def test_open_camera_that_is_missing_gives_a_banner_message_not_a_crash(tmp_path: Path) -> None:
-    camera, message = open_camera("sim", sim_dir=tmp_path / "nothing-here")
+    camera, message = open_camera(f"replay:{tmp_path / 'nothing-here'}")
     assert message is not None and "Camera not available" in message and "does not exist" in message
     with pytest.raises(CameraUnavailable):
         camera.read()

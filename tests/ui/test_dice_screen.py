@@ -240,11 +240,12 @@ def test_with_no_game_in_progress_the_roll_has_nowhere_to_go(ui: UI) -> None:
     assert screen.use_text == "No game to use it in" and not screen.can_use
 
 
-def test_the_sample_photos_are_labelled_as_such(ui: UI) -> None:
-    """In simulation the frames are bundled photos: the screen says so, so nobody takes them for their tray."""
+def test_the_simulated_tray_is_labelled_as_such(ui: UI) -> None:
+    """In simulation the frames are a drawn tray: the screen says so (and how to roll), so nobody takes them for
+    their tray."""
     assert str(ui.app.camera.name).startswith("simulated")
     screen = ui.go("dice")
-    assert screen.source_text == "Sample photos: no camera"
+    assert screen.source_text == "Simulated tray: tap Roll (or press R) to roll again"
     assert ui.wait_until(lambda: screen.roll is not None, timeout_s=30)
     ui.screenshot("dice-sample-photos")
     install_camera(ui, labelled_sample()[0])

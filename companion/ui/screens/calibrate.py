@@ -31,6 +31,7 @@ from calibration.wizard import STEP_TITLES, STEPS, Wizard, WizardError
 from companion.i18n import N_, _, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.words import face_name
+from hardware.simtray import TrayRoll
 
 load_kv("calibrate")
 
@@ -173,6 +174,7 @@ class CalibrateScreen(Screen):
     problem = StringProperty("")
     """A lasting problem (the active profile is broken): its own red line, not replaced by the camera advice."""
     choosing_now = BooleanProperty(False)
+    simulated = BooleanProperty(False)  # the simulated tray: a Roll button, and it shows what each step asks for
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -205,6 +207,7 @@ class CalibrateScreen(Screen):
             self.store = ProfileStore()
         self.camera_name = camera_id(str(getattr(app.camera, "name", "camera")))
         self.has_camera = app.feed is not None
+        self.simulated = self.has_camera and getattr(app, "sim_tray", None) is not None
         if not self.has_camera:
             self.wizard = None
             self.show(_("No camera: calibration needs one. Dice can still be entered by touch."), error=True)
@@ -715,6 +718,27 @@ class CalibrateScreen(Screen):
             self.primary_text, self.primary_enabled = _("Start again at {w}x{h}").format(w=w, h=h), True
             self.secondary_text, self.next_enabled = "", False
         self.build_chips()
+        if self.simulated:
+            App.get_running_app().expect_dice(self.tray_roll())
+
+    def tray_roll(self) -> TrayRoll | None:
+        """What the step asks to put on the tray, for the simulated tray to show: nothing for the empty tray,
+        the colour dice or the picture die with the face to capture up, all kinds to verify."""
+        wizard = self.wizard
+        if wizard is None or self.mismatch is not None:
+            return None
+        if self.step == "empty":
+            return TrayRoll.empty()
+        if self.step in ("colour", "picture"):
+            face = wizard.task(self.step).current
+            if face is None:
+                return None
+            if self.step == "colour":
+                return TrayRoll(colours=2, colour_face=face)
+            return TrayRoll(pictures=1, picture_face=face)
+        if self.step == "verify":
+            return TrayRoll(pips=(1, 1), colours=2, pictures=1)
+        return None
 
     def build_chips(self) -> None:
         """The row under the instruction: captured faces, verify answers and corrections, or saved profiles."""

@@ -29,6 +29,7 @@ from companion.ui.screens.camera import frame_texture
 from companion.ui.screens.game import not_saved
 from companion.ui.words import face_name, game_title
 from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, Roll
+from hardware.simtray import TrayRoll
 
 STATUS = {"rolling": N_("Rolling…"), "reading": N_("Still — reading…"), "settled": N_("Settled")}
 
@@ -53,6 +54,7 @@ class LiveResult:
 def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time.monotonic) -> Any:
     """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``).
     ``profile_for(resolution)`` gives the calibration for the frames' size (looked up once per size)."""
+    from companion.vision.detections import Detections
     from companion.vision.live import LiveReader, LiveSettings
     from companion.vision.pipeline import read_dice, to_roll, warm_up
 
@@ -75,14 +77,22 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
     )
 
     held: list[Roll | None] = [None]  # the settled roll, handed over with every frame until the dice move again
+    # The boxes to draw over this frame: the last reading, but only while the scene has not moved since it was
+    # read. A reading of an earlier picture drawn over a new one showed boxes where no dice were.
+    overlay: list[Detections] = [Detections.empty()]
 
     def process(frame: Any) -> LiveResult:
         profile(frame)
+        before = reader.latest
         settled = reader.feed(frame, clock())
+        if reader.latest is not before:
+            overlay[0] = reader.latest  # read from this very frame
+        elif reader.state == "rolling":
+            overlay[0] = Detections.empty()  # the dice moved since that reading
         if settled is not None or reader.state != "settled":
             held[0] = settled
         # The feed keeps only the newest result for the UI, so a roll sent with one frame alone could be lost.
-        return LiveResult(reader.state, to_roll(reader.latest, flag_below=flag_below), held[0])
+        return LiveResult(reader.state, to_roll(overlay[0], flag_below=flag_below), held[0])
 
     return process
 
@@ -171,6 +181,7 @@ class DiceScreen(Screen):
     use_text = StringProperty("")
     can_use = BooleanProperty(False)
     source_text = StringProperty("")  # said under the dice when the frames are not a real camera's
+    simulated = BooleanProperty(False)  # the frames are the simulated tray's: a Roll button is shown
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -183,6 +194,7 @@ class DiceScreen(Screen):
         self.return_to = "home"  # where "use this roll" goes: a game screen, or home
         self.back_to = "home"
         self._texture: Texture | None = None
+        self.moving = False  # the dice move on the frames now: boxes drawn for an earlier picture are hidden
 
     @property
     def app(self) -> Any:
@@ -194,6 +206,18 @@ class DiceScreen(Screen):
         """Say where "use this roll" goes (a game screen, or home) and where Back goes (default: the same)."""
         self.return_to = return_to
         self.back_to = back_to or return_to
+
+    def expected_dice(self) -> TrayRoll:
+        """The dice the game we came from waits for (its screen's ``tray_roll()``), else a few number dice."""
+        screen = self.app.manager.get_screen(self.return_to) if self.app.manager.has_screen(self.return_to) else None
+        wanted = getattr(screen, "tray_roll", None) if self.game_session() is not None else None
+        spec = wanted() if wanted is not None else None
+        return spec if spec is not None else TrayRoll(pips=(1, 3))
+
+    def roll_again(self) -> None:
+        """The on-screen Roll of the simulated tray (a real tray is rolled by hand)."""
+        if self.app.roll_tray():
+            self.say(_("Rolling…"))
 
     def game_session(self) -> Any:
         """The game in progress this screen hands its roll to, or None (nothing is journaled)."""
@@ -207,9 +231,10 @@ class DiceScreen(Screen):
         self.use_text = (
             _("Use in {game}").format(game=game_title(session.engine)) if session else _("No game to use it in")
         )
-        camera = str(getattr(app.camera, "name", ""))
-        simulated = app.feed is not None and camera.startswith("simulated")
-        self.source_text = _("Sample photos: no camera") if simulated else ""
+        self.simulated = app.feed is not None and getattr(app, "sim_tray", None) is not None
+        self.source_text = _("Simulated tray: tap Roll (or press R) to roll again") if self.simulated else ""
+        if self.simulated:
+            app.expect_dice(self.expected_dice())
         if app.feed is None:
             self._texture = None
             self.ids.view.texture = None
@@ -251,6 +276,8 @@ class DiceScreen(Screen):
         self._texture = frame_texture(frame, self._texture)
         self.ids.view.texture = self._texture
         self.frame_size = (frame.shape[1], frame.shape[0])
+        if isinstance(result, LiveResult):
+            self.moving = result.state == "rolling"
         if isinstance(result, Exception):
             self.say(_("Dice reader error: {problem}").format(problem=result), error=True)
             return
@@ -440,7 +467,10 @@ class DiceScreen(Screen):
         ready = self.roll is not None and bool(self.roll.dice) and not self.roll.needs_check
         self.can_use = ready and self.game_session() is not None
         if "ids" in dir(self) and "view" in self.ids:
-            self.ids.view.draw_roll(roll, self.frame_size, self.selected)
+            # While the dice move, a roll read (or corrected) on an earlier picture keeps its values but its
+            # boxes are not drawn: they would sit where no die is now.
+            stale = self.moving and self.roll is not None and self._texture is not None
+            self.ids.view.draw_roll(None if stale else roll, self.frame_size, self.selected)
 
     def use_roll(self) -> None:
         """Hand the roll to the game screen we came from (or to the current game)."""

@@ -18,6 +18,7 @@ from companion.journal import GameSession, JournalBusy, JournalError, JournalFul
 from companion.ui.screens import load_kv
 from companion.vision.roll import Roll
 from hardware.buttons import ButtonEvent
+from hardware.simtray import TrayRoll
 
 load_kv("common")
 
@@ -185,6 +186,10 @@ class GameScreen(Screen):
 
     def on_button(self, event: ButtonEvent) -> None:
         """Override to use player buttons."""
+
+    def tray_roll(self) -> TrayRoll | None:
+        """Override: the dice this game waits for now (the simulated tray shows a roll of them), or None."""
+        return None
 
     def on_roll(self, roll: Roll) -> None:
         """Override to use dice readings from the camera."""

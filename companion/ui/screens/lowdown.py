@@ -22,6 +22,7 @@ from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
 from companion.vision.roll import COLOUR, PIPS, Roll
 from hardware.buttons import ButtonEvent
+from hardware.simtray import TrayRoll
 
 SQUARE = 56  # dp: 9 squares across fit the 548 dp board column with room for the gaps between grids
 LIT = (1, 1, 1, 1)
@@ -852,6 +853,16 @@ class LowdownScreen(GameScreen):
             if int(player["seat"]) == event.seat:
                 self.view(index)
                 return
+
+    def tray_roll(self) -> TrayRoll | None:
+        """The open roll is 2 colour + 2 number dice, the secret pair 1 + 1."""
+        if self.session is None:
+            return None
+        mode = self.mode()
+        if mode not in ("roll", "secret"):
+            return None
+        need = self._need(mode)
+        return TrayRoll(pips=(need, need), colours=need)
 
     def on_roll(self, roll: Roll) -> None:
         """A camera reading: the open roll (2 + 2) or the secret pair (1 + 1). Colour dice the camera cannot read

@@ -27,6 +27,7 @@ from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
 from companion.vision.roll import PICTURE, PIPS, Roll
 from hardware.buttons import ButtonEvent
+from hardware.simtray import TrayRoll
 
 STEP_S = 0.12  # statue animation: seconds per space
 FACE_NAMES = {"cat": "Cat (lowest)", "rat": "Rat (highest)", "swap": "Swap"}
@@ -934,6 +935,19 @@ class RatatatScreen(GameScreen):
         return label
 
     # -- hardware ----------------------------------------------------------------------------------------
+    def tray_roll(self) -> TrayRoll | None:
+        """1-3 number dice to move (as many as chosen), the picked dice of a re-roll, or the picture die."""
+        if self.session is None:
+            return None
+        phase = self.state["phase"]
+        if phase == ratatat.ROLL:
+            return TrayRoll(pips=(self.dice_count, self.dice_count) if self.dice_count else (1, 3))
+        if phase == ratatat.ROLLED and self.reroll_pick:
+            return TrayRoll(pips=(len(self.reroll_pick), len(self.reroll_pick)))
+        if phase in (ratatat.PICTURE, ratatat.ENDGAME, ratatat.PICTURE_ROLLED):
+            return TrayRoll(pictures=1)
+        return None
+
     def on_roll(self, roll: Roll) -> None:
         """A dice reading: number dice roll or re-roll, or the picture die, whichever the table is waiting for."""
         if self.session is None:
