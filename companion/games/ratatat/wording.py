@@ -6,47 +6,80 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Action, State
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, pgettext
 
 Event = dict[str, Any]
+
+
+def _face(face: Any) -> str:
+    """A picture-die face as the Korean rulebook names it (고양이, 쥐, 교환)."""
+    faces = {
+        "cat": lambda: pgettext("picture die", "cat"),
+        "rat": lambda: pgettext("picture die", "rat"),
+        "swap": lambda: pgettext("picture die", "swap"),
+    }
+    wording = faces.get(str(face))
+    return wording() if wording is not None else str(face)
 
 
 def describe(action: Action, state: State | None = None) -> str:
     """One line for the log and the undo prompt."""
     kind = action.get("type")
     if kind == "roll":
-        return f"roll {' + '.join(map(str, action.get('dice', [])))}"
+        return _("roll {dice}").format(dice=" + ".join(map(str, action.get("dice", []))))
     if kind == "reroll":
         if "picture" in action:
-            return f"re-roll the picture die: {action['picture']}"
+            return _("re-roll the picture die: {face}").format(face=_face(action["picture"]))
         indices, values = action.get("indices", []), action.get("values", [])
         shown = ", ".join(
             _("die {die} now shows {face}").format(die=i + 1, face=v) for i, v in zip(indices, values, strict=False)
         )
         return _("re-roll: {dice}").format(dice=shown)
     if kind == "move":
-        return "move the statue"
+        return _("move the statue")
     if kind == "take_region":
-        return "take the region's card" if "region" not in action else f"take the card of region {action['region'] + 1}"
+        if "region" not in action:
+            return _("take the region's card")
+        return _("take the card of region {region}").format(region=action["region"] + 1)
     if kind == "take_pile":
-        return "take the top card of the pile" + (" (balloon)" if action.get("balloon") else "")
+        return (
+            _("take the top card of the pile (balloon)")
+            if action.get("balloon")
+            else _("take the top card of the pile")
+        )
     if kind == "picture":
-        return f"picture die: {action.get('face')}"
+        return _("picture die: {face}").format(face=_face(action.get("face")))
     if kind == "swap":
         mine, theirs = action.get("mine", 0) + 1, action.get("theirs", 0) + 1
-        return f"swap own card {mine} with {action.get('other')}'s card {theirs}"
+        return _("swap own card {mine} with {name}'s card {theirs}").format(
+            mine=mine, name=action.get("other"), theirs=theirs
+        )
     if kind == "give_back":
-        return f"give card {action.get('card', 0) + 1} back to the bottom of the pile"
+        return _("give card {card} back to the bottom of the pile").format(card=action.get("card", 0) + 1)
     if kind == "reveal":
-        balloon = " with a balloon" if action.get("balloon") else ""
-        where = f"region {action['region'] + 1}" if "region" in action else "the board"
-        return f"{where} shows {action.get('value')}{balloon}"
+        value = action.get("value")
+        if "region" in action:
+            if action.get("balloon"):
+                return _("region {region} shows {value} with a balloon").format(
+                    region=action["region"] + 1, value=value
+                )
+            return _("region {region} shows {value}").format(region=action["region"] + 1, value=value)
+        if action.get("balloon"):
+            return _("the board shows {value} with a balloon").format(value=value)
+        return _("the board shows {value}").format(value=value)
     if kind == "look":
         at = action.get("at")
-        return {"own": "look at own cards", "none": "look at nothing"}.get(str(at), f"look at a card of {at}")
+        if at == "own":
+            return _("look at own cards")
+        if at == "none":
+            return _("look at nothing")
+        return _("look at a card of {name}").format(name=at)
     if kind == "hand":
-        return f"{action.get('player')} reveals {', '.join(map(str, action.get('values', [])))}"
-    return {"pass": "pass", "no_swap": "no swap", "end_turn": "end the turn"}.get(str(kind), str(kind))
+        return _("{name} reveals {values}").format(
+            name=action.get("player"), values=", ".join(map(str, action.get("values", [])))
+        )
+    words = {"pass": lambda: _("pass"), "no_swap": lambda: _("no swap"), "end_turn": lambda: _("end the turn")}
+    return words[str(kind)]() if str(kind) in words else str(kind)
 
 
 def player_name(state: State, seat: Any) -> str:
