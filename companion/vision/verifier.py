@@ -1,0 +1,83 @@
+"""The die verifier: is this candidate a die's top face? (issue #20)
+
+The detector proposes die-like spots and the face classifiers read each one, but both learned from two photo sets
+and plain renders: a round hole in a table, a dust speck, a button, a printed or woven pattern or a toy brick with
+studs can look like a sure die to them. The verifier (``models/dice_verifier.onnx``, a small CNN trained by
+``tools/dicetrain/train_verifier.py`` on hard negatives of every such kind and on dice of every look) sees each
+candidate with its surroundings, the box grown ``CONTEXT`` times into a ``CROP`` px square, and gives the
+probability that it is a die. A candidate under ``THRESHOLD`` is dropped, whatever its value confidence.
+
+The network runs as the other dice networks do (``learned.load_net``: onnxruntime, else OpenCV's ``dnn``).
+Should its file be missing (an install without it), nothing is dropped and one error is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.detections import Detections
+
+log = logging.getLogger(__name__)
+
+MODEL_PATH = Path(__file__).parent / "models" / "dice_verifier.onnx"
+CROP = 48  # side of the square crop the verifier reads
+CONTEXT = 2.25  # the crop covers the candidate box grown this much (the die and what lies around it)
+THRESHOLD = 0.5  # a candidate the verifier gives a lower die probability goes
+_missing_logged: set[str] = set()
+
+
+def crops(frame_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The verifier's input for each box: (N, 3, CROP, CROP) float32, each crop normalised for lighting."""
+    from companion.vision.learned import crop_matrix, normalise_crops, shrunk_first
+
+    if not len(boxes):
+        return np.zeros((0, 3, CROP, CROP), np.float32)
+    img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    raw = np.empty((len(boxes), CROP, CROP, 3), np.uint8)
+    for i, box in enumerate(np.asarray(boxes, np.float64)):
+        side = max(box[2] - box[0], box[3] - box[1]) * CONTEXT
+        m = crop_matrix(box, size=CROP, context=CONTEXT)
+        src = img
+        if side > 4 * CROP:
+            src, m = shrunk_first(img, m, CROP, 2 * CROP / side)
+        interp = cv2.INTER_AREA if side > 2 * CROP else cv2.INTER_LINEAR
+        raw[i] = cv2.warpAffine(src, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    out: np.ndarray = normalise_crops(raw)
+    return out
+
+
+def die_probability(frame_bgr: np.ndarray, boxes: np.ndarray, path: Path | None = None) -> np.ndarray | None:
+    """Per box, the verifier's probability that it is a die's top face (``path``: another model file than
+    ``MODEL_PATH``); None when the model cannot be loaded (said once in the log)."""
+    from companion.vision.learned import ModelLoadError, load_net, run_batched
+
+    try:
+        net = load_net(str(path or MODEL_PATH), True)
+    except (FileNotFoundError, ModelLoadError) as err:
+        if str(err) not in _missing_logged:
+            _missing_logged.add(str(err))
+            log.error("%s; dice are read without the verifier", err)
+        return None
+    if not len(boxes):
+        return np.zeros(0, np.float32)
+    p = run_batched(net, crops(frame_bgr, boxes))
+    return np.asarray(p[:, 1], np.float32)
+
+
+def verify(
+    frame_bgr: np.ndarray, det: Detections, threshold: float = THRESHOLD, path: Path | None = None
+) -> Detections:
+    """The dice the verifier takes for dice (probability at least ``threshold``), each with its probability in
+    ``data["die"]``; all of them when the model is missing."""
+    if not len(det):
+        return det
+    p = die_probability(frame_bgr, det.boxes, path)
+    if p is None:
+        return det
+    data = dict(det.data)
+    data["die"] = p
+    return det.replace(data=data)[p >= threshold]

@@ -1,0 +1,132 @@
+"""Leave-one-set-out figures for the dice reader (issue #20), scored exactly as ``companion dice eval``.
+
+For each fold (a development set left out, and ``all``: the shipped models, reported on every set's ``test``
+part) the reader is run on the fold's ``val`` images (the other sets' validation parts: for choosing thresholds)
+and ``report`` images (the left-out set: never used to choose anything), with that fold's verifier
+(``--models DIR``: ``DIR/<set>/dice_verifier.onnx``, ``DIR/all/dice_verifier.onnx``; trained by
+``train_verifier.py --leave-out``) at each of ``--thresholds``, and without a verifier. Parts are by sequence
+(``sets.py``). ``--corrections FILE`` also scores against the labels as corrected there (``corrections.py``).
+
+The detector and the face classifiers are the shipped ones unless ``--detector``/``--faces`` name a fold's own
+(``DIR/<set>/dice_centernet.onnx``, ``dice_faces*.onnx``); with the shipped ones only the ``grey-mixed`` fold is
+leave-one-set-out for the whole reader (they were trained on 80 % of felt-trays and angled-webcam, chosen by image).
+
+Usage, from the repository root:
+    .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.vision import learned, verifier
+from companion.vision.dataset import load_image, predictions
+from companion.vision.scoring import ImageScore, Label, read_yolo_labels, score_image, total
+from tools.dicetrain.sets import ALL_SETS, fold
+
+
+def labels(path: Path, w: int, h: int, corrections: dict[str, dict[int, int | None]] | None = None) -> list[Label]:
+    """The image's labels, corrected where ``corrections`` (image key -> {label index: value or None}) says."""
+    lab = path.parent.parent / "labels" / (path.stem + ".txt")
+    out = read_yolo_labels(lab, w, h) if lab.exists() else []
+    fix = (corrections or {}).get(f"{path.parent.parent.name}/{path.name}")
+    if not fix:
+        return out
+    fixed = []
+    for i, lb in enumerate(out):
+        if i in fix:
+            if fix[i] is not None:
+                fixed.append(Label(int(fix[i]), lb.box))  # type: ignore[arg-type]
+        else:
+            fixed.append(lb)
+    return fixed
+
+
+def score(
+    paths: list[Path],
+    thresholds: list[float | None],
+    model: Path | None,
+    corrections: dict[str, dict[int, int | None]] | None = None,
+) -> dict[str, list[ImageScore]]:
+    """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``)."""
+    out: dict[str, list[ImageScore]] = {}
+    for path in paths:
+        img = load_image(path)
+        h, w = img.shape[:2]
+        truth = labels(path, w, h)
+        fixed = labels(path, w, h, corrections) if corrections else None
+        cands = learned.read_candidates(img)
+        p = verifier.die_probability(img, cands.boxes, model) if len(cands) and model else None
+        for t in thresholds:
+            det = cands if t is None or p is None else cands[p >= t]
+            det = learned.one_per_die(det)
+            key = "none" if t is None else f"{t:g}"
+            out.setdefault(key, []).append(score_image(truth, predictions(det)))
+            if fixed is not None:
+                out.setdefault(f"{key} corrected", []).append(score_image(fixed, predictions(det)))
+    return out
+
+
+def figures(scores: list[ImageScore]) -> dict[str, Any]:
+    s = total(scores)
+    return {
+        "images": s.images,
+        "dice": s.labelled,
+        "accuracy": round(100 * s.accuracy, 2),
+        "wrong": s.wrong,
+        "missed": s.missed,
+        "false": s.false,
+        "false_pct": round(100 * s.false_rate, 2),
+        "images_right": round(100 * s.perfect_share, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", help="folder holding the development sets")
+    ap.add_argument("--models", default=None, help="folder of per-fold models (<set>/, all/)")
+    ap.add_argument("--folds", default=",".join((*ALL_SETS, "all")))
+    ap.add_argument("--thresholds", default="none,0.3,0.5,0.7,0.9")
+    ap.add_argument("--parts", default="val,report")
+    ap.add_argument("--corrections", default=None, help="label corrections (JSON, see corrections.py)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
+    corrections = None
+    if args.corrections:
+        from tools.dicetrain.corrections import load_corrections
+
+        corrections = load_corrections(Path(args.corrections))
+    results: dict[str, Any] = {}
+    for name in args.folds.split(","):
+        leave_out = None if name == "all" else name
+        parts = fold(args.root, leave_out)
+        model = None
+        if args.models:
+            model = Path(args.models) / name / "dice_verifier.onnx"
+            if not model.is_file():
+                print(f"{name}: no verifier at {model}; scored without one", file=sys.stderr)
+                model = None
+        for part in args.parts.split(","):
+            scored = score(parts[part], thresholds if model else [None], model, corrections)
+            for key, sc in scored.items():
+                fig = figures(sc)
+                results.setdefault(name, {}).setdefault(part, {})[key] = fig
+                if not args.json:
+                    print(
+                        f"{name:14} {part:6} verifier {key:14} {fig['images']:4} images {fig['dice']:5} dice "
+                        f"{fig['accuracy']:6.2f}% right, {fig['wrong']:4} wrong, {fig['missed']:4} missed, "
+                        f"{fig['false']:4} false ({fig['false_pct']:.2f}%), {fig['images_right']:5.1f}% images right",
+                        flush=True,
+                    )
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

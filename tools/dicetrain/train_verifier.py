@@ -1,0 +1,362 @@
+"""Train the die verifier (issue #20) and export it to ONNX: "is this candidate a die's top face?".
+
+The detector proposes die-like spots and the face classifiers read them; neither knows much of what is not a die
+(holes, specks, coins, buttons, printed and woven patterns, toy bricks): they saw two photo sets and plain renders.
+The verifier sees each candidate with its surroundings (``verifier.CONTEXT`` x the box, ``verifier.CROP`` px) and
+answers die / not a die; a candidate it rejects is dropped whatever its value confidence.
+
+Data (``--root`` holds the development sets; ``--leave-out SET`` trains a leave-one-set-out fold):
+- the ``train`` parts (``sets.fold``) of the photo sets: labelled dice are positives; what the detector proposes
+  at a low threshold that matches no label is a negative, unless the face classifiers read it as a sure die (the
+  labels of some sets leave dice out: a die in a neighbouring tray, a die the labeller skipped);
+- ``--scenes N`` appearance-wide renders (``tools/synth/wide.py``) on surfaces that include the training photos
+  with their dice painted out: dice of every look are positives; the things that are not dice, the detector's
+  proposals off every die, boxes slipped half a die or more off a die and boxes spanning two touching dice are
+  negatives.
+Boxes are jittered as the detector's are (size 0.6-1.3x, centre up to 0.15 of a side), crops turned any angle
+and mirrored, with the colour changes of ``data.colour_changes``.
+
+Offline only; needs PyTorch (CPU) and ``onnx``. The shipped verifier, from the repository root (2-core machine):
+    .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --scenes 1500 --minutes 25 --threads 1 \
+        --seed 1 --out companion/vision/models/dice_verifier.onnx
+A leave-one-set-out fold (the verifier of ``loso.py``):
+    .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --leave-out grey-mixed --scenes 1500 \
+        --minutes 25 --threads 1 --seed 1 --out /tmp/loso/grey-mixed/dice_verifier.onnx
+Rendered scenes and mined candidates are cached under ``--cache`` (the same seeds give the same files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from companion.vision import learned, verifier
+from companion.vision.scoring import GROW
+from tools.dicetrain.data import Sample, colour_changes, load
+from tools.dicetrain.sets import fold
+from tools.synth.wide import Backgrounds, render_scene
+
+
+def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+
+class VerifierNet(nn.Module):
+    """48x48 crop (the candidate box grown 2.25x) -> 2 logits: not a die, a die."""
+
+    def __init__(self, c: tuple[int, int, int, int] = (16, 24, 32, 64)) -> None:
+        super().__init__()
+        self.export = False
+        self.body = nn.Sequential(
+            cbr(3, c[0], 2),  # 24
+            cbr(c[0], c[1]),
+            cbr(c[1], c[2], 2),  # 12
+            cbr(c[2], c[2]),
+            cbr(c[2], c[3], 2),  # 6
+            cbr(c[3], c[3]),
+        )
+        self.fc = nn.Linear(c[3], 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = self.fc(self.body(x).mean(dim=(2, 3)))
+        return torch.softmax(out, dim=1) if self.export else out
+
+
+@dataclass
+class Pools:
+    """Candidate boxes per kind: (image index, box) pairs."""
+
+    dice: list[tuple[int, np.ndarray]]
+    proposals: list[tuple[int, np.ndarray]]  # detector proposals on no die
+    kept: list[tuple[int, np.ndarray]]  # ... of those, the ones the present reader keeps as dice (its false dice)
+    things: list[tuple[int, np.ndarray]]  # rendered things that are not dice
+
+
+def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Which labelled boxes the centre of ``box`` falls in (grown by the scoring rule's ``GROW``)."""
+    if not len(labels):
+        return np.zeros(0, bool)
+    c = (box[:2] + box[2:]) / 2
+    half = (labels[:, 2:] - labels[:, :2]) / 2 * GROW
+    mid = (labels[:, :2] + labels[:, 2:]) / 2
+    return np.asarray(np.all(np.abs(mid - c) <= half, axis=1))
+
+
+def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], threshold: float = 0.1) -> Pools:
+    """Every candidate the present reader's detector proposes (at the scale it would choose), sorted into dice and
+    negatives; a proposal on a hidden (mostly covered) rendered die is neither. On a photo, a proposal the face
+    classifiers read as a sure die (die and face both 0.95) is left out: the labels may have skipped it."""
+    pools = Pools([], [], [], [])
+    for i, s in enumerate(samples):
+        for b in s.boxes:
+            pools.dice.append((i, b.astype(np.float32)))
+        for b in s.others:
+            pools.things.append((i, b.astype(np.float32)))
+        found = learned.find_at_the_right_scale(s.image, threshold)
+        if not len(found):
+            continue
+        boxes = found.boxes.astype(np.float32)
+        off = [not matches(b, s.boxes).any() and not matches(b, hidden[i]).any() for b in boxes]
+        if not any(off):
+            continue
+        cand = boxes[np.asarray(off)]
+        p = learned.classify_faces(s.image, cand, learned.DIE_THRESHOLD, learned.SURE)
+        die = 1.0 - p[:, 0]
+        face = p[:, 1:].max(axis=1) / np.maximum(die, 1e-6)
+        for b, d, f in zip(cand, die, face, strict=True):
+            if real[i] and d >= 0.95 and f >= 0.95:
+                continue
+            pools.proposals.append((i, b))
+            if d >= learned.DIE_THRESHOLD:
+                pools.kept.append((i, b))
+        if i % 100 == 0:
+            print(f"  mined {i}/{len(samples)}: {len(pools.proposals)} proposals, {len(pools.kept)} kept", flush=True)
+    return pools
+
+
+def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[list[Sample], list[np.ndarray]]:
+    """``n`` rendered wide scenes as samples (things as ``others``) and their hidden dice, cached."""
+    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            return pickle.load(f)  # type: ignore[no-any-return]
+    samples, hidden = [], []
+    t0 = time.time()
+    for k in range(n):
+        sc = render_scene(seed0 + k, backgrounds)
+        keep = ~sc.hidden
+        samples.append(Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed0 + k}"), sc.things))
+        hidden.append(sc.boxes[sc.hidden])
+        if k % 100 == 0:
+            print(f"  rendered {k}/{n} ({time.time() - t0:.0f}s)", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        pickle.dump((samples, hidden), f)
+    return samples, hidden
+
+
+def painted_out(samples: list[Sample]) -> list[np.ndarray]:
+    """The photos with their labelled dice painted out (``cv2.inpaint``): real table surfaces without dice."""
+    out = []
+    for s in samples:
+        mask = np.zeros(s.image.shape[:2], np.uint8)
+        for x0, y0, x1, y1 in s.boxes.astype(int):
+            w, h = x1 - x0, y1 - y0
+            cv2.rectangle(mask, (x0 - w // 3, y0 - h // 3), (x1 + w // 3, y1 + h // 3), 255, -1)
+        small = cv2.resize(s.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        m = cv2.resize(mask, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+        filled = cv2.inpaint(small, m, 5, cv2.INPAINT_TELEA)
+        out.append(cv2.resize(filled, (s.image.shape[1], s.image.shape[0]), interpolation=cv2.INTER_LINEAR))
+    return out
+
+
+def crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, jitter: bool) -> np.ndarray:
+    """The verifier's crop of ``box`` as at run time; with ``jitter`` the box is moved and resized as the
+    detector's boxes are, and the crop turned any angle and maybe mirrored."""
+    b = np.asarray(box, np.float64)
+    if jitter:
+        w, h = b[2] - b[0], b[3] - b[1]
+        s = float(np.exp(rng.uniform(np.log(0.6), np.log(1.3))))
+        a = float(np.exp(rng.uniform(-0.12, 0.12)))
+        d = rng.uniform(0, 2 * np.pi)
+        shift = rng.uniform(0, 0.15)
+        cx = (b[0] + b[2]) / 2 + shift * np.cos(d) * w
+        cy = (b[1] + b[3]) / 2 + shift * np.sin(d) * h
+        b = np.array([cx - w * s * a / 2, cy - h * s / a / 2, cx + w * s * a / 2, cy + h * s / a / 2])
+        angle, flip = float(rng.uniform(0, 360)), bool(rng.random() < 0.5)
+    else:
+        angle, flip = 0.0, False
+    m = learned.crop_matrix(b, angle, flip, verifier.CROP, verifier.CONTEXT)
+    side = max(b[2] - b[0], b[3] - b[1]) * verifier.CONTEXT
+    interp = cv2.INTER_AREA if side > 2 * verifier.CROP else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (verifier.CROP, verifier.CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def off_die(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
+    """A box slipped off a die (0.6-1.1 of its side), or spanning it and a touching neighbour."""
+    if not len(s.boxes):
+        return None
+    k = int(rng.integers(len(s.boxes)))
+    b = s.boxes[k]
+    w, h = b[2] - b[0], b[3] - b[1]
+    c = (b[:2] + b[2:]) / 2
+    if len(s.boxes) > 1 and rng.random() < 0.4:  # two dice as one giant box
+        d = np.hypot(*(((s.boxes[:, :2] + s.boxes[:, 2:]) / 2 - c).T))
+        d[k] = np.inf
+        j = int(np.argmin(d))
+        if d[j] < 1.8 * max(w, h):
+            both = np.concatenate([np.minimum(b[:2], s.boxes[j, :2]), np.maximum(b[2:], s.boxes[j, 2:])])
+            return both.astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    r = rng.uniform(0.6, 1.1)
+    cc = c + r * np.array([w * np.cos(a), h * np.sin(a)])
+    if matches(np.concatenate([cc, cc]), s.boxes).any():
+        return None
+    return np.array([cc[0] - w / 2, cc[1] - h / 2, cc[0] + w / 2, cc[1] + h / 2], np.float32)
+
+
+def random_spot(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
+    h, w = s.image.shape[:2]
+    side = float(np.median(s.boxes[:, 2] - s.boxes[:, 0])) if len(s.boxes) else float(rng.uniform(14, 90))
+    side *= float(rng.uniform(0.6, 1.5))
+    c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    box = np.array([c[0] - side / 2, c[1] - side / 2, c[0] + side / 2, c[1] + side / 2], np.float32)
+    return None if matches(box, s.boxes).any() else box
+
+
+def batch(
+    samples: list[Sample], pools: Pools, rng: np.random.Generator, n: int, real: list[bool]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    real_dice = [d for d in pools.dice if real[d[0]]]
+    rendered_dice = [d for d in pools.dice if not real[d[0]]]
+    xs, ys = [], []
+    while len(xs) < n:
+        r = rng.random()
+        box: np.ndarray | None
+        if r < 0.5:
+            pool = real_dice if (rng.random() < 0.5 and real_dice) else rendered_dice or real_dice
+            i, box = pool[int(rng.integers(len(pool)))]
+            label = 1
+        else:
+            label = 0
+            q = rng.random()
+            if q < 0.25 and pools.kept:
+                i, box = pools.kept[int(rng.integers(len(pools.kept)))]
+            elif q < 0.5 and pools.proposals:
+                i, box = pools.proposals[int(rng.integers(len(pools.proposals)))]
+            elif q < 0.65 and pools.things:
+                i, box = pools.things[int(rng.integers(len(pools.things)))]
+            elif q < 0.85:
+                i = int(rng.integers(len(samples)))
+                box = off_die(samples[i], rng)
+            else:
+                i = int(rng.integers(len(samples)))
+                box = random_spot(samples[i], rng)
+            if box is None:
+                continue
+        c = crop(samples[i].image, box, rng, jitter=True)
+        c = colour_changes(c, rng, (0.3, 1.0), exposure=0.15, casts=0.15, motion=0.05)
+        xs.append(learned.normalise_crop(c))
+        ys.append(label)
+    return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+
+
+def export(model: VerifierNet, path: Path) -> None:
+    model.eval()
+    model.export = True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model,
+        (torch.zeros(4, 3, verifier.CROP, verifier.CROP),),
+        str(path),
+        input_names=["crops"],
+        output_names=["p"],
+        opset_version=13,
+        dynamic_axes={"crops": {0: "n"}, "p": {0: "n"}},
+        dynamo=False,
+    )
+    model.export = False
+
+
+def val_report(model: VerifierNet, samples: list[Sample], pools: Pools, real: list[bool]) -> str:
+    """Die probability of the validation dice and of the proposals the present reader keeps as dice."""
+    model.eval()
+    rng = np.random.default_rng(0)
+    out = []
+    for name, pool in (("dice", pools.dice), ("kept", pools.kept), ("proposals", pools.proposals)):
+        if not pool:
+            continue
+        xs = np.stack([learned.normalise_crop(crop(samples[i].image, b, rng, jitter=False)) for i, b in pool])
+        with torch.no_grad():
+            p = torch.softmax(model(torch.from_numpy(xs)), dim=1)[:, 1].numpy()
+        qs = " ".join(f"{(p >= t).mean():.3f}" for t in (0.3, 0.5, 0.7, 0.9))
+        out.append(f"{name} ({len(pool)}): share >= 0.3/0.5/0.7/0.9: {qs}")
+    model.train()
+    return "; ".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", help="folder holding the development sets (felt-trays/, angled-webcam/, grey-mixed/)")
+    ap.add_argument("--leave-out", default=None, help="a set to leave out (a leave-one-set-out fold)")
+    ap.add_argument("--scenes", type=int, default=1500, help="appearance-wide rendered scenes")
+    ap.add_argument("--scene-seed", type=int, default=700000)
+    ap.add_argument("--minutes", type=float, default=20.0)
+    ap.add_argument("--batch", type=int, default=192)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", default="/tmp/dice_verifier")
+    ap.add_argument("--out", default=str(verifier.MODEL_PATH))
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    parts = fold(args.root, args.leave_out)
+    photos = load(parts["train"])
+    print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
+    cache = Path(args.cache) / (args.leave_out or "all")
+    backgrounds = Backgrounds(painted_out(photos))
+    rendered, hidden_r = scenes(cache, args.scenes, args.scene_seed, backgrounds)
+    samples = photos + rendered
+    real = [True] * len(photos) + [False] * len(rendered)
+    hidden = [np.zeros((0, 4), np.float32)] * len(photos) + hidden_r
+    pool_path = cache / f"pools-{args.scenes}-{args.scene_seed}.pkl"
+    if pool_path.exists():
+        with pool_path.open("rb") as f:
+            pools = pickle.load(f)
+    else:
+        pools = mine(samples, hidden, real)
+        with pool_path.open("wb") as f:
+            pickle.dump(pools, f)
+    val = load(parts["val"])
+    val_pools = mine(val, [np.zeros((0, 4), np.float32)] * len(val), [True] * len(val))
+    print(
+        f"{len(samples)} images: {len(pools.dice)} dice, {len(pools.proposals)} proposals off dice "
+        f"({len(pools.kept)} kept by the present reader), {len(pools.things)} things; val: {len(val)} photos",
+        flush=True,
+    )
+    model = VerifierNet()
+    print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    t0 = time.time()
+    step, avg, acc = 0, 0.0, 0.0
+    model.train()
+    while (el := time.time() - t0) < budget:
+        lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        x, y = batch(samples, pools, rng, args.batch, real)
+        out = model(x)
+        loss = F.cross_entropy(out, y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        avg = 0.98 * avg + 0.02 * float(loss.detach())
+        acc = 0.98 * acc + 0.02 * float((out.argmax(1) == y).float().mean())
+        if step % 50 == 0:
+            done = 1 - 0.98**step
+            print(f"step {step} t {el:.0f}s lr {lr:.5f} loss {avg / done:.3f} acc {acc / done:.3f}", flush=True)
+        if step % 500 == 0:
+            print("  val: " + val_report(model, val, val_pools, [True] * len(val)), flush=True)
+            export(model, Path(args.out))
+            model.train()
+    export(model, Path(args.out))
+    torch.save(model.state_dict(), Path(args.out).with_suffix(".pt"))
+    print("  val: " + val_report(model, val, val_pools, [True] * len(val)), flush=True)
+    print(f"done: {step} steps in {time.time() - t0:.0f}s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
