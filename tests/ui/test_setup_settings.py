@@ -61,17 +61,25 @@ def test_options_in_the_tables_words(ui: UI, game: str, banner: bool) -> None:
     assert bottom >= scroll.to_window(0, scroll.y)[1] - 0.5, "the last option is cut off at the bottom"
 
 
+def tap_setting(ui: UI, screen: Any, label: str) -> None:
+    """Tap an option's row as a finger would: scrolled into view first (a row may sit below the visible list)."""
+    button = ui.find(label, root=screen.ids.settings)
+    screen.ids.settings_scroll.scroll_to(button, padding=0, animate=False)
+    ui.advance(3)
+    ui.tap(button)
+
+
 def test_first_to_play_is_a_name_and_follows_the_players(ui: UI) -> None:
     screen = open_setup(ui, "artcollectors", 3)
     button = ui.find("First to play", root=screen.ids.settings)
     assert "Ana" in button.text
-    ui.tap(button)
-    ui.tap(ui.find("First to play", root=screen.ids.settings))
+    tap_setting(ui, screen, "First to play")
+    tap_setting(ui, screen, "First to play")
     assert screen.settings["first_player"] == 2 and "Cai" in ui.find("First to play").text
     screen.set_count(2)  # Cai leaves the table: the first row plays first
     ui.advance(2)
     assert screen.settings["first_player"] == 0 and "Ana" in ui.find("First to play").text
-    ui.tap(ui.find("First to play"))
+    tap_setting(ui, screen, "First to play")
     ui.tap_text("Start game")
     assert ui.app.session is not None and ui.app.session.setup.settings["first_player"] == 1
 
