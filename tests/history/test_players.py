@@ -15,14 +15,32 @@ from companion.history.stats import player_stats, ranked, results_over_time
 from companion.journal import GameSession, Journal
 
 
+def ratuki_setup(names: list[str], seed: int) -> Setup:
+    """A Ratuki game to 100 points (the rules' lowest target) for ``names`` at seats 1, 2, ..."""
+    players = tuple(
+        Player(n, ["#e53935", "#1e88e5", "#fdd835", "#fb8c00", "#43a047"][i], i + 1) for i, n in enumerate(names)
+    )
+    return Setup("ratuki", players, {"target": 100}, seed=seed)
+
+
+def play_rounds(session: GameSession, points: list[int]) -> None:
+    """Rounds until ``points[i]`` is seat i+1's total: at most 30 points a seat a round (a score pile that fits
+    in the decks, nobody with cards left), shared evenly so that only the last round reaches the target."""
+    assert 100 <= max(points) <= 120, "one seat ends at 100-120 points: the last round, and only it, reaches 100"
+    rounds = -(-max(points) // 30)
+    for r in range(rounds):
+        session.do({"type": "start", "tick": 100.0 * r + 1})
+        session.do({"type": "stop", "tick": 100.0 * r + 60, "reason": "other"})
+        for seat, total in enumerate(points, start=1):
+            share = total // rounds + (1 if r >= rounds - total % rounds else 0)  # the odd points in the last rounds
+            session.do({"type": "score", "seat": seat, "score_pile": share, "left": 0})
+    assert session.engine.is_over(session.state), "the game ends at the target"
+
+
 def ratuki_game(journal: Journal, names: list[str], points: list[int]) -> GameSession:
-    """A one-round Ratuki game to 10 points: ``points[i]`` is seat i+1's score pile (nobody has cards left)."""
-    players = tuple(Player(n, ["#e53935", "#1e88e5", "#fdd835"][i], i + 1) for i, n in enumerate(names))
-    session = GameSession.start(journal, Setup("ratuki", players, {"target": 10}, seed=len(journal.games())))
-    session.do({"type": "start", "tick": 1.0})
-    session.do({"type": "stop", "tick": 60.0, "reason": "other"})
-    for seat, pile in enumerate(points, start=1):
-        session.do({"type": "score", "seat": seat, "score_pile": pile, "left": 0})
+    """A finished Ratuki game to 100 points: ``points[i]`` is seat i+1's final total."""
+    session = GameSession.start(journal, ratuki_setup(names, seed=len(journal.games())))
+    play_rounds(session, points)
     return session
 
 
@@ -41,8 +59,8 @@ def test_names_in_any_script_are_one_person_however_typed(history: History) -> N
 
 
 def test_everyone_who_played_is_a_person_and_the_latest_come_first(journal: Journal, history: History) -> None:
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
-    ratuki_game(journal, ["Cai", "민지"], [4, 11])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
+    ratuki_game(journal, ["Cai", "민지"], [4, 111])
     history.refresh()
     names = [p.name for p in history.recent()]
     assert set(names[:2]) == {"Cai", "민지"} and set(names[2:]) == {"Ana", "Bo"}
@@ -51,13 +69,10 @@ def test_everyone_who_played_is_a_person_and_the_latest_come_first(journal: Jour
 
 def test_a_game_started_with_chosen_players_is_theirs_whatever_its_names(journal: Journal, history: History) -> None:
     ana = history.store.add_person("Ana", "#e53935")
-    setup = Setup("ratuki", (Player("Annie", "#43a047", 1), Player("Bo", "#1e88e5", 2)), {"target": 10}, seed=5)
+    setup = Setup("ratuki", (Player("Annie", "#43a047", 1), Player("Bo", "#1e88e5", 2)), {"target": 100}, seed=5)
     session = GameSession.start(journal, setup)
     history.started(setup, session.game_id, {1: ana.uid})
-    for action in ({"type": "start", "tick": 1.0}, {"type": "stop", "tick": 2.0, "reason": "other"}):
-        session.do(action)
-    session.do({"type": "score", "seat": 1, "score_pile": 12, "left": 0})
-    session.do({"type": "score", "seat": 2, "score_pile": 2, "left": 0})
+    play_rounds(session, [112, 2])
     history.refresh()
     [play] = history.plays()
     who = history.who(play)
@@ -67,13 +82,13 @@ def test_a_game_started_with_chosen_players_is_theirs_whatever_its_names(journal
 
 
 def test_rename_keeps_the_history_and_the_old_name_still_leads_to_them(journal: Journal, history: History) -> None:
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
     history.refresh()
     ana = history.person_named("Ana")
     assert ana is not None
     renamed = history.store.update_person(ana.uid, name="Ana María")
     assert renamed.uid == ana.uid and renamed.name == "Ana María"
-    ratuki_game(journal, ["Ana", "Bo"], [2, 13])  # typed with the old name: still her
+    ratuki_game(journal, ["Ana", "Bo"], [2, 113])  # typed with the old name: still her
     history.refresh()
     stats = player_stats(history.plays(), history.store.all_links(), game="ratuki")
     assert (stats[ana.uid].plays, stats[ana.uid].wins) == (2, 1)
@@ -85,9 +100,9 @@ def test_rename_keeps_the_history_and_the_old_name_still_leads_to_them(journal: 
 
 
 def test_merge_two_players_without_losing_either_history(journal: Journal, history: History) -> None:
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
-    ratuki_game(journal, ["Anna", "Cai"], [11, 3])
-    ratuki_game(journal, ["Anna", "Bo"], [1, 11])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
+    ratuki_game(journal, ["Anna", "Cai"], [111, 3])
+    ratuki_game(journal, ["Anna", "Bo"], [1, 111])
     history.refresh()
     ana, anna = history.person_named("Ana"), history.person_named("Anna")
     assert ana is not None and anna is not None
@@ -123,8 +138,8 @@ def test_stats_read_lowest_wins_games_the_right_way(journal: Journal, history: H
 
 
 def test_stats_highest_wins_and_over_all_games(journal: Journal, history: History) -> None:
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
-    ratuki_game(journal, ["Ana", "Bo"], [15, 2])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
+    ratuki_game(journal, ["Ana", "Bo"], [115, 2])
     for path in logs("lowdown"):
         play_log(journal, path)
     history.refresh()
@@ -132,19 +147,19 @@ def test_stats_highest_wins_and_over_all_games(journal: Journal, history: Histor
     ana = history.person_named("Ana")
     assert ana is not None
     ratuki = player_stats(history.plays(), links, game="ratuki")[ana.uid]
-    assert (ratuki.best, ratuki.average, ratuki.wins) == (15, 13.5, 2)
+    assert (ratuki.best, ratuki.average, ratuki.wins) == (115, 113.5, 2)
     overall = player_stats(history.plays(), links)[ana.uid]
     assert overall.plays == 2 + sum(1 for p in history.plays(game="lowdown") if "Ana" in {s.name for s in p.players})
     assert overall.best is None  # scores of different games are not compared
     lowdown = player_stats(history.plays(), links, game="lowdown")
     assert all("lines_crossed" in s.extras for s in lowdown.values())
     over_time = results_over_time(history.plays(), links, ana.uid, "ratuki")
-    assert [score for _p, score, _won in over_time] == [12, 15]
+    assert [score for _p, score, _won in over_time] == [112, 115]
 
 
 def test_filters_by_game_and_player(journal: Journal, history: History) -> None:
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
-    ratuki_game(journal, ["Cai", "Bo"], [12, 3])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
+    ratuki_game(journal, ["Cai", "Bo"], [112, 3])
     play_log(journal, logs("lowdown")[0])
     history.refresh()
     cai = history.person_named("Cai")
@@ -157,8 +172,8 @@ def test_filters_by_game_and_player(journal: Journal, history: History) -> None:
 
 
 def test_delete_a_play_keeps_its_journal_game_unless_asked(journal: Journal, history: History) -> None:
-    a = ratuki_game(journal, ["Ana", "Bo"], [12, 3])
-    b = ratuki_game(journal, ["Ana", "Bo"], [2, 13])
+    a = ratuki_game(journal, ["Ana", "Bo"], [112, 3])
+    b = ratuki_game(journal, ["Ana", "Bo"], [2, 113])
     history.refresh()
     newest, oldest = history.plays()
     history.delete(newest)
@@ -178,13 +193,13 @@ def test_the_history_file_survives_a_new_journal(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal.sqlite3", now=Clock())
     store = HistoryStore(tmp_path / "history.sqlite3")
     history = History(journal, store)
-    ratuki_game(journal, ["Ana", "Bo"], [12, 3])
+    ratuki_game(journal, ["Ana", "Bo"], [112, 3])
     history.refresh()
     journal.close()
     (tmp_path / "journal.sqlite3").rename(tmp_path / "old.sqlite3")
     fresh = Journal(tmp_path / "journal.sqlite3", now=Clock(1_750_000_000.0))
     history = History(fresh, store)
-    ratuki_game(fresh, ["Cai", "Dee"], [12, 3])  # journal id 1 again, another game
+    ratuki_game(fresh, ["Cai", "Dee"], [112, 3])  # journal id 1 again, another game
     history.refresh()
     plays = history.plays()
     assert [p.players[0].name for p in plays] == ["Cai", "Ana"]
