@@ -283,21 +283,28 @@ def test_a_refused_score_says_why(ui: UI) -> None:
 
 
 def test_game_over_announces_the_winner(ui: UI) -> None:
-    screen = playing(ui, target=50)
+    screen = playing(ui)
     session = screen.session
-    session.do({"type": "call", "presses": [{"seat": 2, "tick": 5.0}]})
-    session.do({"type": "stop", "tick": 1300.0, "reason": "out", "seat": 2})
-    for seat, pile, left in ((1, 30, 4), (2, 52, 0), (3, 12, 6)):
-        session.do({"type": "score", "seat": seat, "score_pile": pile, "left": left})
+    rounds = (  # (seat, score pile, cards left): Bo goes out twice, 52 + 50 = 102 points, alone over 100
+        ((1, 30, 4), (2, 52, 0), (3, 12, 6)),
+        ((1, 20, 5), (2, 50, 0), (3, 10, 3)),
+    )
+    for number, scores in enumerate(rounds):
+        if number:
+            session.do({"type": "start", "tick": 1400.0 * number})
+        session.do({"type": "call", "presses": [{"seat": 2, "tick": 1400.0 * number + 5}]})
+        session.do({"type": "stop", "tick": 1400.0 * number + 1300, "reason": "out", "seat": 2})
+        for seat, pile, left in scores:
+            session.do({"type": "score", "seat": seat, "score_pile": pile, "left": left})
     screen.refresh()
     ui.advance(2)
     assert screen.ids.panes.current == "over"
-    assert screen.result_text == "BO wins with 52 points"
+    assert screen.result_text == "BO wins with 102 points"
     shot = ui.screenshot("ratuki-over")
     assert shot.exists()
     press(ui, 1, time.monotonic())
     ui.advance(5, seconds=0.1)
-    assert len(session.actions) == 6  # a press after the game is over changes nothing
+    assert len(session.actions) == 12  # a press after the game is over changes nothing
 
 
 def test_press_to_frame_latency(ui: UI) -> None:
@@ -429,14 +436,14 @@ def layout_faults(ui: UI) -> list[str]:
 
 def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
     """Two rounds as at the table: buttons call stacks, counters enter pile/left/hand, the winner at the target."""
-    ui.app.start_game(Setup("ratuki", FIVE, {"count_hand": True, "target": 30}))
+    ui.app.start_game(Setup("ratuki", FIVE, {"count_hand": True}))  # to 100 points
     ui.advance(3)
     screen = ui.screen()
     expected = {"Ana": 0, "Bo": 0, "Cy": 0, "Dee": 0, "Eve": 0}
     rounds = [
         # seat: (score pile +5 taps, left +5 taps, hand taps)
-        {1: (4, 1, 1), 2: (2, 0, 0), 3: (1, 1, 3), 4: (3, 2, 2), 5: (0, 1, 0)},
-        {1: (3, 1, 2), 2: (6, 0, 1), 3: (2, 2, 0), 4: (1, 0, 3), 5: (2, 1, 1)},
+        {1: (4, 1, 1), 2: (10, 0, 0), 3: (1, 1, 3), 4: (3, 2, 2), 5: (0, 1, 0)},
+        {1: (3, 1, 2), 2: (11, 0, 1), 3: (2, 2, 0), 4: (1, 0, 3), 5: (2, 1, 1)},
     ]
     for number, counts in enumerate(rounds, start=1):
         assert not layout_faults(ui)
@@ -476,16 +483,19 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
             ui.tap(ui.find("Save", row))
             expected[FIVE[seat - 1].name] += 5 * pile - 5 * left - hand
         assert screen.state["totals"] == expected
-    # round 1: Ana 20-5-1 = 14 leads below 30; round 2: Bo 10 + (30-0-1) = 39, alone over the target
-    assert expected == {"Ana": 22, "Bo": 39, "Cy": -3, "Dee": 5, "Eve": -1}
+    # round 1: Ana 20-5-1 = 14, Bo 50, nobody at 100 yet; round 2: Bo 50 + (55-0-1) = 104, alone over the target
+    assert expected == {"Ana": 22, "Bo": 104, "Cy": -3, "Dee": 5, "Eve": -1}
     assert screen.state["phase"] == "over" and screen.state["result"]["winners"] == ["Bo"]
     ui.screenshot("ratuki-over-5")
     assert not layout_faults(ui)
-    assert "BO wins with 39 points" in ui.texts()
+    assert "BO wins with 104 points" in ui.texts()
 
 
 def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
-    screen = playing(ui, target=20)
+    screen = start(ui)
+    score_rounds(ui, screen, [{1: 25, 2: 25, 3: 5}] * 3)  # Ana and Bo at 75 each before the last round
+    ui.tap(screen.ids.start)
+    assert screen.state["phase"] == "playing"
     ui.tap_text("Stuck: end round")
     for seat in (1, 2):
         row = screen.score_rows[seat]
@@ -494,7 +504,7 @@ def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
     for seat in (1, 2, 3):
         ui.tap(ui.find("Save", screen.score_rows[seat]))
     assert screen.state["result"] == {"kind": "draw", "winners": ["Ana", "Bo"]}
-    assert screen.result_text == "DRAW: Ana, Bo with 25 points"
+    assert screen.result_text == "DRAW: Ana, Bo with 100 points"
     ui.screenshot("ratuki-draw")
     assert list(screen.result_colour) == list(TIE_COLOUR)  # amber, not one player's colour
 
