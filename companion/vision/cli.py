@@ -58,7 +58,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     """Read each image; print a line per image. Unreadable images are reported on stderr (exit code 1)."""
     import time
 
-    from companion.vision.dataset import image_paths
+    from companion.vision.dataset import READ_PIXELS, image_paths
     from companion.vision.pipeline import read_dice, to_roll, warm_up
     from hardware.imagefile import ImageRefused, read_image
 
@@ -70,7 +70,8 @@ def cmd_read(args: argparse.Namespace) -> int:
             status = 1
         for path in paths:
             try:
-                image = read_image(path)
+                # a big phone photo is read at 1/2 or less (memory); a calibration is for the camera's own size
+                image = read_image(path, None if getattr(args, "calibration", None) else READ_PIXELS)
             except ImageRefused as err:
                 print(f"dice read: {err}", file=sys.stderr)
                 status = 1
@@ -88,6 +89,8 @@ def cmd_read(args: argparse.Namespace) -> int:
             t0 = time.perf_counter()
             det = read_dice(img, profile)
             ms = (time.perf_counter() - t0) * 1000
+            if image.factor != 1:  # boxes in the picture's own pixels
+                det = det.replace(boxes=det.boxes * image.factor)
             roll = to_roll(det)
             if args.json:
                 # "value": 1-6 for pip dice, the face name for colour/picture dice, null when unknown
@@ -103,7 +106,29 @@ def cmd_read(args: argparse.Namespace) -> int:
             else:
                 faces = " ".join(f"{d.face}{'?' if d.flagged else ''}" for d in roll.dice) or "no dice"
                 print(f"{path}: {faces} (sum {roll.total}) [{ms:.0f} ms]", flush=True)
+            del image, img, det
+            release_memory()
     return status
+
+
+def release_memory() -> None:
+    """Give the heap's free pages back to the system between images (glibc keeps them otherwise, and a folder of
+    big photos of different sizes then ratchets the peak up by tens of MB); nothing where that is not glibc."""
+    import ctypes
+    import ctypes.util
+
+    global _libc
+    if _libc is None:
+        name = ctypes.util.find_library("c")
+        try:
+            _libc = ctypes.CDLL(name) if name else False
+        except OSError:
+            _libc = False
+    if _libc and hasattr(_libc, "malloc_trim"):
+        _libc.malloc_trim(0)
+
+
+_libc: Any = None
 
 
 def _calibration(args: argparse.Namespace, img: Any) -> Any:
@@ -111,15 +136,22 @@ def _calibration(args: argparse.Namespace, img: Any) -> Any:
     name = getattr(args, "calibration", None)
     if not name:
         return None
-    from calibration.cli import camera_id
+    from companion import paths
     from companion.vision.dice_kinds import calibration_for_images
+    from hardware.sources import camera_id
 
     cache = args.__dict__.setdefault("_calibration_cache", {})
     size = (int(img.shape[1]), int(img.shape[0]))
     if size not in cache:
-        camera = camera_id(args.camera) if getattr(args, "camera", None) else None
-        cache[size], message = calibration_for_images(size, name, camera)
-        print(f"dice read: {message}", file=sys.stderr)
+        try:
+            camera = camera_id(args.camera) if getattr(args, "camera", None) else None
+        except ValueError as err:  # read on uncalibrated, as with no profile, and say why
+            cache[size] = None
+            print(f"dice read: {err}; using no calibration", file=sys.stderr)
+            return None
+        found = calibration_for_images(size, name, camera, base_dir=paths.calibration_dir())
+        cache[size] = found.profile
+        print(f"dice read: {found.message}", file=sys.stderr)
     return cache[size]
 
 

@@ -27,10 +27,14 @@ def image_paths(path: str | Path, *, recursive: bool = False) -> list[Path]:
     return [p]
 
 
-def load_image(path: str | Path) -> np.ndarray:
+READ_PIXELS = 5_000_000  # a bigger JPEG is read at 1/2, 1/4 or 1/8 (its dice are big enough; memory, #20)
+
+
+def load_image(path: str | Path, read_pixels: int | None = None) -> np.ndarray:
     """Read a BGR image or raise ValueError with a message that names the file (a picture too big to decode is
-    refused by its header first; see :func:`hardware.imagefile.read_image`, which also says what was odd)."""
-    return read_image(path).pixels  # type: ignore[no-any-return]
+    refused by its header first; see :func:`hardware.imagefile.read_image`, which also says what was odd).
+    ``read_pixels``: decode a bigger JPEG smaller (``READ_PIXELS`` for reading dice)."""
+    return read_image(path, read_pixels).pixels  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ def evaluate(set_dir: str | Path, profile: VisionProfile | None = None) -> EvalR
     per_image, times, unreadable, flagged = [], [], [], []
     for path in paths:
         try:
-            image = read_image(path)
+            image = read_image(path, READ_PIXELS)
         except ImageRefused as err:
             unreadable.append(str(err))
             per_image.append((path, replace(score_image(labels_of(root, path, 1, 1), []), unread=True)))

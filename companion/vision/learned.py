@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.vision import verifier
 from companion.vision.detections import Detections
 
 log = logging.getLogger(__name__)
@@ -48,12 +49,14 @@ TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big,
 MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
+MAX_PEAKS = 400  # at most this many of the strongest peaks are taken from one look (memory and time stay bounded)
 MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
 FIND_THRESHOLD = 0.2  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
 SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
 VIEWS = 4  # an unsure spot is read in this many views by each classifier (``other_views``)
 DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
 SIZE_SURE = 0.8  # readings at least this sure set a frame's typical die size (``reread_odd_sizes``)
+OVERSIZED, OVERSIZED_COUNT = 1.6, 3  # a box this much bigger than the median of this many sure dice is oversized
 ODD_SIDES = (0.8, 1.25)  # a box with a side outside these multiples of the typical die size is the wrong size
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
@@ -193,7 +196,7 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     if not len(ys):
         return Detections.empty()
     conf = top[ys, xs]
-    order = np.argsort(-conf, kind="stable")
+    order = np.argsort(-conf, kind="stable")[:MAX_PEAKS]  # a dotted cloth can give thousands: memory is N x N
     ys, xs, conf = ys[order], xs[order], conf[order]
     values = heat[:, ys, xs].argmax(axis=0) + 1
     cx = (xs + off[0, ys, xs]) * stride / scale
@@ -203,13 +206,25 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
         np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
     )  # near[i, k]: peak i lies inside die k's box (or k inside i's), both ways the same
+    big = oversized(np.maximum(bw, bh), conf)
     keep: list[int] = []
-    for i in range(len(ys)):  # strongest first: a peak near a die already kept goes
-        if not near[i, keep].any():
+    for i in range(len(ys)):  # strongest first: a peak near a die already kept goes (not near an oversized box)
+        if not (near[i, keep] & ~big[keep]).any():
             keep.append(i)
     k = np.asarray(keep)
     boxes = np.stack([cx[k] - bw[k] / 2, cy[k] - bh[k] / 2, cx[k] + bw[k] / 2, cy[k] + bh[k] / 2], axis=1)
     return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
+
+
+def oversized(sides: np.ndarray, confidences: np.ndarray, sure: float = SURE_FIND) -> np.ndarray:
+    """Which boxes are far bigger than the frame's other dice (a side over ``OVERSIZED`` x the median side of
+    the sure ones, with at least ``OVERSIZED_COUNT`` of those): touching dice boxed as one giant die. Such a box
+    must not delete the dice inside it."""
+    sides = np.asarray(sides, np.float64)
+    sure_sides = sides[np.asarray(confidences) >= sure]
+    if len(sure_sides) < OVERSIZED_COUNT:
+        return np.zeros(len(sides), bool)
+    return np.asarray(sides > OVERSIZED * float(np.median(sure_sides)))
 
 
 def crop_matrix(
@@ -468,7 +483,7 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
         if size is not None and size >= SWEET[0]:
             side = second_look(coarse, hw, COARSE_SIDE)
             if side is None:
-                return coarse
+                return add_missing(coarse, found)
     if side is None and max(hw) >= 1.5 * LONG_SIDE:  # no close-up: a big sharp frame has finer detail to show
         size = sure_size(found, hw, LONG_SIDE, min_confidence)
         if size is not None and nothing_sure:  # then the size says little: 7-12 px dice measured 30-36 px
@@ -476,26 +491,62 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_
         side = scale_for(size, hw, LONG_SIDE) if size is not None and size < TRUST_SMALL else None
     if side is None:
         return found
+    first = found
     found = find_dice(frame_bgr, min_confidence, side)
     if side > LONG_SIDE:  # measured again: tiny dice come out too big at the first look, so it fell short
         size = sure_size(found, hw, side, min_confidence)
         again = LONG_SIDE if size is None or size >= SWEET[0] else scale_for(size, hw, side)
         if again > side:
             found = find_dice(frame_bgr, min_confidence, again)
-    return found
+    return add_missing(found, first)  # the closer look adds to the first one's finds, never replaces them
 
 
 def one_per_die(det: Detections) -> Detections:
     """A reading whose centre lies inside the box of a surer reading is the same die seen twice (a pip or a
-    corner of it read as a die of its own): it goes."""
+    corner of it read as a die of its own): it goes. A box far bigger than the frame's other dice (``oversized``)
+    deletes nothing: it is touching dice boxed as one, and holding the centres of two or more readings it goes
+    itself."""
     if len(det) < 2:
         return det
     c, b = det.centres, det.boxes
+    sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    big = oversized(sides, det.confidences)
+    inside = (b[:, None, 0] <= c[None, :, 0]) & (c[None, :, 0] <= b[:, None, 2])
+    inside &= (b[:, None, 1] <= c[None, :, 1]) & (c[None, :, 1] <= b[:, None, 3])  # inside[k, i]: i's centre in k
+    np.fill_diagonal(inside, False)
+    merged = big & ((inside & ~big[None, :]).sum(axis=1) >= 2)
     keep: list[int] = []
     for i in np.argsort(-det.confidences, kind="stable"):
-        if not any(b[k, 0] <= c[i, 0] <= b[k, 2] and b[k, 1] <= c[i, 1] <= b[k, 3] for k in keep):
+        if merged[i]:
+            continue
+        if not any(inside[k, i] and not big[k] for k in keep):
             keep.append(int(i))
     return det[np.asarray(sorted(keep))]
+
+
+def add_missing(primary: Detections, extra: Detections) -> Detections:
+    """``primary`` finds plus the ``extra`` finds that are none of its dice (no primary box holds the extra's
+    centre and the extra's box holds no primary centre): a second look at another scale adds to the first."""
+    if not len(extra) or not len(primary):
+        return primary if len(primary) else extra
+    pb, pc = primary.boxes, primary.centres
+    eb, ec = extra.boxes, extra.centres
+    in_primary = (
+        (pb[None, :, 0] <= ec[:, None, 0])
+        & (ec[:, None, 0] <= pb[None, :, 2])
+        & (pb[None, :, 1] <= ec[:, None, 1])
+        & (ec[:, None, 1] <= pb[None, :, 3])
+    ).any(axis=1)
+    holds_primary = (
+        (eb[:, None, 0] <= pc[None, :, 0])
+        & (pc[None, :, 0] <= eb[:, None, 2])
+        & (eb[:, None, 1] <= pc[None, :, 1])
+        & (pc[None, :, 1] <= eb[:, None, 3])
+    ).any(axis=1)
+    new = ~in_primary & ~holds_primary
+    if not new.any():
+        return primary
+    return Detections.merge([primary, extra[new]]).sorted_left_to_right()
 
 
 def reread_odd_sizes(
@@ -561,13 +612,13 @@ def second_opinion(
     return p
 
 
-def read_dice_learned(
+def read_candidates(
     frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
 ) -> Detections:
-    """Find every die in a BGR frame and read its top face: the detector proposes die-like spots (a low threshold,
-    so few dice are missed), then the face classifiers read each spot again from a full-resolution crop; a spot
-    they think is no die (probability of a die under ``die_threshold``, see ``classify_faces``) goes. Value = the
-    most likely face, confidence = its probability. Boxes in the frame's pixels, sorted left to right."""
+    """The dice the detector and the face classifiers agree on, before the verifier and ``one_per_die``: the
+    detector proposes die-like spots (a low threshold, so few dice are missed), then the face classifiers read
+    each spot again from a full-resolution crop; a spot they think is no die (probability of a die under
+    ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its probability."""
     found = find_at_the_right_scale(frame_bgr, find_threshold)
     if not len(found):
         return found
@@ -578,10 +629,24 @@ def read_dice_learned(
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold
-    read = found.replace(
+    return found.replace(
         boxes=np.round(boxes).astype(found.boxes.dtype),
         values=values.astype(np.int32),
         confidences=conf.astype(np.float32),
         faces=[],
     )[keep]
+
+
+def read_dice_learned(
+    frame_bgr: np.ndarray,
+    find_threshold: float = FIND_THRESHOLD,
+    die_threshold: float = DIE_THRESHOLD,
+    verify_threshold: float | None = verifier.THRESHOLD,
+) -> Detections:
+    """Find every die in a BGR frame and read its top face (``read_candidates``), drop what the die verifier
+    gives under ``verify_threshold`` of being a die (``verifier.verify``; None: no verifier), and keep one reading
+    per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right."""
+    read = read_candidates(frame_bgr, find_threshold, die_threshold)
+    if verify_threshold is not None and len(read):
+        read = verifier.verify(frame_bgr, read, verify_threshold)
     return one_per_die(read).sorted_left_to_right()

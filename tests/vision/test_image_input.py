@@ -157,3 +157,27 @@ def test_dice_eval_of_a_100_mb_label_file_is_refused_with_bounded_memory(tmp_pat
     no_traceback(proc)
     assert proc.returncode == 2 and str(target) in proc.stderr and "MB" in proc.stderr
     assert peak < 600, peak  # before: 2.29 GB
+
+
+def test_a_big_phone_photo_is_read_smaller_for_the_dice_with_boxes_in_its_own_pixels(tmp_path: Path) -> None:
+    """Issue #20 (memory): the dice reader needs no 12 MP: a big JPEG is decoded at 1/2 or less without a note,
+    and ``dice read`` still reports boxes in the picture's own pixels."""
+    from companion.vision.dataset import READ_PIXELS
+
+    photo = cv2.imread(str(PHOTO))
+    big = cv2.resize(photo, (photo.shape[1] * 5, photo.shape[0] * 5), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "phone.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = read_image(path, READ_PIXELS)
+    assert image.factor >= 2 and image.notes == [] and image.size == (big.shape[1], big.shape[0])
+    assert image.pixels.shape[0] * image.pixels.shape[1] <= READ_PIXELS
+    assert read_image(path).factor == 1  # without a wish, whole (it is under the decoding limit)
+    whole = companion("dice", "read", "--json", str(PHOTO), home=tmp_path)
+    proc = companion("dice", "read", "--json", str(path), home=tmp_path)
+    no_traceback(proc)
+    small = json.loads(whole.stdout)["dice"]
+    large = json.loads(proc.stdout)["dice"]
+    assert proc.returncode == 0 and "decoded" not in proc.stderr
+    assert len(large) >= len(small) - 1 and len(large) >= 5
+    # the same dice, five times as far from the corner
+    assert max(d["box"][2] for d in large) == pytest.approx(5 * max(d["box"][2] for d in small), rel=0.1)

@@ -87,6 +87,50 @@ class DiceNet(nn.Module):
         return out
 
 
+def from_onnx(model: DiceNet, path: Path) -> None:
+    """Start from a shipped detector whose ``.pt`` is gone: its ONNX weights (batch norms folded into the
+    convolutions, in the order the forward pass runs them, which is the order the modules are declared) go into
+    the convolutions, and each batch norm becomes the identity plus the folded bias. Train such a model with
+    ``freeze_norms`` (batch statistics would undo the folding)."""
+    import onnx  # offline only, like torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    nodes = [n for n in graph.node if n.op_type == "Conv"]
+    pairs: list[tuple[nn.Conv2d, nn.BatchNorm2d | None]] = []
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            pairs.append((m, None))
+        elif isinstance(m, nn.BatchNorm2d):
+            pairs[-1] = (pairs[-1][0], m)
+    if len(nodes) != len(pairs):
+        raise ValueError(f"{path}: {len(nodes)} convolutions, the model has {len(pairs)}")
+    with torch.no_grad():
+        for node, (conv, norm) in zip(nodes, pairs, strict=True):
+            w = weights[node.input[1]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(
+                    f"{path}: convolution {node.name} is {w.shape}, the model's {tuple(conv.weight.shape)}"
+                )
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            bias = torch.from_numpy(weights[node.input[2]].copy()) if len(node.input) > 2 else None
+            if norm is not None:
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias if bias is not None else torch.zeros_like(norm.bias))
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+            elif conv.bias is not None and bias is not None:
+                conv.bias.copy_(bias)
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms keep their running statistics while the rest trains."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     """CenterNet's penalty-reduced focal loss, normalised by the number of dice."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
@@ -111,7 +155,9 @@ def batch(
     felt = [s for s in samples if s.set_name == "felt-trays"]
     webcam = [s for s in samples if s.set_name == "angled-webcam"]
     synth = [s for s in samples if s.set_name == "synthetic"]
-    pools = [felt, webcam, felt, synth or webcam]
+    grey = [s for s in samples if s.set_name == "grey-mixed"]
+    wide = [s for s in samples if s.set_name == "wide"]
+    pools = [felt, webcam, felt, synth or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
     imgs, hs, whs, offs, masks = [], [], [], [], []
     for i in range(n):
         pool = pools[i % len(pools)] or samples
@@ -173,14 +219,33 @@ def main() -> None:
     ap.add_argument("--close-ups", type=float, default=0.0, help="share of zoomed-in views (big dice)")
     ap.add_argument("--exposure", type=float, default=0.0, help="share of views with a wrong exposure")
     ap.add_argument("--faint", type=int, default=0, help="also this many rendered scenes, half the dice faint pips")
+    ap.add_argument("--init-onnx", default=None, help="start from this exported detector (batch norms frozen)")
+    ap.add_argument(
+        "--parts",
+        action="store_true",
+        help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
+    )
+    ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
+    ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
+    ap.add_argument("--wide-seed", type=int, default=900000)
+    ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the appearance-wide scenes' cache")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    train_paths, _ = split(args.root)
+    if args.parts:
+        from tools.dicetrain.sets import fold
+
+        train_paths = fold(args.root, args.leave_out)["train"]
+    else:
+        train_paths, _ = split(args.root)
     samples = load(train_paths)
+    if args.wide:
+        from tools.dicetrain.train_values import wide_samples
+
+        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
     if args.synthetic:
         extra = rendered(work / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
         samples += extra
@@ -192,6 +257,8 @@ def main() -> None:
     model = DiceNet()
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
+    if args.init_onnx:
+        from_onnx(model, Path(args.init_onnx))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
     t0 = time.time()
@@ -205,6 +272,8 @@ def main() -> None:
         lr = args.lr * (min(1.0, step / args.warmup) if step < args.warmup else 0.5 * (1 + np.cos(np.pi * frac)))
         for g in opt.param_groups:
             g["lr"] = lr
+        if args.init_onnx:
+            freeze_norms(model)
         x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups, args.exposure)
         out = model(x)
         loss, lh = loss_fn(out, heat, wh, off, mask)

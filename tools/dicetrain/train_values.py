@@ -240,6 +240,7 @@ def batch(
     # of their own, each half
     # as often as a photo set: among all rendered dice they would be few)
     kinds = ("felt-trays",) * 4 + ("angled-webcam", "synthetic") * 2 + ("looks", "styles", "faint")
+    kinds += ("grey-mixed",) * 2 + ("wide",) * 3  # the third photo set and the appearance-wide renders (#20)
     pools = [p for p in (by_set.get(k, []) for k in kinds) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
     xs: list[np.ndarray] = []
@@ -270,6 +271,17 @@ def batch(
         xs.append(learned.normalise_crop(colour_changes(crop, rng, (0.3, 1.0), exposure, casts, motion)))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+
+
+def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list[Sample]:
+    """``n`` appearance-wide scenes (``tools/synth/wide.py``) as samples of the pool "wide", their things that are
+    not dice as negatives; surfaces include the training photos with their dice painted out. Cached."""
+    from tools.dicetrain.train_verifier import painted_out, scenes
+    from tools.synth.wide import Backgrounds
+
+    backgrounds = Backgrounds(painted_out([s for s in photos if s.set_name != "synthetic"]))
+    rendered_, _ = scenes(cache, n, seed0, backgrounds)
+    return rendered_
 
 
 def export(model: FaceNet, path: Path, size: int) -> None:
@@ -319,6 +331,19 @@ def main() -> None:
     ap.add_argument(
         "--faint", type=int, default=0, help="also this many rendered scenes where half the pip dice have faint pips"
     )
+    ap.add_argument(
+        "--parts",
+        action="store_true",
+        help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
+    )
+    ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
+    ap.add_argument(
+        "--wide",
+        type=int,
+        default=0,
+        help="also this many appearance-wide rendered scenes (tools/synth/wide.py; their things are negatives)",
+    )
+    ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -334,8 +359,15 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train_paths, _ = split(args.root)
+    if args.parts:
+        from tools.dicetrain.sets import fold
+
+        train_paths = fold(args.root, args.leave_out)["train"]
+    else:
+        train_paths, _ = split(args.root)
     samples = load(train_paths)
+    if args.wide:
+        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
     if args.synthetic:
         samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:

@@ -1,0 +1,125 @@
+"""Issue #20: honest splits of the development sets (tools/dicetrain/sets.py: by sequence, never by frame;
+leave-one-set-out folds) and the appearance-wide renderer (tools/synth/wide.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.dicetrain import sets
+from tools.synth.wide import THINGS, Backgrounds, read_gimp_pattern, render_scene
+
+DICE = Path(__file__).resolve().parents[2].parent / "shared" / "dice"
+needs_sets = pytest.mark.skipif(not (DICE / "angled-webcam").is_dir(), reason="development photo sets not here")
+
+
+def fake_set(root: Path, name: str, stems: list[str]) -> Path:
+    d = root / name
+    (d / "images").mkdir(parents=True)
+    (d / "labels").mkdir()
+    for i, stem in enumerate(stems):
+        img = np.full((40, 40, 3), 30 + 5 * i % 200, np.uint8)
+        cv2.imwrite(str(d / "images" / f"{stem}.jpg"), img)
+        (d / "labels" / f"{stem}.txt").write_text(f"{i % 6} 0.5 0.5 0.2 0.2\n")
+    return d
+
+
+def test_webcam_frames_are_split_by_runs_and_no_two_parts_hold_neighbouring_frames(tmp_path) -> None:
+    stems = [f"train_five_{n}" for n in range(100)] + [f"valid_valid_{n}" for n in range(60)]
+    d = fake_set(tmp_path, "angled-webcam", stems)
+    parts = sets.parts(d)
+    owner = {p.stem: k for k, ps in parts.items() for p in ps}
+    assert set(parts) == {"train", "val", "test"} and all(parts.values())
+    for video, n in (("train_five", 100), ("valid_valid", 60)):
+        for i in range(n - 1):
+            a, b = owner.get(f"{video}_{i}"), owner.get(f"{video}_{i + 1}")
+            assert a is None or b is None or a == b, f"frames {i} and {i + 1} of {video} in {a} and {b}"
+    assert len(owner) >= 140  # only frames beside a cut are left out
+
+
+def test_felt_bursts_stay_together(tmp_path) -> None:
+    times = [0, 2, 4, 6, 60, 62, 64, 130, 132, 200, 203, 206, 300, 302]
+    stems = [f"PXL_20240219_19{t // 60:02d}{t % 60:02d}000" for t in times]
+    d = fake_set(tmp_path, "felt-trays", stems)
+    seqs = sets.sequences(d)
+    assert [len(s) for s in sorted(seqs, key=lambda s: s[0].name)] == [4, 3, 2, 3, 2]
+    owner = {p.stem: k for k, ps in sets.parts(d).items() for p in ps}
+    for seq in seqs:
+        assert len({owner[p.stem] for p in seq}) == 1
+
+
+def test_a_left_out_set_is_reported_whole_and_never_trained_or_chosen_on(tmp_path) -> None:
+    fake_set(tmp_path, "felt-trays", [f"PXL_20240219_19{m:02d}0{s}000" for m in range(10) for s in range(3)])
+    fake_set(tmp_path, "angled-webcam", [f"train_dice_{n}" for n in range(80)])
+    fake_set(tmp_path, "grey-mixed", [f"{n:05d}" for n in range(30)])
+    f = sets.fold(tmp_path, "grey-mixed")
+    assert len(f["report"]) == 30 and all(p.parent.parent.name == "grey-mixed" for p in f["report"])
+    assert not any(p.parent.parent.name == "grey-mixed" for p in f["train"] + f["val"])
+    shipped = sets.fold(tmp_path, None)
+    assert not set(shipped["report"]) & set(shipped["train"] + shipped["val"])
+    assert {p.parent.parent.name for p in shipped["train"]} == {"felt-trays", "angled-webcam", "grey-mixed"}
+
+
+@needs_sets
+def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
+    for name in sets.ALL_SETS:
+        parts = sets.parts(DICE / name)
+        everything = [p for ps in parts.values() for p in ps]
+        assert len(everything) == len(set(everything))
+        n = len(everything)
+        assert parts["train"] and 0.1 * n <= len(parts["val"]) and 0.1 * n <= len(parts["test"])
+
+
+def test_renders_are_deterministic_and_hold_what_their_truth_says() -> None:
+    a, b = render_scene(12345), render_scene(12345)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)
+    kinds: set[str] = set()
+    dice = 0
+    for seed in range(40):
+        sc = render_scene(seed)
+        h, w = sc.image.shape[:2]
+        assert sc.image.dtype == np.uint8 and sc.image.shape[2] == 3
+        for boxes in (sc.boxes, sc.things):
+            if len(boxes):
+                assert (boxes[:, 0] >= 0).all() and (boxes[:, 2] <= w).all() and (boxes[:, 3] <= h).all()
+        assert len(sc.values) == len(sc.boxes) == len(sc.hidden)
+        assert set(sc.values.tolist()) <= {1, 2, 3, 4, 5, 6}
+        kinds |= set(sc.thing_kinds)
+        dice += len(sc.boxes)
+    assert dice > 100 and len(kinds) >= len(THINGS) - 3
+
+
+def test_a_rendered_die_shows_its_pips_and_a_hole_is_darker_than_the_table() -> None:
+    from tools.synth.wide import SS, Thing, WideDie, die_face, draw_thing
+
+    d = WideDie((0, 0), 40, 0, 5, (0.8, 0.8, 0.8), (0.02, 0.02, 0.02))
+    face, alpha = die_face(d, 80)
+    dark = face.mean(axis=2) < 0.2
+    n, _ = cv2.connectedComponents(dark.astype(np.uint8))
+    assert n - 1 == 5 and alpha[40, 40] == 1.0
+    middle = WideDie((0, 0), 40, 0, 2, (0.8, 0.8, 0.8), (0.02, 0.02, 0.02), middle=True)
+    f2, _ = die_face(middle, 80)
+    ys, _xs = np.nonzero(f2.mean(axis=2) < 0.2)
+    assert abs(ys.mean() - 40) < 2  # a 2 along the middle, not on the diagonal
+    table = np.full((100 * SS, 100 * SS, 3), 0.5, np.float32)
+    draw_thing(table, Thing("hole", (50, 50), 20, 0, 1), (0.1, 0.1, 0.5))
+    assert table[50 * SS, 50 * SS].mean() < 0.5 * 0.7
+
+
+def test_gimp_patterns_are_read_and_broken_ones_refused(tmp_path) -> None:
+    import struct
+
+    good = tmp_path / "p.pat"
+    name = b"x\0"
+    px = np.arange(4 * 3 * 3, dtype=np.uint8).reshape(3, 4, 3)
+    good.write_bytes(struct.pack(">5I", 24 + len(name), 1, 4, 3, 3) + b"GPAT" + name + px.tobytes())
+    tile = read_gimp_pattern(good)
+    assert tile is not None and tile.shape == (3, 4, 3) and np.array_equal(tile[:, :, ::-1], px)
+    bad = tmp_path / "b.pat"
+    bad.write_bytes(b"not a pattern at all, no")
+    assert read_gimp_pattern(bad) is None
+    surface = Backgrounds([np.full((50, 60, 3), 128, np.uint8)], gimp=False).surface(np.random.default_rng(0), (40, 40))
+    assert surface.shape == (40, 40, 3) and surface.dtype == np.float32
