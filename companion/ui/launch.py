@@ -10,6 +10,8 @@ from typing import Any
 
 from companion.runtime import is_pi
 
+NO_DISPLAY_EXIT = 3  # `companion` found no screen to draw on (distinct from 1: another app is running)
+
 
 def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:
     """Kivy reads these at import time: no argv parsing, quiet logs, offscreen rendering when headless."""
@@ -32,12 +34,11 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
     elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("SDL_VIDEODRIVER")):
-        # No desktop: on a Pi console use KMS/DRM; elsewhere there is nothing to show on, so render offscreen.
-        os.environ["SDL_VIDEODRIVER"] = "kmsdrm" if Path("/dev/dri/card0").exists() and is_pi() else "offscreen"
-        if os.environ["SDL_VIDEODRIVER"] == "offscreen":
-            print(
-                "companion: no display found; running offscreen (use --screenshot FILE to see a frame)", file=sys.stderr
-            )
+        # No desktop: on a Pi console use KMS/DRM. Elsewhere there is nothing to show on: the app used to run
+        # offscreen, showing nobody anything, until it was killed (#21 item 15).
+        if not (Path("/dev/dri/card0").exists() and is_pi()):
+            raise NoDisplay(no_display_help())
+        os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
     from kivy.config import Config as KivyConfig
     from kivy.logger import Logger
 
@@ -53,6 +54,22 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
         # (an Undo undoing two actions). COMPANION_TOUCH=probesysfs brings the probe back for a screen SDL
         # does not read.
         KivyConfig.remove_option("input", "%(name)s")
+
+
+class NoDisplay(RuntimeError):
+    """There is no screen to draw on: no desktop session and no Pi display (the message says how to run)."""
+
+
+def no_display_help() -> str:
+    """What to do when ``companion`` finds no display (said on stderr; the app does not start)."""
+    from companion.i18n import _
+
+    return _(
+        "no display: there is no desktop session (DISPLAY or WAYLAND_DISPLAY is not set) and no Raspberry Pi "
+        "screen to draw on, so the app would show nothing. Run it in a desktop session (a terminal on the "
+        "desktop, or ssh -X); on the Pi, install the kiosk service (sudo systemd/install.sh), which fills the "
+        "screen without a desktop; or render the first screen to a picture: companion --sim --screenshot home.png"
+    )
 
 
 def single_instance(journal: Path) -> Any:
@@ -143,11 +160,15 @@ def run(*, simulate: bool = False, screenshot: str | None = None, config_path: P
         config_path if config_path is not None else paths.config_file(), required=config_path is not None
     )
     display = cfg["display"]
-    prepare_environment(
-        headless=screenshot is not None and not os.environ.get("DISPLAY"),
-        fullscreen=bool(display["fullscreen"]) and screenshot is None,
-        size=(display["width"], display["height"]),
-    )
+    try:
+        prepare_environment(
+            headless=screenshot is not None and not os.environ.get("DISPLAY"),
+            fullscreen=bool(display["fullscreen"]) and screenshot is None,
+            size=(display["width"], display["height"]),
+        )
+    except NoDisplay as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return NO_DISPLAY_EXIT
     for problem in cfg.problems:
         print(f"companion: config: {problem}", file=sys.stderr)
     lock = single_instance(paths.journal_file())

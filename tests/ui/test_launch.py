@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from companion.ui.launch import prepare_environment
@@ -34,3 +36,36 @@ def test_a_second_app_on_the_same_journal_is_refused(tmp_path: object) -> None:
     again = single_instance(journal)
     assert again is not None
     again.close()
+
+
+def test_no_display_says_how_to_run_and_exits_non_zero(tmp_path: object) -> None:
+    """#21 item 15: `companion` with no desktop and no Pi screen used to sit offscreen showing nothing until it was
+    killed. It says there is no display and how to run (desktop, kiosk service, --screenshot), and exits 3."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):  # conftest sets offscreen for the tests
+        env.pop(name, None)
+    # It ends by itself (it used to run until killed): the timeout would raise.
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "--sim"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 3, (proc.returncode, proc.stderr[-2000:])
+    said = proc.stderr
+    assert "no display" in said and "desktop session" in said, said
+    assert "systemd/install.sh" in said and "--screenshot" in said, said
+    assert 'File "' not in said, said  # a sentence, not a traceback
+
+
+def test_prepare_environment_refuses_to_run_offscreen_unasked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui import launch
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(launch, "is_pi", lambda: False)
+    with pytest.raises(launch.NoDisplay, match="no display"):
+        launch.prepare_environment(headless=False)
+    assert "SDL_VIDEODRIVER" not in os.environ
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")  # asked for: the tests, a CI shot
+    launch.prepare_environment(headless=False)
