@@ -321,3 +321,11 @@ def system_language(environ: Mapping[str, str] | None = None) -> str:
         if var != "LANGUAGE":  # LANGUAGE lists fallbacks; the first LC_* that is set decides
             break
     return DEFAULT_LANGUAGE
+
+
+def and_list(items: list[str]) -> str:
+    """ "Ana", "Ana and Bo", "Ana, Bo and Cai" in the current language (Korean: "Ana, Bo, Cai")."""
+    names = [str(item) for item in items]
+    if len(names) <= 1:
+        return names[0] if names else ""
+    return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])

@@ -204,11 +204,13 @@ class Engine(ABC):
 
     def unknown_move(self, kind: str) -> str:
         """The refusal of an action type the game does not have."""
-        return f"unknown action {kind!r} in {self.title} (known: {', '.join(self.move_types())})"
+        return _("unknown action {kind!r} in {game} (known: {known})").format(
+            kind=kind, game=self.title, known=", ".join(self.move_types())
+        )
 
     def over_message(self) -> str:
         """The refusal of any action once the game is over."""
-        return "the game is over"
+        return _("the game is over")
 
     def check_move(self, state: State, kind: str, action: Action) -> None:  # noqa: B027
         """Before a move is copied and performed: refuse it when the phase does not allow it (default: no
@@ -290,11 +292,15 @@ def check_settings(defaults: dict[str, Any], given: dict[str, Any]) -> dict[str,
     merged = copy.deepcopy(defaults)
     for key, value in given.items():
         if key not in defaults:
-            raise BadSetup(f"unknown setting {key!r} (known: {', '.join(sorted(defaults))})")
+            raise BadSetup(
+                _("unknown setting {key!r} (known: {known})").format(key=key, known=", ".join(sorted(defaults)))
+            )
         want = type(defaults[key])
         ok = isinstance(value, want) or (want is float and isinstance(value, int) and not isinstance(value, bool))
         if defaults[key] is not None and (not ok or (want is int and isinstance(value, bool))):
-            raise BadSetup(f"setting {key!r} must be {want.__name__}, got {value!r}")
+            raise BadSetup(
+                _("setting {key!r} must be {kind}, got {value!r}").format(key=key, kind=want.__name__, value=value)
+            )
         merged[key] = value
     return merged
 
@@ -303,13 +309,13 @@ def check_players(setup: Setup, lo: int, hi: int) -> None:
     """Raise :class:`BadSetup` unless the player count is in ``lo..hi`` and names and seats are unique."""
     n = len(setup.players)
     if not lo <= n <= hi:
-        raise BadSetup(f"{setup.game} needs {lo}–{hi} players, not {n}")
+        raise BadSetup(_("{game} needs {low}–{high} players, not {n}").format(game=setup.game, low=lo, high=hi, n=n))
     names = [p.name for p in setup.players]
     if len(set(names)) != n or any(not name.strip() for name in names):
-        raise BadSetup("every player needs a different, non-empty name")
+        raise BadSetup(_("every player needs a different, non-empty name"))
     seats = [p.seat for p in setup.players]
     if len(set(seats)) != n:
-        raise BadSetup("two players cannot share a button/seat")
+        raise BadSetup(_("two players cannot share a button/seat"))
 
 
 def error_words(err: BaseException) -> str:
@@ -338,5 +344,5 @@ def require(condition: bool, reason: str) -> None:
 def action_type(action: Action) -> str:
     """The action's ``type``; a malformed action raises :class:`IllegalAction`."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction(f"an action must be an object with a 'type', not {action!r}")
+        raise IllegalAction(_("an action must be an object with a 'type', not {action!r}").format(action=action))
     return str(action["type"])

@@ -39,7 +39,7 @@ from companion.games.ratatat.board import (
     load_picture_die,
     packaged,
 )
-from companion.i18n import N_
+from companion.i18n import N_, _, ngettext
 
 TOKENS_TOTAL = 15
 TOKENS_EACH = 2
@@ -75,7 +75,7 @@ def reshuffle_due(face_up: list[dict[str, Any] | None], edition: str) -> bool:
 def sum_distribution(dice: int) -> dict[int, Fraction]:
     """Exact distribution of the sum of ``dice`` fair d6, by repeated convolution."""
     dist: dict[int, Fraction] = {0: Fraction(1)}
-    for _ in range(dice):
+    for _die in range(dice):
         nxt: dict[int, Fraction] = {}
         for total, p in dist.items():
             for face in range(1, 7):
@@ -124,16 +124,24 @@ def assistant(state: State) -> dict[str, Any]:
     return {"options": options, "best": best, "lowest": lowest}
 
 
+def _only(state: State, value: int) -> str:
+    """The refusal of one card value too many: the deck has only so many."""
+    count = int(state["deck"][str(value)])
+    return ngettext("the deck has only {n} card of {value}", "the deck has only {n} cards of {value}", count).format(
+        n=count, value=value
+    )
+
+
 def _int(action: Action, key: str, what: str) -> int:
     value = action.get(key)
     if not is_whole(value):
-        raise IllegalAction(f"{what} must be a whole number, not {value!r}")
+        raise IllegalAction(_("{what} must be a whole number, not {value!r}").format(what=what, value=value))
     return value
 
 
 def _player_index(state: State, name: Any) -> int:
     if name not in state["players"]:
-        raise IllegalAction(f"there is no player called {name!r}")
+        raise IllegalAction(_("there is no player called {name!r}").format(name=name))
     return int(state["players"].index(name))
 
 
@@ -344,7 +352,7 @@ class RatATatRoll(Engine):
         if not cards or state["picture"] not in ("cat", "rat"):
             return []
         pick = min if state["picture"] == "cat" else max
-        target = pick(v for _, v in cards)
+        target = pick(v for _region, v in cards)
         return [r for r, v in cards if v == target]
 
     def usable_tokens(self, state: State, player: int | None = None) -> int:
@@ -385,79 +393,97 @@ class RatATatRoll(Engine):
         phase = state["phase"]
         if kind == "reroll" and phase in (ROLLED, PICTURE_ROLLED):
             if state["tokens"][state["current"]] > 0:
-                return "a token earned this turn can be used from your next turn"
-            return "you have no re-roll token"
+                return _("a token earned this turn can be used from your next turn")
+            return _("you have no re-roll token")
         if kind == "roll" and phase == ENDGAME:
-            return f"{me} has {state['threshold']} cards: pass or roll the picture die, no number dice"
+            return ngettext(
+                "{name} has {n} card: pass or roll the picture die, no number dice",
+                "{name} has {n} cards: pass or roll the picture die, no number dice",
+                state["threshold"],
+            ).format(name=me, n=state["threshold"])
         if kind == "take_pile" and phase == SPACE:
             space = state["board"]["spaces"][state["landing"]]
-            if space["kind"] != "card":
-                return f"the draw pile is only for card spaces: on a {space['kind']} space {me} takes the region's card"
-            return "the draw pile is empty: take the region's card"
-        if phase == PICTURE_ROLLED:
-            if state["picture"] == "swap":
-                resolve = "chooses a card to swap (My card …), or taps No swap"
-            elif self._picture_choices(state):
-                resolve = f"takes the card the {state['picture']} shows (tap Take …)"
-            else:
-                resolve = "ends the turn: there is no card to take"
+            if space["kind"] == "balloon":
+                return _(
+                    "the draw pile is only for card spaces: on a balloon space {name} takes the region's card"
+                ).format(name=me)
+            if space["kind"] == "leopard":
+                return _(
+                    "the draw pile is only for card spaces: on a leopard space {name} takes the region's card"
+                ).format(name=me)
+            return _("the draw pile is empty: take the region's card")
+        # Each sentence names the buttons as the screen labels them (Move the statue, Take …, Pass, Skip...).
         wanted = {
-            DEAL: "enter the five face-up cards first (tap each card's value)",
-            REVEAL: "enter the card that refills the board first (tap its value)",
-            ROLL: f"{me} rolls 1, 2 or 3 number dice (tap how many, or read them with the camera)",
-            ROLLED: f"{me} taps Move the statue, or taps dice to re-roll them with a token",
-            SPACE: f"{me} takes a card from the landing space (tap Take …)",
-            PICTURE: f"{me} rolls the picture die and taps the face it shows",
-            ENDGAME: f"{me} taps Pass, or rolls the picture die and taps the face it shows",
-            PICTURE_ROLLED: f"{me} {resolve}" if phase == PICTURE_ROLLED else "",
-            GIVE_BACK: f"{me} gives one old card back to the bottom of the pile (tap Card …)",
-            LOOK: f"{me} chooses what to look at (My cards, a player's name, or Skip)",
-            FINAL_REVEAL: "enter each player's card values (tap them left to right)",
+            DEAL: lambda: _("enter the five face-up cards first (tap each card's value)"),
+            REVEAL: lambda: _("enter the card that refills the board first (tap its value)"),
+            ROLL: lambda: _("{name} rolls 1, 2 or 3 number dice (tap how many, or read them with the camera)"),
+            ROLLED: lambda: _("{name} taps Move the statue, or taps dice to re-roll them with a token"),
+            SPACE: lambda: _("{name} takes a card from the landing space (tap Take …)"),
+            PICTURE: lambda: _("{name} rolls the picture die and taps the face it shows"),
+            ENDGAME: lambda: _("{name} taps Pass, or rolls the picture die and taps the face it shows"),
+            PICTURE_ROLLED: lambda: self._resolve_words(state),
+            GIVE_BACK: lambda: _("{name} gives one old card back to the bottom of the pile (tap Card …)"),
+            LOOK: lambda: _("{name} chooses what to look at (My cards, a player's name, or Skip)"),
+            FINAL_REVEAL: lambda: _("enter each player's card values (tap them left to right)"),
         }
-        return f"not now: {wanted.get(phase, 'the game is over')}"
+        words = wanted.get(phase)
+        awaited = words().format(name=me) if words is not None else _("the game is over")
+        return _("not now: {what}").format(what=awaited)
+
+    def _resolve_words(self, state: State) -> str:
+        """What the current player does with the picture die's face ({name} left in)."""
+        if state["picture"] == "swap":
+            return _("{name} chooses a card to swap (My card …), or taps No swap")
+        if self._picture_choices(state):
+            if state["picture"] == "cat":
+                return _("{name} takes the card the cat shows (tap Take …)")
+            return _("{name} takes the card the rat shows (tap Take …)")
+        return _("{name} ends the turn: there is no card to take")
 
     # number dice ------------------------------------------------------------------------------------------
     @staticmethod
     def _faces(values: Any) -> list[int]:
         if not isinstance(values, list):
-            raise IllegalAction("dice must be a list of numbers")
+            raise IllegalAction(_("dice must be a list of numbers"))
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6:
-                raise IllegalAction(f"a die shows 1 to 6, not {v!r}")
+                raise IllegalAction(_("a die shows 1 to 6, not {value!r}").format(value=v))
         return list(values)
 
     def _do_roll(self, state: State, action: Action) -> None:
         dice = self._faces(action.get("dice"))
         if len(dice) > MAX_DICE:
-            raise IllegalAction(f"{len(dice)} dice are not allowed: roll 1, 2 or 3")
-        require(len(dice) >= 1, "roll at least one die")
+            raise IllegalAction(_("{n} dice are not allowed: roll 1, 2 or 3").format(n=len(dice)))
+        require(len(dice) >= 1, _("roll at least one die"))
         state["dice"] = dice
         state["phase"] = ROLLED
 
     def _do_reroll(self, state: State, action: Action) -> None:
         me = state["current"]
         if state["phase"] == PICTURE_ROLLED:
-            require("indices" not in action, "only the picture die was rolled: re-roll it")
+            require("indices" not in action, _("only the picture die was rolled: re-roll it"))
             face = action.get("picture")
             require(
                 face in state["picture_faces"],
-                f"the picture die shows {', '.join(sorted(set(state['picture_faces'])))}, not {face!r}",
+                _("the picture die shows {faces}, not {face!r}").format(
+                    faces=", ".join(sorted(set(state["picture_faces"]))), face=face
+                ),
             )
             state["picture"] = face
             state["events"].append({"event": "picture_rerolled", "face": face})
         else:
-            require("picture" not in action, "the picture die was not rolled")
+            require("picture" not in action, _("the picture die was not rolled"))
             indices: Any = action.get("indices")
             values = self._faces(action.get("values"))
             count = len(state["dice"])
-            require(isinstance(indices, list) and len(indices) >= 1, "choose at least one die to re-roll")
-            require(len(values) == len(indices), "give one new value for each die re-rolled")
+            require(isinstance(indices, list) and len(indices) >= 1, _("choose at least one die to re-roll"))
+            require(len(values) == len(indices), _("give one new value for each die re-rolled"))
             if len(indices) > count:
-                raise IllegalAction(f"a re-roll cannot add a die: you rolled {count}")
+                raise IllegalAction(_("a re-roll cannot add a die: you rolled {n}").format(n=count))
             for i in indices:
                 ok = isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count
-                require(ok, f"there is no die {i!r}: you rolled {count}")
-            require(len(set(indices)) == len(indices), "each die can be re-rolled once per token")
+                require(ok, _("there is no die {die!r}: you rolled {n}").format(die=i, n=count))
+            require(len(set(indices)) == len(indices), _("each die can be re-rolled once per token"))
             for i, v in zip(indices, values, strict=True):
                 state["dice"][i] = v
             state["events"].append({"event": "dice_rerolled", "count": len(indices), "of": count})
@@ -501,8 +527,11 @@ class RatATatRoll(Engine):
             space = state["board"]["spaces"][state["landing"]]
             region = space["region"]
             if "region" in action:
-                chosen = _int(action, "region", "the region")
-                require(chosen == region, f"the statue is in the {self._region_name(state, region)} region")
+                chosen = _int(action, "region", _("the region"))
+                require(
+                    chosen == region,
+                    _("the statue is in the {region} region").format(region=wording.region_name(state, region)),
+                )
             self._take_from_region(state, region)
             if space["kind"] == "balloon":
                 self._earn(state, 1, "balloon_space")
@@ -511,11 +540,15 @@ class RatATatRoll(Engine):
         else:  # picture die: cat or rat
             choices = self._picture_choices(state)
             if "region" in action:
-                region = _int(action, "region", "region")
-                which = "lowest" if state["picture"] == "cat" else "highest"
-                require(region in choices, f"the {state['picture']} takes the {which} face-up card")
+                region = _int(action, "region", _("the region"))
+                require(
+                    region in choices,
+                    _("the cat takes the lowest face-up card")
+                    if state["picture"] == "cat"
+                    else _("the rat takes the highest face-up card"),
+                )
             else:
-                require(len(choices) == 1, "several face-up cards tie: choose which one to take")
+                require(len(choices) == 1, _("several face-up cards tie: choose which one to take"))
                 region = choices[0]
             self._take_from_region(state, region)
             if state["endgame_turn"]:
@@ -524,7 +557,7 @@ class RatATatRoll(Engine):
 
     def _do_take_pile(self, state: State, action: Action) -> None:
         balloon = action.get("balloon", False)
-        require(isinstance(balloon, bool), "say whether the card shows a balloon (true or false)")
+        require(isinstance(balloon, bool), _("say whether the card shows a balloon (true or false)"))
         state["pile"] -= 1
         self._add_to_row(state, "pile")
         if balloon:
@@ -539,7 +572,9 @@ class RatATatRoll(Engine):
     def _do_picture(self, state: State, action: Action) -> None:
         face = action.get("face")
         faces = sorted(set(state["picture_faces"]))
-        require(face in faces, f"the picture die shows {', '.join(faces)}, not {face!r}")
+        require(
+            face in faces, _("the picture die shows {faces}, not {face!r}").format(faces=", ".join(faces), face=face)
+        )
         state["endgame_turn"] = state["phase"] == ENDGAME
         state["picture"] = face
         state["phase"] = PICTURE_ROLLED
@@ -550,13 +585,16 @@ class RatATatRoll(Engine):
     def _do_swap(self, state: State, action: Action) -> None:
         me = state["current"]
         other = _player_index(state, action.get("other"))
-        require(other != me, "swap with another player's card, not your own")
-        mine = _int(action, "mine", "your card")
-        theirs = _int(action, "theirs", "their card")
+        require(other != me, _("swap with another player's card, not your own"))
+        mine = _int(action, "mine", _("your card"))
+        theirs = _int(action, "theirs", _("their card"))
         my_row, their_row = state["rows"][me], state["rows"][other]
-        require(0 <= mine < len(my_row), f"you have cards 1-{len(my_row)}, not {mine + 1}")
+        require(0 <= mine < len(my_row), _("you have cards 1-{n}, not {card}").format(n=len(my_row), card=mine + 1))
         who = state["players"][other]
-        require(0 <= theirs < len(their_row), f"{who} has cards 1-{len(their_row)}, not {theirs + 1}")
+        require(
+            0 <= theirs < len(their_row),
+            _("{name} has cards 1-{n}, not {card}").format(name=who, n=len(their_row), card=theirs + 1),
+        )
         my_row[mine], their_row[theirs] = their_row[theirs], my_row[mine]
         state["events"].append({"event": "swapped", "mine": mine, "seat": state["seats"][other], "theirs": theirs})
         self._continue(state)
@@ -567,9 +605,9 @@ class RatATatRoll(Engine):
 
     def _do_give_back(self, state: State, action: Action) -> None:
         row = state["rows"][state["current"]]
-        card = _int(action, "card", "the card to give back")
+        card = _int(action, "card", _("the card to give back"))
         old = len(row) - 1  # the card just taken is last and cannot be the one given back
-        require(0 <= card < old, f"give back one of the cards you held before (1-{old}), not the new one")
+        require(0 <= card < old, _("give back one of the cards you held before (1-{n}), not the new one").format(n=old))
         del row[card]
         state["pile"] += 1
         state["give_back_due"] = False
@@ -580,33 +618,37 @@ class RatATatRoll(Engine):
         at = action.get("at")
         if at not in ("own", "none"):
             other = _player_index(state, at)
-            require(other != state["current"], "to see your own cards choose 'own'")
-            card = _int(action, "card", "the card to look at")
+            require(other != state["current"], _("to see your own cards choose 'own'"))
+            card = _int(action, "card", _("the card to look at"))
             row = state["rows"][other]
-            require(0 <= card < len(row), f"{at} has cards 1-{len(row)}, not {card + 1}")
+            require(
+                0 <= card < len(row), _("{name} has cards 1-{n}, not {card}").format(name=at, n=len(row), card=card + 1)
+            )
         state["look_due"] = False
         self._continue(state)
 
     # refilling and the reshuffle -----------------------------------------------------------------------------
     def _do_reveal(self, state: State, action: Action) -> None:
         pending = state["to_reveal"]
-        region = _int(action, "region", "the region") if "region" in action else pending[0]
+        region = _int(action, "region", _("the region")) if "region" in action else pending[0]
         require(
             region in pending,
-            f"the {self._region_name(state, region)} region already has its card"
+            _("the {region} region already has its card").format(region=wording.region_name(state, region))
             if isinstance(region, int) and 0 <= region < REGIONS
-            else f"there is no region {region!r}",
+            else _("there is no region {region!r}").format(region=region),
         )
         value = action.get("value")
         require(
             isinstance(value, int) and not isinstance(value, bool) and str(value) in state["deck"],
-            f"no card in this deck shows {value!r} (values: {', '.join(state['deck'])})",
+            _("no card in this deck shows {value!r} (values: {values})").format(
+                value=value, values=", ".join(state["deck"])
+            ),
         )
         balloon = action.get("balloon")
-        require(isinstance(balloon, bool), "say whether the card shows a balloon (true or false)")
+        require(isinstance(balloon, bool), _("say whether the card shows a balloon (true or false)"))
         showing = sum(1 for c in state["face_up"] if c is not None and c["value"] == value)
-        require(showing < state["deck"][str(value)], f"the deck has only {state['deck'][str(value)]} cards of {value}")
-        require(state["pile"] > 0, "the draw pile is empty")
+        require(showing < state["deck"][str(value)], _only(state, value))
+        require(state["pile"] > 0, _("the draw pile is empty"))
         state["pile"] -= 1
         state["face_up"][region] = {"value": value, "balloon": balloon}
         pending.remove(region)
@@ -677,10 +719,15 @@ class RatATatRoll(Engine):
         name = state["players"][who]
         values: Any = action.get("values")
         size = len(state["rows"][who])
-        require(isinstance(values, list) and len(values) == size, f"{name} has {size} cards: enter {size} values")
+        require(
+            isinstance(values, list) and len(values) == size,
+            ngettext("{name} has {n} card: enter {n} value", "{name} has {n} cards: enter {n} values", size).format(
+                name=name, n=size
+            ),
+        )
         for v in values:
             ok = isinstance(v, int) and not isinstance(v, bool) and str(v) in state["deck"]
-            require(ok, f"no card in this deck shows {v!r}")
+            require(ok, _("no card in this deck shows {value!r}").format(value=v))
         hands = dict(state["hands"])
         hands[name] = list(values)
         counts: dict[int, int] = {}
@@ -691,14 +738,10 @@ class RatATatRoll(Engine):
             if card is not None:
                 counts[card["value"]] = counts.get(card["value"], 0) + 1
         for v, c in counts.items():
-            require(c <= state["deck"][str(v)], f"the deck has only {state['deck'][str(v)]} cards of {v}")
+            require(c <= state["deck"][str(v)], _only(state, v))
         state["hands"] = hands
         if len(hands) == len(state["players"]):
             state["phase"] = OVER
-
-    @staticmethod
-    def _region_name(state: State, region: int) -> str:
-        return str(state["board"]["regions"][region]["name"])
 
     def describe(self, action: Action, state: State | None = None) -> str:
         """One line for the log and the undo prompt (:func:`wording.describe`)."""

@@ -22,8 +22,35 @@ def _face(face: Any) -> str:
     return wording() if wording is not None else str(face)
 
 
-def describe(action: Action, state: State | None = None) -> str:
-    """One line for the log and the undo prompt."""
+# The packaged boards' regions as the players call them (a board file of one's own keeps its names as written).
+_REGIONS = {
+    "Red": lambda: pgettext("board region", "Red"),
+    "Yellow": lambda: pgettext("board region", "Yellow"),
+    "Green": lambda: pgettext("board region", "Green"),
+    "Blue": lambda: pgettext("board region", "Blue"),
+    "Purple": lambda: pgettext("board region", "Purple"),
+}
+
+
+def region_name(state: State, region: int) -> str:
+    """Region ``region`` (0-based) by the colour the board gives it, in the current language ("Blue", "파랑")."""
+    name = str(state["board"]["regions"][region]["name"])
+    wording = _REGIONS.get(name)
+    return wording() if wording is not None else name
+
+
+def _region(action: Action, state: State | None, named: bool) -> str | None:
+    """The action's region said by its colour when ``named`` and the board is known; else None."""
+    region = action.get("region")
+    if not named or state is None or not isinstance(region, int) or not 0 <= region < len(state["board"]["regions"]):
+        return None
+    return region_name(state, region)
+
+
+def describe(action: Action, state: State | None = None, *, named: bool = False) -> str:
+    """One line for the log and the undo prompt; ``named``: regions by their colour ("the Blue region", as the
+    screen says them) instead of their number (as the log and the exported lines keep them)."""
+    colour = _region(action, state, named)
     kind = action.get("type")
     if kind == "roll":
         return _("roll {dice}").format(dice=" + ".join(map(str, action.get("dice", []))))
@@ -40,6 +67,8 @@ def describe(action: Action, state: State | None = None) -> str:
     if kind == "take_region":
         if "region" not in action:
             return _("take the region's card")
+        if colour is not None:
+            return _("take the card of the {region} region").format(region=colour)
         return _("take the card of region {region}").format(region=action["region"] + 1)
     if kind == "take_pile":
         return (
@@ -58,6 +87,10 @@ def describe(action: Action, state: State | None = None) -> str:
         return _("give card {card} back to the bottom of the pile").format(card=action.get("card", 0) + 1)
     if kind == "reveal":
         value = action.get("value")
+        if colour is not None:
+            if action.get("balloon"):
+                return _("the {region} region shows {value} with a balloon").format(region=colour, value=value)
+            return _("the {region} region shows {value}").format(region=colour, value=value)
         if "region" in action:
             if action.get("balloon"):
                 return _("region {region} shows {value} with a balloon").format(
@@ -92,7 +125,7 @@ def event_text(event: Event, state: State) -> str:
     """One event of the last action (``state["events"]``) as a sentence for the players."""
     kind = event.get("event")
     if kind == "picture_rerolled":
-        return _("re-rolled the picture die: {face}").format(face=event["face"])
+        return _("re-rolled the picture die: {face}").format(face=_face(event["face"]))
     if kind == "dice_rerolled":
         return ngettext("re-rolled {count} of {of} dice", "re-rolled {count} of {of} dice", event["of"]).format(
             count=event["count"], of=event["of"]
@@ -135,10 +168,10 @@ _SAID_BY: dict[str, tuple[str, ...]] = {
 }
 
 
-def outcome(action: Action, state: State) -> str:
+def outcome(action: Action, state: State, *, named: bool = False) -> str:
     """What the message line says after ``action``: its log line and what came of it (tokens earned, an empty
-    bank, a reshuffle), each said once; ``state`` is the game after it."""
-    line = describe(action, state)
+    bank, a reshuffle), each said once; ``state`` is the game after it (``named``: as :func:`describe`)."""
+    line = describe(action, state, named=named)
     said = _SAID_BY.get(str(action.get("type")), ())
     events = [event_text(e, state) for e in state.get("events", []) if e.get("event") not in said]
-    return f"{line}: {'; '.join(events)}" if events else line
+    return _("{line}: {events}").format(line=line, events=_("; ").join(events)) if events else line

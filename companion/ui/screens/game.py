@@ -115,7 +115,7 @@ class GameScreen(Screen):
             self.show_message(not_saved(err), error=True)
             return False
         if not quiet:
-            self.show_message(self.session.describe(action))
+            self.show_message(self.describe(action))
         self._changed()
         return True
 
@@ -130,7 +130,7 @@ class GameScreen(Screen):
         if undone is None:
             self.show_message(_("Nothing to undo"), error=True)
         else:
-            self.show_message(_("Undone: {what}").format(what=self.session.describe(undone)))
+            self.show_message(_("Undone: {what}").format(what=self.describe(undone)))
         self._changed()
 
     def redo(self) -> None:
@@ -144,8 +144,13 @@ class GameScreen(Screen):
         if redone is None:
             self.show_message(_("Nothing to redo"), error=True)
         else:
-            self.show_message(_("Redone: {what}").format(what=self.session.describe(redone)))
+            self.show_message(_("Redone: {what}").format(what=self.describe(redone)))
         self._changed()
+
+    def describe(self, action: Action) -> str:
+        """The message line's words for ``action`` (default: the log line; a screen may say it its own way)."""
+        assert self.session is not None
+        return self.session.describe(action)
 
     def show_message(self, text: str, error: bool = False) -> None:
         self.header_text = drawable(text)

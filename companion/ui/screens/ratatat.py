@@ -4,7 +4,6 @@ the five face-up cards, card-back rows, touch entry of dice and cards, re-rolls,
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from kivy.clock import Clock
@@ -17,11 +16,13 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
-from kivy.utils import get_color_from_hex
+from kivy.utils import escape_markup, get_color_from_hex
 
+from companion.formatting import percent
 from companion.games import ratatat
+from companion.games.base import Action
 from companion.games.ratatat import wording
-from companion.i18n import ngettext
+from companion.i18n import _, and_list, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -30,8 +31,8 @@ from hardware.buttons import ButtonEvent
 from hardware.simtray import TrayRoll
 
 STEP_S = 0.12  # statue animation: seconds per space
-FACE_NAMES = {"cat": "Cat (lowest)", "rat": "Rat (highest)", "swap": "Swap"}
-ICON_NAMES = {"card": "card", "balloon": "balloon", "leopard": "leopard", "picture": "picture-die"}
+# The picture die's faces on their buttons, as the Korean rulebook names them (고양이, 쥐, 교환).
+FACE_NAMES = {"cat": lambda: _("Cat (lowest)"), "rat": lambda: _("Rat (highest)"), "swap": lambda: _("Swap")}
 ELLIPSIS = "…"
 
 
@@ -110,7 +111,7 @@ class RingBoard(Widget):
         """Where space ``index`` is drawn: clockwise from the top."""
         assert self.state is not None
         ring = len(self.state["board"]["spaces"])
-        cx, cy, radius, _ = self.geometry()
+        cx, cy, radius, _size = self.geometry()
         angle = math.pi / 2 - 2 * math.pi * index / ring
         return cx + radius * math.cos(angle), cy + radius * math.sin(angle)
 
@@ -121,7 +122,7 @@ class RingBoard(Widget):
         ids = [i for i, s in enumerate(spaces) if s.get("region") == region]
         ring = len(spaces)
         mid = ids[len(ids) // 2] if ids else 0
-        cx, cy, radius, _ = self.geometry()
+        cx, cy, radius, _size = self.geometry()
         angle = math.pi / 2 - 2 * math.pi * mid / ring
         return cx + (radius - inset) * math.cos(angle), cy + (radius - inset) * math.sin(angle)
 
@@ -135,7 +136,7 @@ class RingBoard(Widget):
             return
         state = self.state
         board = state["board"]
-        _, _, _, size = self.geometry()
+        *_centre, size = self.geometry()
         with self.canvas:
             for index, space in enumerate(board["spaces"]):
                 x, y = self.space_centre(index)
@@ -180,8 +181,10 @@ class RingBoard(Widget):
             text = "?" if card is None else str(card["value"])
             self._label(text, ax, ay - dp(3), dp(28), (0.1, 0.1, 0.12, 1) if card else (0.8, 0.8, 0.85, 1), True)
         cx, cy = self.x + self.width / 2, self.y + self.height / 2
-        self._label(f"bank {state['bank']}", cx, cy + dp(10), dp(17), (1, 1, 1, 1), True)
-        self._label(f"pile {state['pile']}", cx, cy - dp(12), dp(14), (0.75, 0.75, 0.8, 1), False)
+        # TRANSLATORS: the re-roll tokens left in the middle of the board (the bank)
+        self._label(_("bank {n}").format(n=state["bank"]), cx, cy + dp(10), dp(17), (1, 1, 1, 1), True)
+        # TRANSLATORS: the face-down draw pile (카드 더미) in the middle of the board
+        self._label(_("pile {n}").format(n=state["pile"]), cx, cy - dp(12), dp(14), (0.75, 0.75, 0.8, 1), False)
 
     def _label(self, text: str, x: float, y: float, font: float, colour: Any, bold: bool) -> None:
         label = Label(text=text, font_size=font, color=colour, bold=bold, size=(dp(90), dp(30)))
@@ -221,6 +224,24 @@ class RingBoard(Widget):
             Ellipse(pos=(x + dx * s - s * 0.08, y + dy * s - s * 0.08), size=(s * 0.16, s * 0.16))
 
 
+class Swatch(Widget):
+    """A small block of a region's colour (the chances table's column heads)."""
+
+    def __init__(self, colour: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.colour = colour
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        side = min(self.width, self.height) * 0.7
+        with self.canvas:
+            Color(*self.colour)
+            RoundedRectangle(
+                pos=(self.center_x - side / 2, self.center_y - side / 2), size=(side, side), radius=[dp(3)]
+            )
+
+
 class PlayerTile(BoxLayout):
     """One player: name in their colour, card backs (count only, never values) and re-roll tokens."""
 
@@ -238,8 +259,11 @@ class PlayerTile(BoxLayout):
         self.cards, self.active = cards, active
         # dimmed tiles sit on the dark background: white text; the active tile is solid: contrast with it
         self.ids.name.color = readable_text(self.colour) if active else (1, 1, 1, 1)
-        wait = f" +{fresh} next turn" if fresh else ""
-        self.text = f"[b]{self.name}[/b]  tokens {tokens - fresh}{wait}"
+        # TRANSLATORS: a player's re-roll tokens, label style ("tokens 2"); then those earned this turn
+        have = _("tokens {n}").format(n=tokens - fresh)
+        if fresh:
+            have = _("{tokens} +{n} next turn").format(tokens=have, n=fresh)
+        self.text = f"[b]{escape_markup(self.name)}[/b]  {escape_markup(have)}"
         self.redraw()
 
     def redraw(self, *_args: Any) -> None:
@@ -343,20 +367,14 @@ class RatatatScreen(GameScreen):
         are added to the message line."""
         done = super().act(action, quiet=quiet)
         if done and not quiet and self.session is not None and self.state["events"]:
-            self.show_message(wording.outcome(action, self.state))
+            self.show_message(wording.outcome(action, self.state, named=True))
         return done
 
-    def show_message(self, text: str, error: bool = False) -> None:
-        """As :meth:`GameScreen.show_message`, with the log's "region 4" said as on the board ("the Blue region")."""
-        if self.session is not None:
-            regions = self.state["board"]["regions"]
-
-            def name(match: re.Match[str]) -> str:
-                number = int(match.group(1))
-                return f"the {regions[number - 1]['name']} region" if 1 <= number <= len(regions) else match.group(0)
-
-            text = re.sub(r"\bregion (\d)\b", name, text)
-        super().show_message(text, error)
+    def describe(self, action: Action) -> str:
+        """As the log says it, with regions said as on the board ("the Blue region", not "region 4")."""
+        if self.session is None or str(action.get("type", "")).startswith("note."):
+            return super().describe(action)
+        return wording.describe(action, self.state, named=True)
 
     # -- the assistant -------------------------------------------------------------------------------------
     def _odds(self) -> dict[int, float]:
@@ -368,10 +386,13 @@ class RatatatScreen(GameScreen):
         option = help_["options"][count]
         lowest = help_["lowest"]
         best = help_["best"]
-        self.info = (
-            f"Lowest card {lowest}: best chance with {best} {'die' if best == 1 else 'dice'} "
-            f"({help_['options'][best]['lowest']:.0%}). Rings: where {count} {'die' if count == 1 else 'dice'} land."
-        )
+        best_text = ngettext(
+            "Lowest card {value}: best chance with {n} die ({chance}).",
+            "Lowest card {value}: best chance with {n} dice ({chance}).",
+            best,
+        ).format(value=lowest, n=best, chance=percent(help_["options"][best]["lowest"]))
+        rings = ngettext("Rings: where {n} die lands.", "Rings: where {n} dice land.", count).format(n=count)
+        self.info = _("{best} {rings}").format(best=best_text, rings=rings)
         return {int(k): v for k, v in option["spaces"].items()}
 
     # -- controls per phase ----------------------------------------------------------------------------------
@@ -428,21 +449,21 @@ class RatatatScreen(GameScreen):
         getattr(self, f"_controls_{phase}")(box, me)
 
     def _region_name(self, region: int) -> str:
-        return str(self.state["board"]["regions"][region]["name"])
+        return wording.region_name(self.state, region)
 
     def _controls_deal(self, box: BoxLayout, me: str) -> None:
-        self._card_entry(box, "Deal: enter the face-up card of the {} region")
+        self._card_entry(box, _("Deal: enter the face-up card of the {region} region"))
 
     def _controls_reveal(self, box: BoxLayout, me: str) -> None:
-        self._card_entry(box, "Refill: enter the new face-up card of the {} region")
+        self._card_entry(box, _("Refill: enter the new face-up card of the {region} region"))
 
     def _card_entry(self, box: BoxLayout, template: str) -> None:
         region = self.state["to_reveal"][0]
-        self.prompt = template.format(self._region_name(region))
+        self.prompt = template.format(region=self._region_name(region))
         if self.state["reshuffles"] and len(self.state["to_reveal"]) == 5 and self.state["phase"] == ratatat.REVEAL:
-            self.info = "Too many balloons: the five cards were shuffled into the pile. Deal five new ones."
+            self.info = _("Too many balloons: the five cards were shuffled into the pile. Deal five new ones.")
         balloon = self._button(
-            "Balloon: YES" if self.balloon else "Balloon: no",
+            _("Balloon: YES") if self.balloon else _("Balloon: no"),
             self._toggle_balloon,
             kind="AccentButton" if self.balloon else "BigButton",
         )
@@ -468,27 +489,28 @@ class RatatatScreen(GameScreen):
             self.balloon = balloon
 
     def _controls_roll(self, box: BoxLayout, me: str) -> None:
-        self.prompt = f"{me}: how many dice? Roll them, or tap the faces"
+        self.prompt = _("{name}: how many dice? Roll them, or tap the faces").format(name=me)
         help_ = ratatat.assistant(self.state)
         choices = []
         for n in (1, 2, 3):
             chance = help_["options"][n]["lowest"]
-            label = f"{n} {'die' if n == 1 else 'dice'}: {chance:.0%}"
+            label = ngettext("{n} die: {chance}", "{n} dice: {chance}", n).format(n=n, chance=percent(chance))
             if n == help_["best"]:
-                label += "  best"
+                # TRANSLATORS: the dice count with the best chance of the lowest card ("2 dice: 40%  best")
+                label = _("{choice}  best").format(choice=label)
             kind = "AccentButton" if n == self.dice_count else "BigButton"
             choices.append(self._button(label, lambda n=n: self._choose_count(n), kind=kind))
         box.add_widget(self._row(choices))
         if self.dice_count:
             self._face_rows(box, self.dice_count)
             ready = all(f is not None for f in self.faces)
-            go = self._button("Use these dice", self._submit_roll, kind="AccentButton", disabled=not ready)
-            back = self._button("Back", lambda: self._choose_count(0))  # to the chances and the camera
+            go = self._button(_("Use these dice"), self._submit_roll, kind="AccentButton", disabled=not ready)
+            back = self._button(_("Back"), lambda: self._choose_count(0))  # to the chances and the camera
             box.add_widget(self._row([go, back]))
         else:
             box.add_widget(self._odds_table(help_))
             if self.app is not None and self.app.manager.has_screen("dice"):
-                camera = self._button("Read the dice with the camera", self.open_dice)
+                camera = self._button(_("Read the dice with the camera"), self.open_dice)
                 box.add_widget(self._row([camera]))
 
     def _odds_table(self, help_: dict[str, Any]) -> GridLayout:
@@ -499,18 +521,19 @@ class RatatatScreen(GameScreen):
         def cell(text: str, colour: Any = (0.85, 0.85, 0.9, 1), bold: bool = False) -> Label:
             return Label(text=text, font_size=dp(15), color=colour, bold=bold)
 
-        grid.add_widget(cell("dice", bold=True))
-        for region in regions:
-            grid.add_widget(cell(region["name"][:6], get_color_from_hex(region["colour"]), True))
-        grid.add_widget(cell("picture", bold=True))
-        grid.add_widget(cell(f"low {help_['lowest']}", (1, 0.85, 0.3, 1), True))
+        # TRANSLATORS: column heads of the chances table: the number of dice, the picture-die spaces, the lowest card
+        grid.add_widget(cell(_("dice"), bold=True))
+        for region in regions:  # each region by its colour, a swatch: no name to shorten in any language
+            grid.add_widget(Swatch(colour=get_color_from_hex(region["colour"])))
+        grid.add_widget(cell(_("picture"), bold=True))
+        grid.add_widget(cell(_("low {value}").format(value=help_["lowest"]), (1, 0.85, 0.3, 1), True))
         for n in (1, 2, 3):
             option = help_["options"][n]
             grid.add_widget(cell(str(n), bold=True))
             for chance in option["regions"]:
-                grid.add_widget(cell(f"{chance:.0%}" if chance else "-"))
-            grid.add_widget(cell(f"{option['picture']:.0%}" if option["picture"] else "-"))
-            grid.add_widget(cell(f"{option['lowest']:.0%}", (1, 0.85, 0.3, 1), n == help_["best"]))
+                grid.add_widget(cell(percent(chance) if chance else "-"))
+            grid.add_widget(cell(percent(option["picture"]) if option["picture"] else "-"))
+            grid.add_widget(cell(percent(option["lowest"]), (1, 0.85, 0.3, 1), n == help_["best"]))
         return grid
 
     def _choose_count(self, n: int) -> None:
@@ -545,7 +568,9 @@ class RatatatScreen(GameScreen):
         target = (state["statue"] + sum(state["dice"])) % ring
         space = state["board"]["spaces"][target]
         where = self._space_text(space)
-        self.prompt = f"{me} rolled {sum(state['dice'])}: the statue would land on {where}"
+        self.prompt = _("{name} rolled {total}: the statue would land on {space}").format(
+            name=me, total=sum(state["dice"]), space=where
+        )
         self.ids.board.odds = {target: 1.0}
         self.ids.board.redraw()
         dice = []
@@ -553,7 +578,7 @@ class RatatatScreen(GameScreen):
             picked = i in self.reroll_pick
             dice.append(
                 self._button(
-                    f"{face}\n(re-roll)" if picked else str(face),
+                    _("{face}\n(re-roll)").format(face=face) if picked else str(face),
                     lambda i=i: self._pick_die(i),
                     kind="DangerButton" if picked else "BigButton",
                     font_size=dp(26),
@@ -564,23 +589,34 @@ class RatatatScreen(GameScreen):
         usable = self.engine.usable_tokens(state)
         if self.reroll_pick:
             count = len(self.reroll_pick)
-            self.info = f"Re-roll {count} {'die' if count == 1 else 'dice'}: roll, or tap the new faces below"
+            self.info = ngettext(
+                "Re-roll {n} die: roll, or tap the new faces below",
+                "Re-roll {n} dice: roll, or tap the new faces below",
+                count,
+            ).format(n=count)
             self._face_rows(box, len(self.reroll_pick))
             ready = all(f is not None for f in self.faces)
-            go = self._button("Spend a token: re-roll", self._submit_roll, kind="AccentButton", disabled=not ready)
-            box.add_widget(self._row([go, self._button("Cancel", self._cancel_reroll)]))
+            go = self._button(_("Spend a token: re-roll"), self._submit_roll, kind="AccentButton", disabled=not ready)
+            box.add_widget(self._row([go, self._button(_("Cancel"), self._cancel_reroll)]))
         else:
             self.info = ngettext(
                 "Tap dice to re-roll them ({n} token to spend)",
                 "Tap dice to re-roll them ({n} tokens to spend)",
                 usable,
             ).format(n=usable)
-            box.add_widget(self._row([self._button("Move the statue", self._move, kind="AccentButton")], dp(60)))
+            box.add_widget(self._row([self._button(_("Move the statue"), self._move, kind="AccentButton")], dp(60)))
 
     def _space_text(self, space: dict[str, Any]) -> str:
-        if space["kind"] == "picture":
-            return "a picture-die space"
-        return f"a {ICON_NAMES[space['kind']]} space ({self._region_name(space['region'])})"
+        """The space the statue lands on, by its icon as the Korean rulebook names it, and its region."""
+        kind = space["kind"]
+        if kind == "picture":
+            return _("a picture-die space")
+        region = self._region_name(space["region"])
+        if kind == "balloon":
+            return _("a balloon space ({region})").format(region=region)
+        if kind == "leopard":
+            return _("a leopard space ({region})").format(region=region)
+        return _("a card space ({region})").format(region=region)
 
     def _pick_die(self, index: int) -> None:
         if index in self.reroll_pick:
@@ -611,15 +647,20 @@ class RatatatScreen(GameScreen):
         space = state["board"]["spaces"][state["landing"]]
         region = space["region"]
         card = state["face_up"][region]
-        self.prompt = f"{me} landed on {self._space_text(space)}"
-        extra = {"balloon": " + 1 token", "leopard": ", then look", "card": ""}[space["kind"]]
+        self.prompt = _("{name} landed on {space}").format(name=me, space=self._space_text(space))
         legal = self.engine.legal(state)
         buttons: list[Button] = []
         if "take_region" in legal:
-            balloon = " (balloon: +1 token)" if card["balloon"] else ""
+            take = _("Take the {region} {value}").format(region=self._region_name(region), value=card["value"])
+            if card["balloon"]:
+                take = _("{take} (balloon: +1 token)").format(take=take)
+            if space["kind"] == "balloon":
+                take = _("{take} + 1 token").format(take=take)
+            elif space["kind"] == "leopard":
+                take = _("{take}, then look").format(take=take)
             buttons.append(
                 self._button(
-                    f"Take the {self._region_name(region)} {card['value']}{balloon}{extra}",
+                    take,
                     lambda: self.act({"type": "take_region"}),
                     kind="AccentButton",
                     height=dp(60),
@@ -627,26 +668,28 @@ class RatatatScreen(GameScreen):
             )
         box.add_widget(self._row(buttons, dp(60)) if buttons else Widget(size_hint_y=None, height=0))
         if "take_pile" in legal:
-            self.info = "Or take the top card of the pile: look at it, then say whether it shows a balloon"
+            self.info = _("Or take the top card of the pile: look at it, then say whether it shows a balloon")
             box.add_widget(
                 self._row(
                     [
-                        self._button("Top of pile", lambda: self.act({"type": "take_pile", "balloon": False})),
-                        self._button("Top of pile, balloon", lambda: self.act({"type": "take_pile", "balloon": True})),
+                        self._button(_("Top of pile"), lambda: self.act({"type": "take_pile", "balloon": False})),
+                        self._button(
+                            _("Top of pile, balloon"), lambda: self.act({"type": "take_pile", "balloon": True})
+                        ),
                     ],
                     dp(60),
                 )
             )
         if "end_turn" in legal:
             box.add_widget(
-                self._row([self._button("Nothing to take: end turn", lambda: self.act({"type": "end_turn"}))])
+                self._row([self._button(_("Nothing to take: end turn"), lambda: self.act({"type": "end_turn"}))])
             )
 
     def _picture_buttons(self, box: BoxLayout, reroll: bool) -> None:
         faces = sorted(set(self.state["picture_faces"]))
         kind = "reroll" if reroll else "picture"
         buttons = [
-            self._button(FACE_NAMES[f], lambda f=f: self._picture(f, kind), font_size=dp(20), height=dp(60))
+            self._button(FACE_NAMES[f](), lambda f=f: self._picture(f, kind), font_size=dp(20), height=dp(60))
             for f in faces
         ]
         box.add_widget(self._row(buttons, dp(60)))
@@ -658,36 +701,58 @@ class RatatatScreen(GameScreen):
             self.refresh()
 
     def _controls_picture(self, box: BoxLayout, me: str) -> None:
-        self.prompt = f"{me} landed on a picture-die space: roll the picture die"
+        self.prompt = _("{name} landed on a picture-die space: roll the picture die").format(name=me)
         self._picture_buttons(box, reroll=False)
 
     def _controls_endgame(self, box: BoxLayout, me: str) -> None:
-        final = " (final round)" if self.state["final_round"] else ""
-        self.prompt = f"{me} has {self.state['threshold']} cards{final}: pass, or roll the picture die"
-        self.info = "Cat or rat: take that card, then give one of your old cards back, unseen, to the pile's bottom"
+        n = self.state["threshold"]
+        if self.state["final_round"]:
+            prompt = ngettext(
+                "{name} has {n} card (final round): pass, or roll the picture die",
+                "{name} has {n} cards (final round): pass, or roll the picture die",
+                n,
+            )
+        else:
+            prompt = ngettext(
+                "{name} has {n} card: pass, or roll the picture die",
+                "{name} has {n} cards: pass, or roll the picture die",
+                n,
+            )
+        self.prompt = prompt.format(name=me, n=n)
+        self.info = _("Cat or rat: take that card, then give one of your old cards back, unseen, to the pile's bottom")
         self._picture_buttons(box, reroll=False)
-        box.add_widget(self._row([self._button("Pass", lambda: self.act({"type": "pass"}), kind="DangerButton")]))
+        box.add_widget(self._row([self._button(_("Pass"), lambda: self.act({"type": "pass"}), kind="DangerButton")]))
 
     def _controls_picture_rolled(self, box: BoxLayout, me: str) -> None:
         state = self.state
         face = state["picture"]
         usable = self.engine.usable_tokens(state)
         if self.reroll_armed:
-            self.prompt = f"{me} re-rolls the picture die: what does it show now?"
+            self.prompt = _("{name} re-rolls the picture die: what does it show now?").format(name=me)
             self._picture_buttons(box, reroll=True)
-            box.add_widget(self._row([self._button("Cancel", self._disarm)]))
+            box.add_widget(self._row([self._button(_("Cancel"), self._disarm)]))
             return
         if face == "swap":
             self._swap_controls(box, me)
         else:
             choices = self.engine.picture_choices(state)
-            which = "lowest" if face == "cat" else "highest"
-            self.prompt = f"{me}: the {face} takes the {which} face-up card" + (
-                " (pick one of the equal cards)" if len(choices) > 1 else ""
-            )
+            tie = len(choices) > 1
+            if face == "cat":
+                prompt = (
+                    _("{name}: the cat takes the lowest face-up card (pick one of the equal cards)")
+                    if tie
+                    else _("{name}: the cat takes the lowest face-up card")
+                )
+            else:
+                prompt = (
+                    _("{name}: the rat takes the highest face-up card (pick one of the equal cards)")
+                    if tie
+                    else _("{name}: the rat takes the highest face-up card")
+                )
+            self.prompt = prompt.format(name=me)
             buttons = [
                 self._button(
-                    f"Take {self._region_name(r)} {state['face_up'][r]['value']}",
+                    _("Take {region} {value}").format(region=self._region_name(r), value=state["face_up"][r]["value"]),
                     lambda r=r: self.act({"type": "take_region", "region": r}),
                     kind="AccentButton",
                     height=dp(60),
@@ -695,10 +760,13 @@ class RatatatScreen(GameScreen):
                 for r in choices
             ]
             if not choices:
-                buttons = [self._button("No card to take: end turn", lambda: self.act({"type": "end_turn"}))]
+                buttons = [self._button(_("No card to take: end turn"), lambda: self.act({"type": "end_turn"}))]
             box.add_widget(self._row(buttons, dp(60)))
         if usable > 0:
-            box.add_widget(self._row([self._button(f"Re-roll the picture die (token, {usable} left)", self._arm)]))
+            again = ngettext(
+                "Re-roll the picture die (token, {n} left)", "Re-roll the picture die (token, {n} left)", usable
+            ).format(n=usable)
+            box.add_widget(self._row([self._button(again, self._arm)]))
 
     def _arm(self) -> None:
         self.reroll_armed = True
@@ -712,18 +780,25 @@ class RatatatScreen(GameScreen):
         state = self.state
         mine = len(state["rows"][state["current"]])
         if self.swap_mine is None:
-            self.prompt = f"{me}: swap? Pick one of your cards (face down, nobody looks)"
+            self.prompt = _("{name}: swap? Pick one of your cards (face down, nobody looks)").format(name=me)
             box.add_widget(
-                self._row([self._button(f"My card {i + 1}", lambda i=i: self._swap_pick(i)) for i in range(mine)])
+                self._row(
+                    [
+                        self._button(_("My card {n}").format(n=i + 1), lambda i=i: self._swap_pick(i))
+                        for i in range(mine)
+                    ]
+                )
             )
         elif self.swap_other is None:
-            self.prompt = f"{me}: swap your card {self.swap_mine + 1} with whose card?"
+            self.prompt = _("{name}: swap your card {card} with whose card?").format(name=me, card=self.swap_mine + 1)
             others = [p for p in state["players"] if p != me]
             box.add_widget(self._grid([self._name_button(p, "", lambda p=p: self._swap_with(p)) for p in others]))
         else:
             other = self.swap_other
             theirs = len(state["rows"][state["players"].index(other)])
-            self.prompt = f"{me}: swap your card {self.swap_mine + 1} with which of {other}'s cards?"
+            self.prompt = _("{name}: swap your card {card} with which of {other}'s cards?").format(
+                name=me, card=self.swap_mine + 1, other=other
+            )
             box.add_widget(
                 self._row(
                     [
@@ -732,9 +807,9 @@ class RatatatScreen(GameScreen):
                     ]
                 )
             )
-        bottom = [self._button("No swap", self._no_swap, kind="DangerButton")]
+        bottom = [self._button(_("No swap"), self._no_swap, kind="DangerButton")]
         if self.swap_mine is not None:  # a wrong pick is undone here: nothing is journaled until the swap
-            bottom.insert(0, self._button("Back", self._swap_back))
+            bottom.insert(0, self._button(_("Back"), self._swap_back))
         box.add_widget(self._row(bottom))
 
     def _swap_back(self) -> None:
@@ -764,11 +839,13 @@ class RatatatScreen(GameScreen):
 
     def _controls_give_back(self, box: BoxLayout, me: str) -> None:
         old = len(self.state["rows"][self.state["current"]]) - 1
-        self.prompt = f"{me}: give one of your old cards back, without looking, to the bottom of the pile"
+        self.prompt = _("{name}: give one of your old cards back, without looking, to the bottom of the pile").format(
+            name=me
+        )
         box.add_widget(
             self._row(
                 [
-                    self._button(f"Card {i + 1}", lambda i=i: self.act({"type": "give_back", "card": i}))
+                    self._button(_("Card {n}").format(n=i + 1), lambda i=i: self.act({"type": "give_back", "card": i}))
                     for i in range(old)
                 ],
                 dp(60),
@@ -778,15 +855,17 @@ class RatatatScreen(GameScreen):
     def _controls_look(self, box: BoxLayout, me: str) -> None:
         state = self.state
         if self.look_other is None:
-            self.prompt = f"{me}: look at all your own cards, or at one card of another player"
-            buttons = [self._button("My cards", lambda: self._look({"type": "look", "at": "own"}), kind="AccentButton")]
+            self.prompt = _("{name}: look at all your own cards, or at one card of another player").format(name=me)
+            buttons = [
+                self._button(_("My cards"), lambda: self._look({"type": "look", "at": "own"}), kind="AccentButton")
+            ]
             buttons += [self._name_button(p, "", lambda p=p: self._look_at(p)) for p in state["players"] if p != me]
             box.add_widget(self._grid(buttons, dp(60) if len(buttons) <= 3 else dp(52)))
-            box.add_widget(self._row([self._button("Skip", lambda: self._look({"type": "look", "at": "none"}))]))
+            box.add_widget(self._row([self._button(_("Skip"), lambda: self._look({"type": "look", "at": "none"}))]))
         else:
             other = self.look_other
             count = len(state["rows"][state["players"].index(other)])
-            self.prompt = f"{me}: which of {other}'s cards do you look at?"
+            self.prompt = _("{name}: which of {other}'s cards do you look at?").format(name=me, other=other)
             box.add_widget(
                 self._row(
                     [
@@ -798,7 +877,7 @@ class RatatatScreen(GameScreen):
                     dp(60),
                 )
             )
-            box.add_widget(self._row([self._button("Back", lambda: self._look_at(None))]))
+            box.add_widget(self._row([self._button(_("Back"), lambda: self._look_at(None))]))
 
     def _look_at(self, other: str | None) -> None:
         self.look_other = other
@@ -813,7 +892,11 @@ class RatatatScreen(GameScreen):
         name = next(p for p in state["players"] if p not in state["hands"])
         size = len(state["rows"][state["players"].index(name)])
         entered = " ".join(str(v) for v in self.hand_values) or "-"
-        self.prompt = f"Reveal: {name} turns over {size} cards, left to right. Entered: {entered}"
+        self.prompt = ngettext(
+            "Reveal: {name} turns over {n} card, left to right. Entered: {entered}",
+            "Reveal: {name} turns over {n} cards, left to right. Entered: {entered}",
+            size,
+        ).format(name=name, n=size, entered=entered)
         done = {p: sum(v) for p, v in state["hands"].items()}
         self.info = "  ".join(f"{p}: {t}" for p, t in done.items())
         values = [int(v) for v in state["deck"]]
@@ -822,11 +905,12 @@ class RatatatScreen(GameScreen):
         box.add_widget(
             self._row(
                 [
-                    self._button("Clear", self._hand_clear),
-                    self._button("Delete last", self._hand_delete, disabled=not self.hand_values),
+                    self._button(_("Clear"), self._hand_clear),
+                    self._button(_("Delete last"), self._hand_delete, disabled=not self.hand_values),
                     self._name_button(
                         name,
-                        f": total {sum(self.hand_values)}",
+                        # TRANSLATORS: after a player's name on a button ("Ana: total 13"); keep the colon and space
+                        _(": total {n}").format(n=sum(self.hand_values)),
                         lambda: self._hand_done(name),
                         kind="AccentButton",
                         disabled=not ready,
@@ -859,14 +943,14 @@ class RatatatScreen(GameScreen):
         scores = self.engine.scores(self.state)
         winners = scores["winners"]
         self.prompt = ngettext("{names} wins with {score}!", "{names} win with {score}!", len(winners)).format(
-            names=" and ".join(winners), score=scores[winners[0]]
+            names=and_list(winners), score=scores[winners[0]]
         )
         ranked = sorted(self.state["players"], key=lambda p: scores[p])
         # the hint only where there is room: five rows and Home must fit under a notice banner as well
-        self.info = "Lowest total wins: everyone's cards added up" if len(ranked) <= 3 else ""
+        self.info = _("Lowest total wins: everyone's cards added up") if len(ranked) <= 3 else ""
         colours = {p.name: p.colour for p in self.players}
         box.add_widget(self._score_table(ranked, {p: int(scores[p]) for p in ranked}, winners, colours))
-        box.add_widget(self._row([self._button("Home", self.go_home, kind="AccentButton")], dp(52)))
+        box.add_widget(self._row([self._button(_("Home"), self.go_home, kind="AccentButton")], dp(52)))
 
     def _score_table(
         self, ranked: list[str], totals: dict[str, int], winners: list[str], colours: dict[str, str]
@@ -885,7 +969,7 @@ class RatatatScreen(GameScreen):
             won = name in winners
             row = BoxLayout(size_hint_y=None, height=row_h, spacing=dp(6))
             row.add_widget(
-                self._cell("WIN" if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=dp(46), halign="center")
+                self._cell(_("WIN") if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=dp(46), halign="center")
             )
             who = BoxLayout(orientation="vertical")
             colour = get_color_from_hex(colours.get(name, "#ffffff"))
@@ -961,7 +1045,9 @@ class RatatatScreen(GameScreen):
                 self.dice_count, self.faces = 0, []
         elif phase == ratatat.ROLLED:
             if not self.reroll_pick:
-                self.show_message("Tap the dice to re-roll first (a token each time), or move the statue", error=True)
+                self.show_message(
+                    _("Tap the dice to re-roll first (a token each time), or move the statue"), error=True
+                )
             elif len(pips) == len(self.reroll_pick):
                 self._do_reroll(pips)
             elif len(pips) == len(state["dice"]):
@@ -972,29 +1058,36 @@ class RatatatScreen(GameScreen):
                 for value in kept:
                     if value not in new:
                         self.show_message(
-                            f"The dice you kept show {', '.join(map(str, kept))}; the camera saw "
-                            f"{', '.join(map(str, pips))}. Roll only the picked dice, or tap the new faces",
+                            _(
+                                "The dice you kept show {kept}; the camera saw {seen}. Roll only the picked dice, "
+                                "or tap the new faces"
+                            ).format(kept=", ".join(map(str, kept)), seen=", ".join(map(str, pips))),
                             error=True,
                         )
                         return
                     new.remove(value)
                 self._do_reroll(new)
             else:
-                self.show_message(f"Saw {len(pips)} dice; re-roll {len(self.reroll_pick)} of them", error=True)
+                self.show_message(
+                    ngettext(
+                        "Saw {seen} die; re-roll {n} of them", "Saw {seen} dice; re-roll {n} of them", len(pips)
+                    ).format(seen=len(pips), n=len(self.reroll_pick)),
+                    error=True,
+                )
         elif phase in (ratatat.PICTURE, ratatat.ENDGAME, ratatat.PICTURE_ROLLED):
             if phase == ratatat.ENDGAME and pips and not picture:
                 self.show_message(self.engine.why_not(state, "roll"), error=True)
             elif len(picture) != 1:
-                self.show_message("Roll the picture die alone (one picture face)", error=True)
+                self.show_message(_("Roll the picture die alone (one picture face)"), error=True)
             elif phase == ratatat.PICTURE_ROLLED:
                 if not self.reroll_armed:
-                    self.show_message("Tap 're-roll the picture die' first: it costs a token", error=True)
+                    self.show_message(_("Tap 'Re-roll the picture die' first: it costs a token"), error=True)
                 else:
                     self._picture(picture[0].lower(), "reroll")
             else:
                 self._picture(picture[0].lower(), "picture")
         else:
-            self.show_message("No dice needed now", error=True)
+            self.show_message(_("No dice needed now"), error=True)
 
     def on_button(self, event: ButtonEvent) -> None:
         """The current player's button moves the statue once the dice are accepted."""
