@@ -1,12 +1,13 @@
 """Where profiles live: several named profiles per camera and resolution, one of them active.
 
-Layout under ``base_dir`` (default: ``<XDG data dir>/table-companion/calibration``)::
+Layout under ``base_dir`` (the app passes ``<data dir>/calibration``, see ``companion.paths.calibration_dir``)::
 
     profiles/<camera>@<W>x<H>/<name>.json        the profile (see calibration.profile)
     profiles/<camera>@<W>x<H>/<name>.empty.png   its empty-tray reference frame
     active.json                                  {"schema": 1, "active": {"<camera>@<W>x<H>": "<name>"}}
 
-Every function takes ``base_dir`` so tests work in temporary folders. Writes are atomic (temp file + rename), so a
+The folder is always passed in (this package knows nothing of the app's paths), so tests work in temporary
+folders. Writes are atomic (temp file + rename), so a
 pulled plug never leaves half a profile. :meth:`ProfileStore.active` never raises: a broken or stale profile gives
 a message and no profile, and the app carries on uncalibrated.
 """
@@ -35,13 +36,6 @@ def check_name(name: str) -> str:
             f"a profile name is at most {MAX_PROFILE_NAME} characters, not {len(name.strip())} ('{name.strip()[:20]}…')"
         )
     return name
-
-
-def default_base_dir() -> Path:
-    """``<data dir>/calibration``, the data dir being the app's XDG (or ``COMPANION_HOME``) data folder."""
-    from companion.paths import data_dir
-
-    return data_dir() / "calibration"
 
 
 def slug(text: str) -> str:
@@ -103,18 +97,21 @@ class ProfileExists(ProfileError):
 
 @dataclass(frozen=True)
 class ActiveProfile:
-    """The profile to use for a camera (or None) and a one-line message saying why, for screens and logs."""
+    """The profile to use for a camera (or None) and a one-line message saying why, for screens and logs.
+    ``broken``: a profile was chosen but cannot be used (the players should be told); not being calibrated at
+    all is not broken."""
 
     profile: Profile | None
     message: str
     path: Path | None = None
+    broken: bool = False
 
 
 class ProfileStore:
-    """Reads and writes the profiles under one base folder."""
+    """Reads and writes the profiles under one base folder (given by the caller)."""
 
-    def __init__(self, base_dir: Path | str | None = None) -> None:
-        self.base_dir = Path(base_dir) if base_dir is not None else default_base_dir()
+    def __init__(self, base_dir: Path | str) -> None:
+        self.base_dir = Path(base_dir)
 
     # -- paths -------------------------------------------------------------------------------------------------
     def folder(self, camera: str, resolution: tuple[int, int]) -> Path:
@@ -208,16 +205,17 @@ class ProfileStore:
         try:
             name = self._active_map().get(key)
         except ProfileError as exc:
-            return ActiveProfile(None, f"{exc}; using no calibration")
+            return ActiveProfile(None, f"{exc}; using no calibration", broken=True)
         if name is None:
             return ActiveProfile(None, f"not calibrated for {key}")
         path = self.path(name, camera, resolution)
         try:
             profile = self.load_file(path)
         except ProfileError as exc:
-            return ActiveProfile(None, f"{exc}; using no calibration", path)
+            return ActiveProfile(None, f"{exc}; using no calibration", path, broken=True)
         if profile.key != key:
-            return ActiveProfile(None, f"{path}: made for {profile.key}, not {key}; using no calibration", path)
+            why = f"{path}: made for {profile.key}, not {key}; using no calibration"
+            return ActiveProfile(None, why, path, broken=True)
         return ActiveProfile(profile, f"calibration profile '{profile.name}' for {key}", path)
 
     # -- writing -----------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ BENCHMARKS: dict[str, str] = {
     "long": "companion.journal.bench:bench_long_games",
     "vision": "companion.vision.bench:bench_vision",
     "ratuki": "companion.games.ratuki_bench:bench_ratuki",
-    "calibration": "calibration.bench:bench_calibration",
+    "calibration": "companion.calibrate.bench:bench_calibration",
 }
 
 

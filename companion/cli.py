@@ -32,13 +32,22 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", action="append", help="run only these benchmarks (repeatable)")
     bench.set_defaults(func=cmd_bench)
 
-    for module in ("companion.vision.cli", "calibration.cli"):
-        try:
-            register = __import__(module, fromlist=["register"]).register
-        except ImportError:
-            continue
-        register(sub)
+    from companion.calibrate.cli import register as register_calibrate
+    from companion.vision.cli import register as register_dice
+
+    register_dice(sub)
+    register_calibrate(sub, configured_camera)
     return parser
+
+
+def configured_camera() -> tuple[str, tuple[int, int]]:
+    """The camera spec and size the app is configured with, so ``companion calibrate`` calibrates the camera the
+    app uses (a broken config: the defaults, as the app itself would)."""
+    from companion import config, paths
+    from companion.runtime import resolve_camera
+
+    camera = config.load(paths.config_file())["camera"]
+    return resolve_camera(str(camera["source"]), simulation=False), (int(camera["width"]), int(camera["height"]))
 
 
 def cmd_export(args: argparse.Namespace) -> int:

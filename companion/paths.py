@@ -29,3 +29,8 @@ def config_file() -> Path:
 
 def journal_file() -> Path:
     return data_dir() / "journal.sqlite3"
+
+
+def calibration_dir() -> Path:
+    """``<data dir>/calibration``: the calibration profiles (``calibration.ProfileStore`` is given this folder)."""
+    return data_dir() / "calibration"

@@ -16,8 +16,11 @@ class CameraUnavailable(RuntimeError):
 
 
 class FrameSource(Protocol):
-    """What the dice screen and the calibration wizard need from a camera."""
+    """What the dice screen and the calibration wizard need from a camera. ``id`` names the camera for
+    calibration profiles ("pi", "webcam:0", "webcam:URL", "replay", "sim": :func:`hardware.sources.camera_id`
+    of the config spec it was opened from); ``name`` is for people and may say anything."""
 
+    id: str
     name: str
 
     def open(self) -> None:

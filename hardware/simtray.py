@@ -97,6 +97,8 @@ class SimulatedTray:
     """A :class:`hardware.camera.FrameSource` drawing a dice tray (see the module docstring). ``clock`` and
     ``seed`` make it repeatable in tests; :attr:`dice` is what lies on the tray now (the truth, for tests)."""
 
+    id = "sim"
+
     def __init__(
         self,
         size: tuple[int, int] = (640, 480),

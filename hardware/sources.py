@@ -37,6 +37,8 @@ class PiCameraSource:
     fixes the focus instead of letting it hunt. ``camera_factory`` replaces ``picamera2.Picamera2`` in tests.
     """
 
+    id = "pi"
+
     def __init__(
         self,
         size: tuple[int, int] = (640, 480),
@@ -139,6 +141,7 @@ class OpenCVSource:
         name: str | None = None,
     ) -> None:
         self.device = device
+        self.id = f"webcam:{device}"
         self.size = size
         self.fresh = fresh
         self.name = name or (f"webcam {device}" if isinstance(device, int) else f"stream {device}")
@@ -193,6 +196,8 @@ class ReplaySource:
     end raises :class:`CameraUnavailable`. ``size`` (w, h) resizes every frame. Reads return copies, so drawing
     on a frame never changes the replay.
     """
+
+    id = "replay"
 
     def __init__(
         self,
@@ -348,6 +353,7 @@ class ReconnectingSource:
         backoff_s: Sequence[float] = DEFAULT_BACKOFF_S,
     ) -> None:
         self.source = source
+        self.id = source.id
         self.name = source.name
         self.clock = clock
         self.backoff_s = tuple(backoff_s) or (1.0,)
@@ -422,6 +428,15 @@ def parse_camera_spec(spec: str) -> tuple[str, int | str | None]:
     if kind == "replay" and arg:
         return kind, arg
     raise ValueError(f"camera source {spec!r} is not understood (use {CAMERA_SPECS})")
+
+
+def camera_id(spec: str) -> str:
+    """The camera part of a calibration profile's key for a config camera string: "pi", "webcam:N",
+    "webcam:URL", "replay" or "sim" (the ``id`` of the source :func:`open_camera` makes from it, so the
+    ``companion calibrate`` command and the app file profiles alike). :class:`ValueError` for a spec that is not
+    understood."""
+    kind, arg = parse_camera_spec(spec)
+    return f"webcam:{arg}" if kind == "webcam" else kind
 
 
 def open_camera(

@@ -19,10 +19,12 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
 class FakeCamera:
-    """A camera showing one frame (the test may swap ``frame``) that the test can unplug (``present = False``)."""
+    """A camera showing one frame (the test may swap ``frame``) that the test can unplug (``present = False``);
+    ``id`` is the camera its calibration profiles are filed under."""
 
-    def __init__(self, frame: Any, name: str = "test camera") -> None:
+    def __init__(self, frame: Any, name: str = "test camera", id: str = "test") -> None:
         self.frame = frame
+        self.id = id
         self.name = name
         self.present = True
 

@@ -337,16 +337,14 @@ class CompanionApp(App):
     def vision_profile(self, resolution: tuple[int, int]) -> Any:
         """The dice reader's settings from the active calibration profile of this camera at this resolution,
         or None (uncalibrated: pip dice still read; colour and picture dice by touch). Never raises."""
-        from calibration.cli import camera_id
+        from companion import paths
         from companion.vision.dice_kinds import active_vision_profile
 
-        camera = camera_id(str(getattr(self.camera, "name", "camera")))
-        profile, why = active_vision_profile(resolution, camera)
+        camera = self.camera.id if self.camera is not None else "camera"
+        found = active_vision_profile(resolution, camera, base_dir=paths.calibration_dir())
         # A broken or mismatched profile is said on screen (this runs in the camera thread: via the hub).
-        self.hub.put(
-            "notice", ("calibration", Lazy("Calibration: {why}", why=why) if "using no calibration" in why else None)
-        )
-        return profile
+        self.hub.put("notice", ("calibration", Lazy("Calibration: {why}", why=found.message) if found.broken else None))
+        return found.profile
 
     def open_dice(self, return_to: str, back_to: str | None = None) -> None:
         """Open the dice screen; "use this roll" returns to ``return_to``, Back to ``back_to`` (default: the same)."""

@@ -25,13 +25,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.profile import Profile
-from calibration.tray import Blob, find_dice
+from calibration.profile import Profile, ProfileError
+from calibration.store import ProfileStore
 from companion.vision.colour import FEATURE_FLOOR, ColourClassifier, die_feature, tray_colour
 from companion.vision.detections import Detections
 from companion.vision.picture import ACCEPT, ACCEPT_NO_PIPS, PictureClassifier
 from companion.vision.pipeline import VisionProfile
 from companion.vision.roll import COLOUR, PICTURE, PIPS, UNKNOWN
+from companion.vision.tray import Blob, find_dice
 
 Box = tuple[int, int, int, int]
 
@@ -69,8 +70,6 @@ class DieKinds:
         """Build from a profile whose assets (the empty-tray PNG) live in ``folder``. A profile that has an
         empty-tray picture which is missing, damaged or of another size is refused with :class:`ProfileError`
         naming the file (without it colour and picture dice would silently go unread)."""
-        from calibration.profile import ProfileError
-
         empty = None
         if profile.empty_tray is not None and folder is not None:
             path = folder / profile.empty_tray.image
@@ -213,49 +212,55 @@ def vision_profile(profile: Profile, folder: Path | None) -> VisionProfile:
     return VisionProfile(tray_quad=kinds.tray, reference_bgr=kinds.empty, classifiers=stages)
 
 
-def active_vision_profile(
-    resolution: tuple[int, int], camera: str | None = None, base_dir: Path | None = None
-) -> tuple[VisionProfile | None, str]:
-    """The reader settings from the active calibration for a camera at a resolution (for images of unknown origin,
-    ``camera=None``: the one active profile made at that resolution), or None and why. Never raises."""
-    from calibration.profile import ProfileError
-    from calibration.store import ProfileStore
+@dataclass(frozen=True)
+class ReaderCalibration:
+    """What the dice reader is calibrated with: its settings from a profile (None: uncalibrated), a line saying
+    which profile or why none, and whether a profile was chosen but cannot be used (``broken``: the players are
+    told; simply not being calibrated is not broken)."""
 
+    profile: VisionProfile | None
+    message: str
+    broken: bool = False
+
+
+def active_vision_profile(
+    resolution: tuple[int, int], camera: str | None = None, *, base_dir: Path
+) -> ReaderCalibration:
+    """The reader settings from the active calibration (profiles kept under ``base_dir``) for a camera at a
+    resolution (for images of unknown origin, ``camera=None``: the one active profile made at that resolution).
+    Never raises."""
     store = ProfileStore(base_dir)
     if camera is None:
         try:
             entries = store.entries()
         except (OSError, ValueError) as exc:
-            return None, f"cannot list calibration profiles: {exc}; using no calibration"
+            return ReaderCalibration(None, f"cannot list calibration profiles: {exc}; using no calibration", True)
         broken_choice = [e for e in entries if e.path.name == "active.json" and e.problem]
         if broken_choice:
-            return None, f"{broken_choice[0].problem}; using no calibration"
+            return ReaderCalibration(None, f"{broken_choice[0].problem}; using no calibration", True)
         matches = [e for e in entries if e.active and tuple(e.resolution) == tuple(resolution)]
         if len(matches) != 1:
             why = "none" if not matches else "several (pick one with --camera)"
-            return None, f"no calibration: {why} active for {resolution[0]}x{resolution[1]}"
+            return ReaderCalibration(None, f"no calibration: {why} active for {resolution[0]}x{resolution[1]}")
         camera = matches[0].camera
     active = store.active(camera, resolution)
     if active.profile is None:
-        return None, active.message
+        return ReaderCalibration(None, active.message, active.broken)
     try:
-        return vision_profile(active.profile, store.folder(camera, resolution)), active.message
+        return ReaderCalibration(vision_profile(active.profile, store.folder(camera, resolution)), active.message)
     except ProfileError as exc:  # the empty-tray picture (the message names it)
-        return None, f"{exc}; using no calibration"
+        return ReaderCalibration(None, f"{exc}; using no calibration", True)
     except ValueError as exc:  # a template that does not decode
-        return None, f"{active.path}: {exc}; using no calibration"
+        return ReaderCalibration(None, f"{active.path}: {exc}; using no calibration", True)
 
 
 def calibration_for_images(
-    resolution: tuple[int, int], name: str = "active", camera: str | None = None, base_dir: Path | None = None
-) -> tuple[VisionProfile | None, str]:
+    resolution: tuple[int, int], name: str = "active", camera: str | None = None, *, base_dir: Path
+) -> ReaderCalibration:
     """For ``companion dice read --calibration NAME|active``: the reader settings from a named (or the active)
     profile made at the images' resolution, for ``camera`` or, when None, the only camera that has one."""
-    from calibration.profile import ProfileError
-    from calibration.store import ProfileStore
-
     if name == "active":
-        return active_vision_profile(resolution, camera, base_dir)
+        return active_vision_profile(resolution, camera, base_dir=base_dir)
     store = ProfileStore(base_dir)
     matches = [
         e
@@ -267,10 +272,11 @@ def calibration_for_images(
     ]
     if len(matches) != 1:
         why = "no" if not matches else "more than one (pick one with --camera)"
-        return None, f"{why} profile {name!r} made at {resolution[0]}x{resolution[1]}"
+        return ReaderCalibration(None, f"{why} profile {name!r} made at {resolution[0]}x{resolution[1]}")
     entry = matches[0]
     try:
         profile = store.load_file(entry.path)
-        return vision_profile(profile, entry.path.parent), f"calibration profile '{profile.name}' for {profile.key}"
+        message = f"calibration profile '{profile.name}' for {profile.key}"
+        return ReaderCalibration(vision_profile(profile, entry.path.parent), message)
     except (ProfileError, ValueError) as exc:
-        return None, f"{exc}; using no calibration"
+        return ReaderCalibration(None, f"{exc}; using no calibration", True)

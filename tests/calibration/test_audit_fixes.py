@@ -14,13 +14,13 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.bench import calibrate_synthetic, synthetic_renderer
-from calibration.cli import cmd_calibrate, register
 from calibration.profile import Profile, ProfileError, TrayArea
 from calibration.store import ProfileExists, ProfileStore, slug
-from calibration.tray import ARUCO_DICT, find_tray_markers, quad_area
-from calibration.wizard import BrokenProfile, DiceOnEmptyTray, TrayTooSmall, Wizard, WizardError
+from companion.calibrate.bench import calibrate_synthetic, synthetic_renderer
+from companion.calibrate.cli import cmd_calibrate, register
+from companion.calibrate.wizard import BrokenProfile, DiceOnEmptyTray, TrayTooSmall, Wizard, WizardError
 from companion.vision.dice_kinds import active_vision_profile, calibration_for_images
+from companion.vision.tray import ARUCO_DICT, find_tray_markers, quad_area
 from hardware.sources import ReplaySource
 
 R: Any = synthetic_renderer()
@@ -113,10 +113,11 @@ def test_damaged_empty_tray_picture_is_reported(tmp_path: Path, calibrated: Wiza
         png.write_bytes(png.read_bytes()[:500])
     else:
         png.unlink()
-    vp, why = active_vision_profile(SIZE, CAMERA, tmp_path)
-    assert vp is None and "club.empty.png" in why and "using no calibration" in why
-    vp, why = calibration_for_images(SIZE, "Club", CAMERA, tmp_path)
-    assert vp is None
+    found = active_vision_profile(SIZE, CAMERA, base_dir=tmp_path)
+    assert found.profile is None and found.broken and "club.empty.png" in found.message
+    assert "using no calibration" in found.message
+    named = calibration_for_images(SIZE, "Club", CAMERA, base_dir=tmp_path)
+    assert named.profile is None
     [entry] = store.entries()
     assert entry.problem and "club.empty.png" in entry.problem
     code, out = run_cli(["--list", "--base-dir", str(tmp_path)])
@@ -164,8 +165,9 @@ def test_broken_active_json_is_reported_not_raised(tmp_path: Path, calibrated: W
     assert any(e.path.name == "active.json" and e.problem for e in entries)
     code, out = run_cli(["--list", "--base-dir", str(tmp_path)])
     assert code == 0 and "active.json" in out and "BROKEN" in out and "Club" in out
-    vp, why = active_vision_profile(SIZE, None, tmp_path)
-    assert vp is None and "active.json" in why and "using no calibration" in why
+    found = active_vision_profile(SIZE, None, base_dir=tmp_path)
+    assert found.profile is None and found.broken and "active.json" in found.message
+    assert "using no calibration" in found.message
     store.use("Club", CAMERA, SIZE)  # choosing a profile again repairs it
     assert all(e.problem is None for e in store.entries())
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calibration.bench import bench_calibration
+from companion.calibrate.bench import bench_calibration
 
 
 @pytest.mark.slow

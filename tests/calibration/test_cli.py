@@ -12,18 +12,17 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.bench import synthetic_renderer
-from calibration.cli import camera_id, cmd_calibrate, parse_size, register
 from calibration.store import ProfileStore
-from hardware.sources import ReplaySource
+from companion.calibrate.bench import synthetic_renderer
+from companion.calibrate.cli import parse_size
+from companion.cli import build_parser
+from hardware.sources import ReplaySource, camera_id, open_camera
 
 R: Any = synthetic_renderer()
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="companion")
-    register(p.add_subparsers(dest="command"))
-    return p
+    return build_parser()  # the app's own command line: ``calibrate`` with the configured camera as its default
 
 
 def run(
@@ -42,7 +41,7 @@ def run(
         source = ReplaySource(frames=frames, loop=False, name="replay")
         if opened:
             source.open()
-    code = cmd_calibrate(args, ask=lambda prompt: asked.append(prompt) or next(replies), out=out, source=source)
+    code = args.func(args, ask=lambda prompt: asked.append(prompt) or next(replies), out=out, source=source)
     return code, out.getvalue()
 
 
@@ -161,12 +160,19 @@ def test_use_delete_markers_and_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert image is not None and image.shape[0] == image.shape[1]
 
 
-def test_camera_ids_agree_between_specs_and_source_names() -> None:
-    assert camera_id("pi") == camera_id("pi camera") == "pi"
-    assert camera_id("webcam") == camera_id("webcam:0") == camera_id("webcam 0") == "webcam:0"
-    assert camera_id("webcam:2") == camera_id("webcam 2") == "webcam:2"
-    assert camera_id("replay:/tmp/x") == camera_id("replay of /tmp/x") == "replay"
-    assert camera_id("sim") == camera_id("simulated camera (sample dice photos)") == "sim"
+def test_camera_ids_agree_between_specs_and_sources(tmp_path: Path) -> None:
+    """The command files a profile under ``camera_id(spec)``; the app under the ``id`` of the source opened from
+    that spec (never a display name parsed back): the two agree for every kind of camera."""
+    assert camera_id("pi") == camera_id(" PI ") == "pi"
+    assert camera_id("webcam") == camera_id("webcam:0") == "webcam:0"
+    assert camera_id("webcam:2") == "webcam:2"
+    assert camera_id("webcam:rtsp://cam.local/stream") == "webcam:rtsp://cam.local/stream"
+    assert camera_id("replay:/tmp/x") == "replay" and camera_id("sim") == "sim"
+    with pytest.raises(ValueError, match="not understood"):
+        camera_id("pi camera")  # a display name is not a camera spec
+    for spec in ("pi", "webcam:2", "webcam:rtsp://cam.local/stream", f"replay:{tmp_path}", "sim"):
+        source, _message = open_camera(spec, connect=False)
+        assert source.id == source.source.id == camera_id(spec), spec
     assert parse_size("800x600") == (800, 600)
 
 

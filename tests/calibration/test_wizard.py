@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from calibration.bench import calibrate_synthetic, synthetic_renderer
 from calibration.store import ProfileStore
-from calibration.tray import find_tray_markers, marker_sheet, measure_exposure, order_quad
-from calibration.verify import Verification
-from calibration.wizard import STEPS, Wizard, WizardError
+from companion.calibrate.bench import calibrate_synthetic, synthetic_renderer
+from companion.calibrate.verify import Verification
+from companion.calibrate.wizard import STEPS, Wizard, WizardError
 from companion.vision.dice_kinds import active_vision_profile
 from companion.vision.pipeline import read_dice, to_roll
+from companion.vision.tray import find_tray_markers, marker_sheet, measure_exposure, order_quad
 
 R: Any = synthetic_renderer()
 
@@ -97,8 +97,9 @@ def test_save_use_and_read_through_pipeline(tmp_path: Path, table: Any, wizard: 
     active = store.active("synthetic", (640, 480))
     assert active.profile is not None and active.profile.calibrated_kinds() == ["colour", "picture"]
     assert (tmp_path / "profiles" / "synthetic@640x480" / "kitchen-table.empty.png").is_file()
-    vp, message = active_vision_profile((640, 480), base_dir=tmp_path)
-    assert vp is not None and vp.classifiers, message
+    found = active_vision_profile((640, 480), base_dir=tmp_path)
+    vp = found.profile
+    assert vp is not None and vp.classifiers and not found.broken, found.message
     rng = np.random.default_rng(9)
     dice = R.place_dice(rng, table, [("colour", "orange"), ("colour", "purple"), ("picture", "swap"), ("pips", 5)])
     shot = R.render(table, dice, R.Light(3200, brightness=0.85), blur=0.8, noise=3.0, seed=4)
@@ -109,7 +110,8 @@ def test_save_use_and_read_through_pipeline(tmp_path: Path, table: Any, wizard: 
     # without calibration nothing is named: colour/picture dice come out unknown or not at all
     plain = to_roll(read_dice(shot.image))
     assert not [d for d in plain.dice if d.kind in ("colour", "picture")]
-    assert active_vision_profile((1280, 720), base_dir=tmp_path)[0] is None
+    other_size = active_vision_profile((1280, 720), base_dir=tmp_path)
+    assert other_size.profile is None and not other_size.broken  # not calibrated at that size: nothing to tell
 
 
 def test_recalibrating_one_kind_keeps_the_rest(tmp_path: Path, table: Any, wizard: Wizard) -> None:
@@ -175,10 +177,11 @@ def test_dice_read_reports_kinds_with_calibration(
 
     import cv2
 
+    from companion import paths
     from companion.vision.cli import main as dice_main
 
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
-    wizard.save(ProfileStore(), "Kitchen table")  # the default store: the app's data folder
+    wizard.save(ProfileStore(paths.calibration_dir()), "Kitchen table")  # the app's data folder
     dice = R.place_dice(np.random.default_rng(21), table, [("colour", "red"), ("picture", "cat"), ("pips", 4)])
     shot = R.render(table, dice, R.Light(4200, brightness=1.1), blur=0.7, noise=3.0, seed=8)
     image = tmp_path / "roll.png"
@@ -247,7 +250,7 @@ def test_recapture_one_confused_face(tmp_path: Path, table: Any, wizard: Wizard)
 def test_find_dice_ignores_a_finger_and_shadows(table: Any) -> None:
     import cv2
 
-    from calibration.tray import find_dice
+    from companion.vision.tray import find_dice
 
     light = R.Light(5000)
     empty = R.render(table, [], light, noise=2.0, seed=1).image

@@ -78,7 +78,7 @@ def test_the_roll_fits_what_is_asked_for() -> None:
 
 
 def test_open_camera_sim_is_the_tray_and_the_markers_make_a_tray() -> None:
-    from calibration.tray import find_tray_markers
+    from companion.vision.tray import find_tray_markers
 
     camera, message = open_camera("sim", size=(640, 480))
     assert message is None

@@ -334,6 +334,7 @@ def test_pi_camera_failures_become_camera_unavailable(monkeypatch: pytest.Monkey
 class FlakySource:
     """Works, then the camera is unplugged (reads and opens fail), then it is plugged back in."""
 
+    id = "webcam:7"
     name = "flaky cam"
 
     def __init__(self) -> None:

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 from ui_support import UI, FakeCamera
 
-from calibration.bench import synthetic_renderer
 from calibration.store import ProfileStore
+from companion.calibrate.bench import synthetic_renderer
 
 R: Any = synthetic_renderer()
 
 
 def setup(ui: UI, tmp_path: Path, table: Any) -> tuple[Any, FakeCamera]:
-    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0", "webcam:0")
     ui.use_camera(camera)
     screen = ui.screen("calibrate")
     screen.store = ProfileStore(tmp_path / "profiles")
@@ -169,7 +169,7 @@ def test_camera_lost_mid_wizard_keeps_going(ui: UI, tmp_path: Path) -> None:
 
 
 def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> None:
-    from calibration.bench import calibrate_synthetic
+    from companion.calibrate.bench import calibrate_synthetic
 
     table = R.make_table(34, tray="black felt", perspective=0.03)
     learned = calibrate_synthetic(table, np.random.default_rng(2), per_face=1)
@@ -177,7 +177,7 @@ def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> 
     store = ProfileStore(tmp_path / "profiles")
     learned.save(store, "Club")
 
-    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0", "webcam:0")
     ui.use_camera(camera)
     screen = ui.screen("calibrate")
     screen.store = store
@@ -213,7 +213,7 @@ def test_resume_verify_and_recapture_a_confused_face(ui: UI, tmp_path: Path) -> 
 
 def saved_club(tmp_path: Path, seed: int = 34) -> tuple[Any, ProfileStore]:
     """A table and a store holding the calibrated, active profile 'Club' of webcam:0 at 640x480."""
-    from calibration.bench import calibrate_synthetic
+    from companion.calibrate.bench import calibrate_synthetic
 
     table = R.make_table(seed, tray="black felt", perspective=0.03)
     learned = calibrate_synthetic(table, np.random.default_rng(2), per_face=1)
@@ -224,7 +224,7 @@ def saved_club(tmp_path: Path, seed: int = 34) -> tuple[Any, ProfileStore]:
 
 
 def open_with(ui: UI, store: ProfileStore, table: Any) -> tuple[Any, FakeCamera]:
-    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0")
+    camera = FakeCamera(R.render(table, [], R.Light(5000), noise=2.0).image, "webcam 0", "webcam:0")
     ui.use_camera(camera)
     screen = ui.screen("calibrate")
     screen.store = store

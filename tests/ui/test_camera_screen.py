@@ -61,6 +61,7 @@ def test_no_camera_says_so(ui: UI, tmp_path: Path) -> None:
 class Unpluggable:
     """A raw frame source (like a USB webcam) that fails to open and read while unplugged."""
 
+    id = "webcam:1"
     name = "usb test camera"
 
     def __init__(self) -> None:

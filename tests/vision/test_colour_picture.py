@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from calibration.bench import calibrate_synthetic, synthetic_renderer
-from calibration.wizard import Wizard
+from companion.calibrate.bench import calibrate_synthetic, synthetic_renderer
+from companion.calibrate.wizard import Wizard
 from companion.vision.colour import ColourClassifier, colour_feature, tray_colour
 from companion.vision.dice_kinds import DieKinds
 from companion.vision.picture import PATCH, PictureClassifier, decode_patch, encode_patch, face_patch

@@ -1,9 +1,9 @@
 """Calibrate: the touch wizard that teaches the app this table's camera, tray, colour dice and picture die.
 
-Steps (``calibration.wizard.STEPS``): camera focus/exposure meters -> tray area (ArUco markers, or four taps on
-the live image) -> empty-tray reference -> show each colour face -> show each picture face -> verify (roll, the
+Steps (``companion.calibrate.wizard.STEPS``): camera focus/exposure meters -> tray area (ArUco markers, or four
+taps on the live image) -> empty-tray reference -> show each colour face -> show each picture face -> verify (roll, the
 app reads, the player confirms or corrects) -> name and save (or choose another saved profile). The logic is in
-``calibration.wizard``; this screen feeds it frames from the app's camera feed and shows what it says.
+``companion.calibrate.wizard``; this screen feeds it frames from the app's camera feed and shows what it says.
 Without a camera the screen says so and the rest of the app keeps working (touch entry of dice).
 """
 
@@ -23,14 +23,14 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
-from calibration.cli import camera_id
 from calibration.profile import ProfileError
 from calibration.store import ProfileStore, slug
-from calibration.tray import BRIGHT_RANGE, SHARP_ENOUGH
-from calibration.wizard import STEP_TITLES, STEPS, Wizard, WizardError
+from companion import paths
+from companion.calibrate.wizard import STEP_TITLES, STEPS, Wizard, WizardError
 from companion.i18n import N_, _, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.words import face_name
+from companion.vision.tray import BRIGHT_RANGE, SHARP_ENOUGH
 from hardware.simtray import TrayRoll
 
 load_kv("calibrate")
@@ -204,8 +204,8 @@ class CalibrateScreen(Screen):
         """Ask the camera feed for frames (or say there is no camera)."""
         app = App.get_running_app()
         if self.store is None:
-            self.store = ProfileStore()
-        self.camera_name = camera_id(str(getattr(app.camera, "name", "camera")))
+            self.store = ProfileStore(paths.calibration_dir())
+        self.camera_name = app.camera.id if app.camera is not None else "camera"
         self.has_camera = app.feed is not None
         self.simulated = self.has_camera and getattr(app, "sim_tray", None) is not None
         if not self.has_camera:

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from calibration.wizard import Wizard
+from companion.calibrate.wizard import Wizard
 from companion.vision.detections import Detections
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]  # the source checkout, when this runs from one
 
 
 def synthetic_renderer() -> Any:

@@ -1,5 +1,6 @@
-"""Camera and tray measurements for calibration: focus/exposure meters, the tray area (ArUco markers or four taps),
-the empty-tray reference, and finding dice against that reference.
+"""Camera and tray measurements: focus/exposure meters, the tray area (ArUco markers or four taps), the empty-tray
+reference, and finding dice against that reference. Used by the dice reader's kind stage and by the calibration
+wizard (``companion.calibrate``); it knows nothing of profiles.
 
 Markers: four ArUco markers from ``DICT_4X4_50`` with ids 0, 1, 2, 3 at the tray's top-left, top-right,
 bottom-right and bottom-left corners (``companion calibrate --markers FILE`` prints a sheet). The tray area is the

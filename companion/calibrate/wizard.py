@@ -26,7 +26,11 @@ from calibration.profile import (
     now_iso,
 )
 from calibration.store import ProfileExists, ProfileStore, same_name_key
-from calibration.tray import (
+from companion.calibrate.verify import Verification
+from companion.vision.colour import die_feature, tray_colour
+from companion.vision.dice_kinds import DieKinds
+from companion.vision.picture import encode_patch, face_patch
+from companion.vision.tray import (
     MIN_TRAY_SHARE,
     Blob,
     Exposure,
@@ -37,10 +41,6 @@ from calibration.tray import (
     order_quad,
     quad_area,
 )
-from calibration.verify import Verification
-from companion.vision.colour import die_feature, tray_colour
-from companion.vision.dice_kinds import DieKinds
-from companion.vision.picture import encode_patch, face_patch
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]

@@ -5,6 +5,8 @@
 
 The walk-through reads one frame per step (Enter = capture), so it also runs on a replay of recorded frames.
 Profiles live in the app's data folder; ``--base-dir`` points elsewhere (tests, or a second set of profiles).
+The camera calibrated by default is the one the app is configured with: ``companion.cli`` (the app's wiring)
+hands it to :func:`register`, so nothing here reads the app's config.
 """
 
 from __future__ import annotations
@@ -13,35 +15,25 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.profile import DEFAULT_COLOUR_FACES, DEFAULT_PICTURE_FACES, KINDS, ProfileError
 from calibration.store import ProfileStore
+from companion import paths
+from hardware.sources import camera_id
 
 Ask = Callable[[str], str]
+Configured = Callable[[], tuple[str, tuple[int, int]]]
+"""Gives the camera spec and frame size to calibrate when ``--camera`` / ``--size`` are not given."""
+
+DEFAULT_CAMERA: tuple[str, tuple[int, int]] = ("webcam:0", (640, 480))
 
 
-def camera_id(spec_or_name: str) -> str:
-    """The camera part of a profile key, from a camera spec ("pi", "webcam:0", "replay:PATH", "sim") or a frame
-    source's name ("pi camera", "webcam 0", ...): the CLI and the app must agree on it."""
-    text = spec_or_name.strip().lower()
-    if text.startswith("pi"):
-        return "pi"
-    match = re.match(r"webcam[: ]?(\d+)?$", text)
-    if match:
-        return f"webcam:{match.group(1) or 0}"
-    if text.startswith(("webcam:", "stream ")):
-        return "webcam:" + spec_or_name.strip().split(":", 1)[-1].split(" ", 1)[-1]
-    if text.startswith("replay"):
-        return "replay"
-    if text.startswith(("sim", "simulated")):
-        return "sim"
-    return text or "camera"
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``calibrate`` command to the ``companion`` parser's subcommands."""
+def register(subparsers: Any, configured: Configured = lambda: DEFAULT_CAMERA) -> None:
+    """Add the ``calibrate`` command to the ``companion`` parser's subcommands; ``configured`` gives the camera
+    the app uses (the default when ``--camera`` and ``--size`` are left out)."""
     p = subparsers.add_parser(
         "calibrate",
         help="calibrate the camera, tray, colour dice and picture die (or manage calibration profiles)",
@@ -62,21 +54,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--delete", metavar="NAME", help="delete a saved profile of --camera/--size")
     p.add_argument("--markers", metavar="FILE", type=Path, help="write a printable sheet of the 4 tray markers")
     p.add_argument("--base-dir", type=Path, help=argparse.SUPPRESS)
-    p.set_defaults(func=cmd_calibrate)
-
-
-def configured_camera() -> tuple[str, tuple[int, int]]:
-    """The camera spec and size the app is configured with (so the CLI calibrates the camera the app uses)."""
-    try:
-        from companion import paths
-        from companion.config import load
-        from companion.runtime import resolve_camera
-
-        config = load(paths.config_file())
-        camera = config["camera"]
-        return resolve_camera(str(camera["source"]), simulation=False), (int(camera["width"]), int(camera["height"]))
-    except (ImportError, KeyError, TypeError, ValueError):
-        return "webcam:0", (640, 480)
+    p.set_defaults(func=partial(cmd_calibrate, configured=configured))
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -87,22 +65,28 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None = None, source: Any = None) -> int:
-    """Run ``companion calibrate``; ``ask``, ``out`` and ``source`` are replaced in tests."""
+def cmd_calibrate(
+    args: argparse.Namespace,
+    ask: Ask = input,
+    out: TextIO | None = None,
+    source: Any = None,
+    configured: Configured = lambda: DEFAULT_CAMERA,
+) -> int:
+    """Run ``companion calibrate``; ``ask``, ``out`` and ``source`` are replaced in tests, ``configured`` gives
+    the app's camera (see :func:`register`)."""
     out = out or sys.stdout
-    store = ProfileStore(args.base_dir)
-    spec, configured_size = configured_camera()
+    store = ProfileStore(args.base_dir if args.base_dir is not None else paths.calibration_dir())
+    spec, configured_size = configured()
     args.camera = args.camera or spec
     try:
         size = parse_size(args.size) if args.size else configured_size
     except ValueError as exc:
         print(f"companion calibrate: {exc}", file=sys.stderr)
         return 2
-    camera = camera_id(args.camera)
     if args.markers:
         import cv2
 
-        from calibration.tray import marker_sheet
+        from companion.vision.tray import marker_sheet
 
         if not cv2.imwrite(str(args.markers), marker_sheet()):
             print(f"companion calibrate: cannot write {args.markers}", file=sys.stderr)
@@ -125,6 +109,11 @@ def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None
             where = f"{e.camera}@{e.resolution[0]}x{e.resolution[1]}"
             print(f"{mark} {e.name:<24} {where}" + (f"   BROKEN: {e.problem}" if e.problem else ""), file=out)
         return 0
+    try:
+        camera = camera_id(args.camera)  # the camera part of a profile's key, as the app's source.id says it
+    except ValueError as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+        return 2
     try:
         if args.use:
             profile = store.use(args.use, camera, size)
@@ -155,7 +144,7 @@ def cmd_calibrate(args: argparse.Namespace, ask: Ask = input, out: TextIO | None
             return 2
         if message:
             print(f"Camera: {message} (will keep trying)", file=out)
-    from calibration.wizard import WizardError  # OpenCV and the classifiers load only when calibrating
+    from companion.calibrate.wizard import WizardError  # OpenCV and the classifiers load only when calibrating
 
     try:
         return Walkthrough(store, source, camera, args.profile, kinds, args.captures, args.verify, ask, out).run()
@@ -208,7 +197,7 @@ class Walkthrough:
 
     def run(self) -> int:
         """The whole walk-through; returns the exit code."""
-        from calibration.wizard import Wizard, WizardError
+        from companion.calibrate.wizard import Wizard, WizardError
 
         first = self.frame()
         resolution = (int(first.shape[1]), int(first.shape[0]))
