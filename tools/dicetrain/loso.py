@@ -30,20 +30,22 @@ from tools.dicetrain.sets import ALL_SETS, fold
 
 
 def labels(path: Path, w: int, h: int, corrections: dict[str, dict[int, int | None]] | None = None) -> list[Label]:
-    """The image's labels, corrected where ``corrections`` (image key -> {label index: value or None}) says."""
+    """The image's labels, corrected where ``corrections`` (image key -> {label index: value or None}) says; the
+    dice its labels left out (``corrections.ImageFix.missing``: value and pixel box) are added."""
     lab = path.parent.parent / "labels" / (path.stem + ".txt")
     out = read_yolo_labels(lab, w, h) if lab.exists() else []
     fix = (corrections or {}).get(f"{path.parent.parent.name}/{path.name}")
-    if not fix:
+    missing = getattr(fix, "missing", [])
+    if not fix and not missing:
         return out
     fixed = []
     for i, lb in enumerate(out):
-        if i in fix:
+        if fix and i in fix:
             if fix[i] is not None:
                 fixed.append(Label(int(fix[i]), lb.box))  # type: ignore[arg-type]
         else:
             fixed.append(lb)
-    return fixed
+    return fixed + [Label(int(v), box) for v, box in missing]
 
 
 def score(
