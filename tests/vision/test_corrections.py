@@ -217,6 +217,9 @@ def test_check_writes_the_crops_and_score_prints_both_figures(
     assert cor.main(["score", str(d), "--file", str(f), "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
     assert (js["original"]["right"], js["corrected"]["right"], js["corrected"]["dice"]) == (0, 1, 2)
+    monkeypatch.setattr("tools.dicetrain.heldout_eval.held_out", lambda root: [root / "felt-trays/images/B.png"])
+    assert cor.main(["score", str(d), "--file", str(f), "--held-out"]) == 2  # A is not held out: nothing to score
+    assert "nothing to score" in capsys.readouterr().err
 
     f.write_text(json.dumps([dict(GOOD, image="felt-trays/images/A.png", label=2)]))
     assert cor.main(["check", str(tmp_path / "dice"), "--file", str(f)]) == 2

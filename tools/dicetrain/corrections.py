@@ -25,8 +25,9 @@ Commands, from the repository root:
 
     .venv/bin/python -m tools.dicetrain.corrections check ../shared/dice
         validates the file against the label files and (re)writes every entry's crop;
-    .venv/bin/python -m tools.dicetrain.corrections score ../shared/dice/felt-trays [--json] [--list]
-        the shipped reader's figures (as ``companion dice eval``) against the original and the corrected labels.
+    .venv/bin/python -m tools.dicetrain.corrections score ../shared/dice/felt-trays [--json] [--list] [--held-out]
+        the shipped reader's figures (as ``companion dice eval``) against the original and the corrected labels
+        (``--held-out``: only the set's photos in ``heldout.txt``).
 
 :func:`load_corrections` gives ``{"<set>/<NAME.jpg>": {label index: value or None}}`` (the key ``loso.labels``
 looks up); the dice the labels left out ride along as each image's ``missing`` list (:class:`ImageFix`).
@@ -341,12 +342,18 @@ class Compared:
     images: list[tuple[Path, ImageScore, ImageScore]]
 
 
-def compare(set_dir: str | Path, corrections: dict[str, dict[int, int | None]], reader: Reader) -> Compared:
-    """Read every image of a labelled set once and score the readings with the shared rule against the labels
-    as they are and as corrected."""
+def compare(
+    set_dir: str | Path,
+    corrections: dict[str, dict[int, int | None]],
+    reader: Reader,
+    only: set[str] | None = None,
+) -> Compared:
+    """Read every image of a labelled set (``only``: these file names) once and score the readings with the
+    shared rule against the labels as they are and as corrected."""
     from companion.vision.dataset import labels_of, load_image, set_images
 
     root, paths = set_images(set_dir)
+    paths = [p for p in paths if only is None or p.name in only]
     if not paths:
         raise ValueError(f"no images in {root / 'images'}: nothing to score")
     rows = []
@@ -399,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     sc.add_argument("--method", choices=("learned", "classical", "hybrid"), default=None)
     sc.add_argument("--json", action="store_true", help="one JSON line")
     sc.add_argument("--list", action="store_true", help="the images whose score the corrections change")
+    sc.add_argument("--held-out", action="store_true", help="only the set's photos listed in heldout.txt")
     for p in (ck, sc):
         p.add_argument("--file", type=Path, default=FILE, help=f"corrections file (default {FILE.name} here)")
     args = ap.parse_args(argv)
@@ -416,7 +424,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{len(written)} crops written under {CROPS}")
             return 0
         check_against_labels([e for e in entries if e.image.split("/")[0] == args.set_dir.name], args.set_dir.parent)
-        c = compare(args.set_dir, fixes(entries), shipped_reader(args.method))
+        only = None
+        if args.held_out:
+            from tools.dicetrain.heldout_eval import held_out
+
+            only = {p.name for p in held_out(args.set_dir.parent) if p.parent.parent.name == args.set_dir.name}
+        c = compare(args.set_dir, fixes(entries), shipped_reader(args.method), only)
     except (CorrectionsError, ValueError, OSError) as err:
         print(f"corrections: {err}", file=sys.stderr)
         return 2
