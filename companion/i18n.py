@@ -329,3 +329,17 @@ def and_list(items: list[str]) -> str:
     if len(names) <= 1:
         return names[0] if names else ""
     return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
+
+
+def a_number(number: int) -> str:
+    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80" (English);
+    "un 8" in Spanish and Catalan; the bare number in Korean."""
+    language = current()
+    if language in ("es", "ca"):
+        return f"un {number}"
+    if language == "ko":
+        return str(number)
+    lead = abs(number)
+    while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
+        lead //= 1000
+    return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"

@@ -26,7 +26,8 @@ from companion.games.artcollectors.rules import (
     top_run,
     working,
 )
-from companion.games.artcollectors.wording import a_number, token_name
+from companion.games.artcollectors.wording import token_name
+from companion.i18n import a_number
 
 __all__ = [
     "ABILITIES",

@@ -32,8 +32,8 @@ from companion.games.artcollectors.catalogue import (
     parse_catalogue,
     plain,
 )
-from companion.games.artcollectors.wording import a_number, token_name
 from companion.games.artcollectors.wording import names_text as _names
+from companion.games.artcollectors.wording import token_name
 from companion.games.base import (
     Action,
     BadSetup,
@@ -50,7 +50,7 @@ from companion.games.base import (
     require,
     seat_index,
 )
-from companion.i18n import N_, ngettext
+from companion.i18n import N_, a_number, ngettext
 
 # --------------------------------------------------------------------------------------------------------------
 # Small helpers over the state's own copy of the catalogue (a state never needs the data file again).

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, plain
 from companion.games.base import Action, State
-from companion.i18n import _, current, ngettext, pgettext
+from companion.i18n import _, ngettext, pgettext
 
 Event = dict[str, Any]
 
@@ -29,20 +29,6 @@ TOKEN_NAMES = {
     "10": lambda: pgettext("art collectors token", "the firefighter"),
     "11": lambda: pgettext("art collectors token", "the musician cats"),
 }
-
-
-def a_number(number: int) -> str:
-    """The number with its article, as said aloud: "a 7", but "an 8", "an 11", "an 18", "an 80" (English);
-    "un 8" in Spanish and Catalan; the bare number in Korean."""
-    language = current()
-    if language in ("es", "ca"):
-        return f"un {number}"
-    if language == "ko":
-        return str(number)
-    lead = abs(number)
-    while lead >= 1000:  # 11 000 is "eleven thousand": the leading group is what is said first
-        lead //= 1000
-    return f"{'an' if lead in (11, 18) or str(lead).startswith('8') else 'a'} {number}"
 
 
 def kind_name(state: State, code: str) -> str:

@@ -48,8 +48,8 @@ from companion.games.lowdown.board import (
     read_layout_file,
     validate_layout,
 )
-from companion.games.lowdown.wording import article as _a
-from companion.i18n import N_, ngettext
+from companion.games.lowdown.wording import colour_list, colour_name, or_list, square_text, starts_with_vowel
+from companion.i18n import N_, _, a_number, ngettext
 
 NAME = "lowdown"
 LINE_SUM = 10
@@ -67,8 +67,7 @@ SECRET_IDS = ("sc", "sn")
 
 
 def _square_text(state: State, sq: Square) -> str:
-    grid = state["layout"]["grids"][sq[0]]
-    return f"{grid['name']} grid, row {sq[1] + 1}, column {sq[2] + 1}"
+    return square_text(state, sq)
 
 
 def square_colours(state: State, sq: Square) -> list[str]:
@@ -88,13 +87,16 @@ def _parse_square(state: State, value: Any) -> Square:
         isinstance(value, list | tuple)
         and len(value) == 3
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
-        f"a square is given as [grid, row, column], not {value!r}",
+        _("a square is given as [grid, row, column], not {value!r}").format(value=value),
     )
     g, r, c = (int(v) for v in value)
     grids = state["layout"]["grids"]
-    require(0 <= g < len(grids), f"there is no grid {g + 1} on the board")
+    require(0 <= g < len(grids), _("there is no grid {n} on the board").format(n=g + 1))
     rows = grids[g]["rows"]
-    require(0 <= r < len(rows) and 0 <= c < len(rows[0]), f"the {grids[g]['name']} grid has no square there")
+    require(
+        0 <= r < len(rows) and 0 <= c < len(rows[0]),
+        _("the {grid} grid has no square there").format(grid=colour_name(grids[g]["name"])),
+    )
     return [g, r, c]
 
 
@@ -103,7 +105,7 @@ def _player_index(state: State, action: Action) -> int:
     n = len(state["players"])
     require(
         is_whole(p) and 0 <= p < n,
-        f"'player' must be a player number from 0 to {n - 1}, not {p!r}",
+        _("'player' must be a player number from 0 to {last}, not {value!r}").format(last=n - 1, value=p),
     )
     return p  # type: ignore[return-value]
 
@@ -217,35 +219,39 @@ def _whose_part(state: State, player: int) -> str | None:
     """Why ``player`` may not write now, or None when they may."""
     phase = state["phase"]
     if phase == "roll":
-        return "roll the open dice first"
+        return _("roll the open dice first")
     if phase in ("final", "over"):
-        return "the game has ended: nobody writes any more"
+        return _("the game has ended: nobody writes any more")
     active = int(state["active"])
     if phase == "active":
         if player != active:
-            return f"{_name(state, active)} chooses first; the others choose after"
+            return _("{name} chooses first; the others choose after").format(name=_name(state, active))
         return None
     if player == active:
-        return f"{_name(state, active)} has already chosen this turn"
+        return _("{name} has already chosen this turn").format(name=_name(state, active))
     if player in state["done"]:
-        return f"{_name(state, player)} has already written a number this turn"
+        return _("{name} has already written a number this turn").format(name=_name(state, player))
     if state["secret"] is None:
-        return "reveal the secret pair first: the other players choose from the four dice left"
+        return _("reveal the secret pair first: the other players choose from the four dice left")
     return None
 
 
 def _check_place(state: State, player: int, action: Action) -> tuple[Square, list[str] | None]:
     """Validate a ``place`` action; returns the square and, for the active player, the two die ids taken."""
     why = _whose_part(state, player)
-    require(why is None, f"{_name(state, player)} cannot write now: {why}")
+    require(why is None, _("{name} cannot write now: {why}").format(name=_name(state, player), why=why))
     number = action.get("number")
     colour = action.get("colour")
     wild = action.get("wild", False)
-    require(isinstance(wild, bool), "'wild' must be true or false")
+    require(isinstance(wild, bool), _("'wild' must be true or false"))
     require(
-        isinstance(number, int) and not isinstance(number, bool), f"'number' must be a whole number, not {number!r}"
+        isinstance(number, int) and not isinstance(number, bool),
+        _("'number' must be a whole number, not {value!r}").format(value=number),
     )
-    require(colour is None or isinstance(colour, str), f"'colour' must be a colour name, not {colour!r}")
+    require(
+        colour is None or isinstance(colour, str),
+        _("'colour' must be a colour name, not {value!r}").format(value=colour),
+    )
     taken: list[str] | None = None
     if player == int(state["active"]):
         known = dice(state)
@@ -253,57 +259,88 @@ def _check_place(state: State, player: int, action: Action) -> tuple[Square, lis
         numbers = sorted({known[n][1] for _, n in options})
         require(
             any(known[n][1] == number for _, n in options),
-            f"there is no {number!r} among the dice {_name(state, player)} may take"
-            f" ({' or '.join(str(x) for x in numbers)})" + _secret_hint(state),
+            _secret_hint(
+                state,
+                _("there is no {number!r} among the dice {name} may take ({numbers})").format(
+                    number=number, name=_name(state, player), numbers=or_list(numbers)
+                ),
+            ),
         )
         require(
             colour is not None,
-            "the active player names a colour die: the colour written, or with a wild the die taken out of play",
+            _("the active player names a colour die: the colour written, or with a wild the die taken out of play"),
         )
         match = [(c, n) for c, n in options if known[c][1] == colour and known[n][1] == number]
         possible = sorted({str(known[c][1]) for c, n in options if known[n][1] == number})
         require(
             bool(match),
-            f"{_name(state, player)} cannot take {colour} with {number}"
-            f" (colours possible with {number}: {', '.join(possible)})" + _secret_hint(state),
+            _secret_hint(
+                state,
+                _("{name} cannot take {colour} with {number} (colours possible with {number}: {colours})").format(
+                    name=_name(state, player), colour=colour_name(colour), number=number, colours=colour_list(possible)
+                ),
+            ),
         )
         taken = list(match[0])
     else:
         left = pool(state)
         require(
             number in left["numbers"],
-            f"{number!r} is not among the dice left ({' or '.join(str(x) for x in left['numbers'])})",
+            _("{number!r} is not among the dice left ({numbers})").format(
+                number=number, numbers=or_list(left["numbers"])
+            ),
         )
         if wild:
-            require(colour is None, "with a wild colour only the active player takes a colour die out of play")
+            require(colour is None, _("with a wild colour only the active player takes a colour die out of play"))
         else:
             require(
                 colour in left["colours"],
-                f"{colour!r} is not among the dice left ({' or '.join(str(x) for x in left['colours'])})",
+                _("{colour!r} is not among the dice left ({colours})").format(
+                    colour=colour_name(colour) if isinstance(colour, str) else colour, colours=or_list(left["colours"])
+                ),
             )
     sq = _parse_square(state, action.get("square"))
     cell = _cell(state, player, sq)
     if cell is not None:
-        what = "is shaded" if cell.get("shaded") else f"already holds {_a(cell['n'])}"
-        raise IllegalAction(f"{_square_text(state, sq)} {what}: write in a free square")
+        if cell.get("shaded"):
+            raise IllegalAction(_("{square} is shaded: write in a free square").format(square=_square_text(state, sq)))
+        raise IllegalAction(
+            _("{square} already holds {a_number}: write in a free square").format(
+                square=_square_text(state, sq), a_number=a_number(int(cell["n"]))
+            )
+        )
     if wild:
+        wilds = int(state["layout"]["wilds"])
         require(
             wilds_left(state, player) > 0,
-            f"{_name(state, player)} has used all {state['layout']['wilds']} wild colours",
+            ngettext("{name} has used all {n} wild colour", "{name} has used all {n} wild colours", wilds).format(
+                name=_name(state, player), n=wilds
+            ),
         )
     else:
         accepts = square_colours(state, sq)
+        # English says "an orange number", "a red number": one sentence for each article, the same in translation.
+        cannot = (
+            _("an {colour} number cannot go in {square}: that square is {colours}")
+            if starts_with_vowel(colour)
+            else _("a {colour} number cannot go in {square}: that square is {colours}")
+        )
         require(
             colour in accepts,
-            f"{_a(colour)} number cannot go in {_square_text(state, sq)}: that square is {'/'.join(accepts)}",
+            cannot.format(
+                colour=colour_name(colour), square=_square_text(state, sq), colours=colour_list(accepts, "/")
+            ),
         )
     return sq, taken
 
 
-def _secret_hint(state: State) -> str:
+def _secret_hint(state: State, reason: str) -> str:
+    """``reason``, and once the secret pair is looked at, that it must be used as a pair."""
     if not state["looked"]:
-        return ""
-    return "; after looking at the secret pair it must be used as a pair (its number, and its colour or a wild)"
+        return reason
+    return _(
+        "{reason}; after looking at the secret pair it must be used as a pair (its number, and its colour or a wild)"
+    ).format(reason=reason)
 
 
 def _can_write(state: State, player: int) -> bool:
@@ -319,12 +356,14 @@ def _can_write(state: State, player: int) -> bool:
 def _check_shade(state: State, player: int, action: Action) -> Square:
     """A shaded (+6) square is allowed only when nothing fits and no wild is left (manual: "ADVERTENCIA")."""
     why = _whose_part(state, player)
-    require(why is None, f"{_name(state, player)} cannot shade now: {why}")
+    require(why is None, _("{name} cannot shade now: {why}").format(name=_name(state, player), why=why))
     sq = _parse_square(state, action.get("square"))
-    require(_cell(state, player, sq) is None, f"{_square_text(state, sq)} is not free")
+    require(_cell(state, player, sq) is None, _("{square} is not free").format(square=_square_text(state, sq)))
     if player == int(state["active"]) and not state["looked"]:
         raise IllegalAction(
-            f"not yet: {_name(state, player)} taps 'Look at the secret pair' first; its dice may fit a free square"
+            _("not yet: {name} taps 'Look at the secret pair' first; its dice may fit a free square").format(
+                name=_name(state, player)
+            )
         )
     if wilds_left(state, player) > 0:
         raise IllegalAction(
@@ -336,7 +375,7 @@ def _check_shade(state: State, player: int, action: Action) -> Square:
         )
     require(
         not _can_write(state, player),
-        f"{_name(state, player)} can still write a number, so shading a square is not allowed",
+        _("{name} can still write a number, so shading a square is not allowed").format(name=_name(state, player)),
     )
     return sq
 
@@ -399,32 +438,35 @@ def legal_placements(
 
 def _line_reason(state: State, player: int, squares: Any) -> tuple[Line, str | None]:
     """Check a crossing; returns the line in board order and why it is refused (None when legal)."""
-    require(isinstance(squares, list) and len(squares) == LINE_LENGTH, "cross out exactly three squares")
+    require(isinstance(squares, list) and len(squares) == LINE_LENGTH, _("cross out exactly three squares"))
     sqs = [_parse_square(state, s) for s in squares]
     if len({tuple(s) for s in sqs}) != LINE_LENGTH:
-        return sqs, "the three squares must be different"
+        return sqs, _("the three squares must be different")
     if len({s[0] for s in sqs}) != 1:
-        return sqs, "a crossed line must stay inside one grid"
+        return sqs, _("a crossed line must stay inside one grid")
     as_set = {tuple(s) for s in sqs}
     line = next((ln for ln in grid_lines(state["layout"], sqs[0][0]) if {tuple(s) for s in ln} == as_set), None)
     if line is None:
-        return sqs, "the three squares are not in a straight line (row, column or diagonal)"
+        return sqs, _("the three squares are not in a straight line (row, column or diagonal)")
     values: list[int] = []
     for s in line:
         cell = _cell(state, player, s)
         if cell is None:
-            return line, f"{_square_text(state, s)} is empty: a line needs three numbers"
+            return line, _("{square} is empty: a line needs three numbers").format(square=_square_text(state, s))
         if cell.get("shaded"):
-            return line, f"{_square_text(state, s)} is shaded: a line needs three numbers"
+            return line, _("{square} is shaded: a line needs three numbers").format(square=_square_text(state, s))
         values.append(int(cell["n"]))
     if not (len(set(values)) == 1 or sum(values) == LINE_SUM):
         shown = " + ".join(str(v) for v in values)
-        return line, f"{shown} = {sum(values)}: a line needs three equal numbers or a sum of {LINE_SUM}"
+        return line, _("{sum} = {total}: a line needs three equal numbers or a sum of {target}").format(
+            sum=shown, total=sum(values), target=LINE_SUM
+        )
     for done in state["boards"][player]["crossed"]:
         if lines_conflict(line, done):
             shared = {tuple(s) for s in line} & {tuple(s) for s in done}
-            how = "shares a square with" if shared else "would cross"
-            return line, f"this line {how} a line already crossed out; crossed lines may not cross"
+            if shared:
+                return line, _("this line shares a square with a line already crossed out; crossed lines may not cross")
+            return line, _("this line would cross a line already crossed out; crossed lines may not cross")
     return line, None
 
 
@@ -618,21 +660,25 @@ class LowdownEngine(Engine):
 
 
 def _do_roll(state: State, action: Action) -> None:
-    require(state["phase"] != "final", "the game has ended: cross out any last lines, then finish")
-    require(state["phase"] == "roll", "the dice for this turn are already rolled")
+    require(state["phase"] != "final", _("the game has ended: cross out any last lines, then finish"))
+    require(state["phase"] == "roll", _("the dice for this turn are already rolled"))
     colours, numbers = action.get("colours"), action.get("numbers")
     layout = state["layout"]
     require(
         isinstance(colours, list)
         and len(colours) == 2
         and all(isinstance(c, str) and c in layout["colours"] for c in colours),
-        f"the open roll needs 2 colour dice, each one of {', '.join(layout['colours'])}; got {colours!r}",
+        _("the open roll needs 2 colour dice, each one of {colours}; got {value!r}").format(
+            colours=colour_list(list(layout["colours"])), value=colours
+        ),
     )
     require(
         isinstance(numbers, list)
         and len(numbers) == 2
         and all(isinstance(n, int) and not isinstance(n, bool) and n in layout["numbers"] for n in numbers),
-        f"the open roll needs 2 number dice, each one of {', '.join(map(str, layout['numbers']))}; got {numbers!r}",
+        _("the open roll needs 2 number dice, each one of {numbers}; got {value!r}").format(
+            numbers=", ".join(map(str, layout["numbers"])), value=numbers
+        ),
     )
     state["open"] = {"colours": list(colours), "numbers": list(numbers)}  # type: ignore[arg-type]
     state["phase"] = "active"
@@ -641,24 +687,24 @@ def _do_roll(state: State, action: Action) -> None:
 def _do_secret(state: State, action: Action) -> None:
     """Look at (active player, before choosing) or reveal (for the others) the secret pair."""
     phase = state["phase"]
-    require(phase in ("active", "others"), "the secret pair is rolled with the open dice: roll first")
-    require(state["secret"] is None, "the secret pair is already revealed")
+    require(phase in ("active", "others"), _("the secret pair is rolled with the open dice: roll first"))
+    require(state["secret"] is None, _("the secret pair is already revealed"))
     layout = state["layout"]
     if state["settings"]["secret_dice"] == "virtual":
         require(
             "colour" not in action and "number" not in action,
-            "in this game the app rolls the secret pair itself; do not enter dice",
+            _("in this game the app rolls the secret pair itself; do not enter dice"),
         )
         state["secret"] = virtual_secret(int(state["seed"]), int(state["turn"]), layout)
     else:
         colour, number = action.get("colour"), action.get("number")
         require(
             isinstance(colour, str) and colour in layout["colours"],
-            f"the secret colour die must be one of {', '.join(layout['colours'])}",
+            _("the secret colour die must be one of {colours}").format(colours=colour_list(list(layout["colours"]))),
         )
         require(
             isinstance(number, int) and not isinstance(number, bool) and number in layout["numbers"],
-            f"the secret number die must be one of {', '.join(map(str, layout['numbers']))}",
+            _("the secret number die must be one of {numbers}").format(numbers=", ".join(map(str, layout["numbers"]))),
         )
         state["secret"] = {"colour": colour, "number": number}
     if phase == "active":
@@ -714,15 +760,19 @@ def _end_turn(state: State) -> None:
 def _do_cross(state: State, action: Action) -> None:
     player = _player_index(state, action)
     line, why = _line_reason(state, player, action.get("squares"))
-    require(why is None, f"{_name(state, player)} cannot cross out that line: {why}")
+    require(why is None, _("{name} cannot cross out that line: {why}").format(name=_name(state, player), why=why))
     state["boards"][player]["crossed"].append(line)
 
 
 def _do_finish(state: State, action: Action) -> None:
+    grids = int(state["settings"]["end_grids"])
     require(
         state["phase"] == "final",
-        "the game ends only when a player has filled "
-        f"{state['settings']['end_grids']} grids and everyone has finished the turn",
+        ngettext(
+            "the game ends only when a player has filled {n} grid and everyone has finished the turn",
+            "the game ends only when a player has filled {n} grids and everyone has finished the turn",
+            grids,
+        ).format(n=grids),
     )
     state["phase"] = "over"
 

@@ -14,9 +14,11 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
-from kivy.utils import get_color_from_hex
+from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.games import lowdown
+from companion.games.lowdown.wording import colour_list, colour_name
+from companion.i18n import _, and_list, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -132,7 +134,13 @@ class LowdownBoard(BoxLayout):
             rows = grid["rows"]
             column = BoxLayout(orientation="vertical", size_hint=(None, None), spacing=dp(2))
             column.add_widget(
-                Label(text=grid["name"], font_size=dp(14), size_hint_y=None, height=dp(20), color=(0.85, 0.85, 0.9, 1))
+                Label(
+                    text=colour_name(grid["name"]),
+                    font_size=dp(14),
+                    size_hint_y=None,
+                    height=dp(20),
+                    color=(0.85, 0.85, 0.9, 1),
+                )
             )
             cells = GridLayout(cols=len(rows[0]), spacing=dp(2), size_hint=(None, None))
             cells.width = len(rows[0]) * size + (len(rows[0]) - 1) * dp(2)
@@ -220,12 +228,12 @@ def _hex(rgba: list[float]) -> str:
 
 def line_name(state: dict[str, Any], line: list[list[int]]) -> str:
     """'row 1', 'column 3' or 'diagonal' of a grid, for buttons and messages."""
-    (_, r1, c1), (_, r2, c2) = line[0], line[-1]
+    (_g1, r1, c1), (_g2, r2, c2) = line[0], line[-1]
     if r1 == r2:
-        return f"row {r1 + 1}"
+        return _("row {n}").format(n=r1 + 1)
     if c1 == c2:
-        return f"column {c1 + 1}"
-    return "diagonal"
+        return _("column {n}").format(n=c1 + 1)
+    return _("diagonal")
 
 
 class LowdownScreen(GameScreen):
@@ -239,6 +247,7 @@ class LowdownScreen(GameScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.board: LowdownBoard | None = None
+        self._board_message = ""  # the "Ana's board" line shown after a switch of board (replaced by the next)
         self._reset_choice()
         self.entry: dict[str, list[Any]] = {"colours": [], "numbers": []}
         self.looking = False
@@ -320,9 +329,14 @@ class LowdownScreen(GameScreen):
         self._refresh_strip()
         score = lowdown.board_score(state, self.viewing)
         left = lowdown.wilds_left(state, self.viewing)
-        self.board_title = (
-            f"[b]{_short(self.name_of(self.viewing), 18)}[/b]   score {score}   wild colours left {left}"
-            f"   grids filled {lowdown.filled_grids(state, self.viewing)}/{state['settings']['end_grids']}"
+        self.board_title = _(
+            "[b]{name}[/b]   score {score}   wild colours left {left}   grids filled {filled}/{end}"
+        ).format(
+            name=escape_markup(_short(self.name_of(self.viewing), 18)),
+            score=score,
+            left=left,
+            filled=lowdown.filled_grids(state, self.viewing),
+            end=state["settings"]["end_grids"],
         )
         content = self.ids.content
         content.clear_widgets()
@@ -340,7 +354,7 @@ class LowdownScreen(GameScreen):
             colour = get_color_from_hex(player["colour"])
             pending = state["phase"] == "others" and index != state["active"] and index not in state["done"]
             mark = "  [b]>[/b]" if index == who or pending else ""
-            button.text = f"{_short(str(player['name']), 24)}  {lowdown.board_score(state, index)}{mark}"
+            button.text = f"{escape_markup(_short(str(player['name']), 24))}  {lowdown.board_score(state, index)}{mark}"
             button.background_color = colour if index == self.viewing else [v * 0.45 for v in colour[:3]] + [1]
             button.color = readable_text(player["colour"]) if index == self.viewing else (1, 1, 1, 1)
 
@@ -381,19 +395,21 @@ class LowdownScreen(GameScreen):
         wilds = int(state["layout"]["wilds"])
         used = int(state["boards"][self.viewing]["wilds"])
         row = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(6), padding=(dp(4), dp(2)))
-        row.add_widget(Label(text="Wild colours", font_size=dp(15), size_hint_x=None, width=dp(96)))
+        row.add_widget(Label(text=_("Wild colours"), font_size=dp(15), size_hint_x=None, width=dp(96)))
         for k in range(wilds):
             row.add_widget(Factory.WildBox(text="X" if k < used else ""))
         crossed = len(state["boards"][self.viewing]["crossed"])
-        row.add_widget(Label(text=f"Crossed lines: {crossed}", font_size=dp(15), halign="right"))
+        row.add_widget(Label(text=_("Crossed lines: {n}").format(n=crossed), font_size=dp(15), halign="right"))
         panel.add_widget(row)
         if lines:
             row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
             for line in lines[:3]:
                 values = [state["boards"][self.viewing]["grids"][g][r][c]["n"] for g, r, c in line]
-                grid_name = state["layout"]["grids"][line[0][0]]["name"]
+                grid_name = colour_name(state["layout"]["grids"][line[0][0]]["name"])
                 button = Factory.AccentButton(
-                    text=f"Cross {grid_name} {line_name(state, line)}: {' '.join(map(str, values))}",
+                    text=_("Cross {grid} {line}: {values}").format(
+                        grid=grid_name, line=line_name(state, line), values=" ".join(map(str, values))
+                    ),
                     font_size=dp(15),
                     height=dp(52),
                 )
@@ -420,12 +436,15 @@ class LowdownScreen(GameScreen):
             return
         if mode != "choose":
             if who is None:
-                self.show_message("The game has ended: nobody writes any more", error=True)
+                self.show_message(_("The game has ended: nobody writes any more"), error=True)
             elif state["phase"] == "others" and (self.viewing in state["done"] or self.viewing == state["active"]):
                 me = self.name_of(self.viewing)
-                self.show_message(f"{me} has already written this turn; next: {self.name_of(who)}", error=True)
+                self.show_message(
+                    _("{name} has already written this turn; next: {next}").format(name=me, next=self.name_of(who)),
+                    error=True,
+                )
             elif who != self.viewing:
-                self.show_message(f"It is {self.name_of(who)}'s turn to write", error=True)
+                self.show_message(_("It is {name}'s turn to write").format(name=self.name_of(who)), error=True)
             return
         if self.number is None:
             stuck = (
@@ -434,13 +453,13 @@ class LowdownScreen(GameScreen):
                 and not lowdown.legal_placements(state, self.viewing, wild=False)
             )
             self.show_message(
-                "No open die fits: tap 'Look at the secret pair' first" if stuck else "Pick a number die first",
+                _("No open die fits: tap 'Look at the secret pair' first") if stuck else _("Pick a number die first"),
                 error=True,
             )
             return
         active = self.viewing == state["active"]
         if self.colour is None and not (self.wild and not active):
-            text = "Pick the colour die to take out of play" if self.wild else "Pick a colour die first"
+            text = _("Pick the colour die to take out of play") if self.wild else _("Pick a colour die first")
             self.show_message(text, error=True)
             return
         action: dict[str, Any] = {
@@ -463,10 +482,10 @@ class LowdownScreen(GameScreen):
         state = self.state
         board = state["boards"][self.viewing]
         if cell.get("shaded"):
-            self.show_message("A shaded square holds no number and cannot be crossed out", error=True)
+            self.show_message(_("A shaded square holds no number and cannot be crossed out"), error=True)
             return
         if any(list(square) in line for line in board["crossed"]):
-            self.show_message("That square is already crossed out", error=True)
+            self.show_message(_("That square is already crossed out"), error=True)
             return
         if self.line_ready:
             if square in self.picked:
@@ -478,7 +497,7 @@ class LowdownScreen(GameScreen):
             self.picked = [(s[0], s[1], s[2]) for s in lines[0]]
             self.line_ready = True
             values = " ".join(str(board["grids"][g][r][c]["n"]) for g, r, c in self.picked)
-            self.show_message(f"Tap the line again to cross out {values}")
+            self.show_message(_("Tap the line again to cross out {values}").format(values=values))
             self.refresh()
             return
         if square in self.picked:
@@ -489,7 +508,7 @@ class LowdownScreen(GameScreen):
             if not self.cross([list(s) for s in self.picked]):
                 self.refresh()
             return
-        self.show_message(f"Crossing: {len(self.picked)} of 3 squares picked")
+        self.show_message(_("Crossing: {n} of 3 squares picked").format(n=len(self.picked)))
         self.refresh()
 
     def cross(self, squares: list[list[int]]) -> bool:
@@ -509,10 +528,10 @@ class LowdownScreen(GameScreen):
         return numbers, colours
 
     def _autopick(self) -> None:
-        numbers, _ = self._options()
+        numbers, _colours = self._options()
         if self.number not in numbers:
             self.number = numbers[0] if len(numbers) == 1 else None
-        _, colours = self._options()
+        _numbers, colours = self._options()
         if self.colour not in colours:
             self.colour = colours[0] if len(colours) == 1 else None
 
@@ -575,15 +594,19 @@ class LowdownScreen(GameScreen):
                     usable = face in (numbers if kind == "number" else colours)
                     picked = face == (self.number if kind == "number" else self.colour)
                     row.add_widget(self._tile(kind, face, enabled=usable, picked=picked))
-                row.add_widget(Label(text="secret pair\n(must use)", font_size=dp(14)))
+                row.add_widget(Label(text=_("secret pair\n(must use)"), font_size=dp(14), halign="center"))
             else:
-                look = Factory.BigButton(text="Look at the secret pair", font_size=dp(16), height=dp(52))
+                look = Factory.BigButton(text=_("Look at the secret pair"), font_size=dp(16), height=dp(52))
                 look.bind(on_release=lambda _b: self.look())
                 row.add_widget(look)
             box.add_widget(row)
         left = lowdown.wilds_left(state, p)
         wild = Factory.AccentButton(
-            text=f"Wild colour: {'ON' if self.wild else 'off'} ({left} left)",
+            text=(
+                _("Wild colour: ON ({n} left)").format(n=left)
+                if self.wild
+                else _("Wild colour: off ({n} left)").format(n=left)
+            ),
             font_size=dp(16),
             height=dp(52),
             disabled=left <= 0,
@@ -611,52 +634,67 @@ class LowdownScreen(GameScreen):
         me = self.name_of(p)
         if p == state["active"]:
             roller = self.name_of(lowdown.secret_roller(state))
-            self.prompt = f"{me}: take a number and a colour, then tap a lit square"
+            self.prompt = _("{name}: take a number and a colour, then tap a lit square").format(name=me)
             if state["looked"]:
-                self.prompt = f"{me}: use the secret pair, then tap a lit square"
-            self.info = f"Turn {state['turn']}. The secret pair was rolled by {roller}."
+                self.prompt = _("{name}: use the secret pair, then tap a lit square").format(name=me)
+            self.info = _("Turn {n}. The secret pair was rolled by {name}.").format(n=state["turn"], name=roller)
         else:
             took = self._took_text()
-            self.prompt = f"{me}: take a number and a colour from the dice left"
+            self.prompt = _("{name}: take a number and a colour from the dice left").format(name=me)
             self.info = took
         plain = lowdown.legal_placements(state, p, wild=False)
+        more = ""
         if self.wild:
-            who_removes = " and the colour die to take out of play" if p == state["active"] else ""
-            self.info += f"\nWild colour: pick a number{who_removes}, then any free square."
+            if p == state["active"]:
+                more = _("Wild colour: pick a number and the colour die to take out of play, then any free square.")
+            else:
+                more = _("Wild colour: pick a number, then any free square.")
         elif not plain and p == state["active"] and not state["looked"]:
-            wild = ", or use a wild colour" if lowdown.wilds_left(state, p) > 0 else ""
-            self.info += f"\nNo open die colour fits: look at the secret pair{wild}."
+            if lowdown.wilds_left(state, p) > 0:
+                more = _("No open die colour fits: look at the secret pair, or use a wild colour.")
+            else:
+                more = _("No open die colour fits: look at the secret pair.")
         elif not plain:
-            self.info += "\nNo die colour fits: use a wild colour."
+            more = _("No die colour fits: use a wild colour.")
+        if more:
+            self.info = f"{self.info}\n{more}"
         self._dice_rows(box)
 
     def _took_text(self) -> str:
         state = self.state
         known = lowdown.dice(state)
         taken = state["taken"] or []
-        faces = [str(known[i][1]) for i in taken if i in known]
+        faces = [colour_name(known[i][1]) for i in taken if i in known]
         active = self.name_of(int(state["active"]))
         grids = state["boards"][int(state["active"])]["grids"]
         if any(c.get("shaded") and c.get("turn") == state["turn"] for g in grids for row in g for c in row if c):
-            return f"{active} could not use the secret pair, shaded a square (+6) and keeps the pair."
+            return _("{name} could not use the secret pair, shaded a square (+6) and keeps the pair.").format(
+                name=active
+            )
         if state["wild_out"]:
-            return f"{active} used a wild colour and took the {state['wild_out']} die out of play."
-        return f"{active} took {' + '.join(faces)}." if faces else ""
+            return _("{name} used a wild colour and took the {colour} die out of play.").format(
+                name=active, colour=colour_name(state["wild_out"])
+            )
+        return _("{name} took {dice}.").format(name=active, dice=" + ".join(faces)) if faces else ""
 
     def _controls_shade(self, box: BoxLayout) -> None:
         box.clear_widgets()
         me = self.name_of(self.viewing)
-        self.prompt = f"{me}: nothing fits and no wild colour is left"
-        self.info = f"{self._usable_dice_text()}\nTap a free square to shade it: it counts +6."
+        self.prompt = _("{name}: nothing fits and no wild colour is left").format(name=me)
+        self.info = f"{self._usable_dice_text()}\n" + _("Tap a free square to shade it: it counts +6.")
 
     def _usable_dice_text(self) -> str:
         """The colours the viewed player could use this turn (why nothing fits), e.g. 'Dice: blue, purple.'"""
         state = self.state
         if self.viewing == state["active"]:
             secret = state["secret"] or {}
-            return f"The secret pair: {secret.get('colour')} {secret.get('number')}."
+            return _("The secret pair: {colour} {number}.").format(
+                colour=colour_name(secret.get("colour")), number=secret.get("number")
+            )
         left = lowdown.pool(state)
-        return f"Dice left: {', '.join(map(str, left['colours']))}, {', '.join(map(str, left['numbers']))}."
+        return _("Dice left: {colours}, {numbers}.").format(
+            colours=colour_list(left["colours"]), numbers=", ".join(map(str, left["numbers"]))
+        )
 
     def _controls_pass(self, box: BoxLayout) -> None:
         box.clear_widgets()
@@ -665,14 +703,16 @@ class LowdownScreen(GameScreen):
         assert who is not None
         nxt = self.name_of(who)
         if state["phase"] == "roll":
-            text = f"Next turn: {nxt} rolls"
-            self.prompt = f"Pass the screen to {nxt}"
+            text = _("Next turn: {name} rolls").format(name=nxt)
+            self.prompt = _("Pass the screen to {name}").format(name=nxt)
             roller = self.name_of(lowdown.secret_roller(state))
-            self.info = f"{nxt} rolls 2 colour + 2 number dice; {roller} rolls the secret pair."
+            self.info = _("{name} rolls 2 colour + 2 number dice; {roller} rolls the secret pair.").format(
+                name=nxt, roller=roller
+            )
         else:
-            text = f"Pass to {nxt}"
-            self.prompt = f"Pass the screen to {nxt}"
-            self.info = self._took_text() + " You may still cross out lines here first."
+            text = _("Pass to {name}").format(name=nxt)
+            self.prompt = _("Pass the screen to {name}").format(name=nxt)
+            self.info = " ".join(t for t in (self._took_text(), _("You may still cross out lines here first.")) if t)
         button = Factory.AccentButton(text=text, font_size=dp(20), height=dp(64))
         button.bind(on_release=lambda _b: self.view(who))
         box.add_widget(button)
@@ -682,23 +722,35 @@ class LowdownScreen(GameScreen):
         state = self.state
         me = self.name_of(self.viewing)
         roller = self.name_of(lowdown.secret_roller(state))
-        self.prompt = f"Turn {state['turn']}: {me} rolls"
-        hidden = "the app keeps a secret pair hidden" if self._virtual() else f"{roller} rolls the secret pair, hidden"
-        self.info = f"Roll 2 colour + 2 number dice under the camera, or tap them on the left; {hidden}."
+        self.prompt = _("Turn {n}: {name} rolls").format(n=state["turn"], name=me)
+        if self._virtual():
+            self.info = _(
+                "Roll 2 colour + 2 number dice under the camera, or tap them on the left; the app keeps a secret "
+                "pair hidden."
+            )
+        else:
+            self.info = _(
+                "Roll 2 colour + 2 number dice under the camera, or tap them on the left; {name} rolls the secret "
+                "pair, hidden."
+            ).format(name=roller)
 
     def _controls_secret(self, box: BoxLayout) -> None:
         box.clear_widgets()
         state = self.state
         roller = self.name_of(lowdown.secret_roller(state))
         if state["phase"] == "active":
-            self.prompt = f"{self.name_of(self.viewing)} looks at the secret pair"
-            self.info = f"{roller} shows the hidden dice: enter them. After looking they must be used."
-            cancel = Factory.BigButton(text="Don't look", font_size=dp(18))
+            self.prompt = _("{name} looks at the secret pair").format(name=self.name_of(self.viewing))
+            self.info = _("{name} shows the hidden dice: enter them. After looking they must be used.").format(
+                name=roller
+            )
+            cancel = Factory.BigButton(text=_("Don't look"), font_size=dp(18))
             cancel.bind(on_release=lambda _b: self.cancel_look())
             box.add_widget(cancel)
         else:
-            self.prompt = "Reveal the secret pair"
-            self.info = f"{roller} shows the hidden dice: the others choose from the four dice left."
+            self.prompt = _("Reveal the secret pair")
+            self.info = _("{name} shows the hidden dice: the others choose from the four dice left.").format(
+                name=roller
+            )
 
     def cancel_look(self) -> None:
         self.looking = False
@@ -707,11 +759,13 @@ class LowdownScreen(GameScreen):
     def _controls_final(self, box: BoxLayout) -> None:
         box.clear_widgets()
         state = self.state
-        enders = ", ".join(self.name_of(p) for p in state["enders"])
+        enders = and_list([self.name_of(p) for p in state["enders"]])
         count = int(state["settings"]["end_grids"])
-        self.prompt = f"Game over: {enders} filled {count} grid{'' if count == 1 else 's'}"
-        self.info = "Cross out any last lines (tap a name below to see each board), then count."
-        button = Factory.AccentButton(text="Count the scores", font_size=dp(20), height=dp(64))
+        self.prompt = ngettext(
+            "Game over: {names} filled {n} grid", "Game over: {names} filled {n} grids", count
+        ).format(names=enders, n=count)
+        self.info = _("Cross out any last lines (tap a name below to see each board), then count.")
+        button = Factory.AccentButton(text=_("Count the scores"), font_size=dp(20), height=dp(64))
         button.bind(on_release=lambda _b: self._do({"type": "finish"}))
         box.add_widget(button)
 
@@ -720,8 +774,10 @@ class LowdownScreen(GameScreen):
         scores = self.session.scores() if self.session else {}
         winners = scores.get("winners", [])
         best = scores[winners[0]] if winners else 0
-        self.prompt = f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best}"
-        self.info = "Lowest score wins. Tap a name below to see each board."
+        self.prompt = ngettext("{names} wins with {score}", "{names} win with {score}", len(winners)).format(
+            names=and_list(winners), score=best
+        )
+        self.info = _("Lowest score wins. Tap a name below to see each board.")
         for name, points in sorted(((k, v) for k, v in scores.items() if k != "winners"), key=lambda kv: kv[1]):
             box.add_widget(
                 Label(
@@ -747,10 +803,13 @@ class LowdownScreen(GameScreen):
         layout = state["layout"]
         need = self._need(mode)
         panel = BoxLayout(orientation="vertical", spacing=dp(6))
-        what = "2 colour + 2 number dice" if mode == "roll" else "the secret pair: 1 colour + 1 number"
         panel.add_widget(
             Label(
-                text=f"Tap {what}. Tap a chosen die to remove it.",
+                text=(
+                    _("Tap 2 colour + 2 number dice. Tap a chosen die to remove it.")
+                    if mode == "roll"
+                    else _("Tap the secret pair: 1 colour + 1 number. Tap a chosen die to remove it.")
+                ),
                 font_size=dp(16),
                 size_hint_y=None,
                 height=dp(26),
@@ -778,7 +837,7 @@ class LowdownScreen(GameScreen):
             slots.add_widget(tile)
         slots.add_widget(Widget())
         ready = len(self.entry["colours"]) == need and len(self.entry["numbers"]) == need
-        use = Factory.AccentButton(text="Use these dice", font_size=dp(18), height=dp(56), disabled=not ready)
+        use = Factory.AccentButton(text=_("Use these dice"), font_size=dp(18), height=dp(56), disabled=not ready)
         use.size_hint_x = None
         use.width = dp(190)
         use.bind(on_release=lambda _b: self.use_entry())
@@ -787,7 +846,7 @@ class LowdownScreen(GameScreen):
         # One row of colours and one of numbers: the panel fits above the player strip with the notice banner shown.
         colours = GridLayout(cols=len(layout["colours"]), spacing=dp(6), size_hint_y=None, height=dp(56))
         for name, hexa in layout["colours"].items():
-            button = Factory.BigButton(text=name, font_size=dp(18), height=dp(56))
+            button = Factory.BigButton(text=colour_name(name), font_size=dp(18), height=dp(56))
             button.background_color = get_color_from_hex(hexa)
             button.color = readable_text(hexa)
             button.disabled = len(self.entry["colours"]) >= need
@@ -802,7 +861,7 @@ class LowdownScreen(GameScreen):
             numbers.add_widget(button)
         panel.add_widget(numbers)
         if self.app is not None and self.app.manager.has_screen("dice"):
-            camera = Factory.BigButton(text="Read the dice with the camera", font_size=dp(17), height=dp(52))
+            camera = Factory.BigButton(text=_("Read the dice with the camera"), font_size=dp(17), height=dp(52))
             camera.bind(on_release=lambda _b: self.app.open_dice(self.name))
             panel.add_widget(camera)
         panel.add_widget(Widget())
@@ -839,8 +898,9 @@ class LowdownScreen(GameScreen):
     def view(self, player: int) -> None:
         """Show ``player``'s board (the pass-the-screen step, or a look at someone else's board)."""
         self.viewing = player
-        if self.message_is_error or self.header_text.endswith("'s board"):  # never name another player's board
-            self.show_message(f"{self.name_of(player)}'s board")
+        if self.message_is_error or self.header_text == self._board_message:  # never name another player's board
+            self._board_message = _("{name}'s board").format(name=self.name_of(player))
+            self.show_message(self._board_message)
         self._reset_choice()
         self.entry = {"colours": [], "numbers": []}
         self.refresh()
@@ -871,14 +931,16 @@ class LowdownScreen(GameScreen):
             return
         mode = self.mode()
         if mode not in ("roll", "secret"):
-            self.show_message("No dice are expected right now", error=True)
+            self.show_message(_("No dice are expected right now"), error=True)
             return
         need = self._need(mode)
         colours = [str(f) for f in roll.faces(COLOUR)]
         numbers = [int(f) for f in roll.faces(PIPS)]
         if len(numbers) != need or len(colours) not in (0, need):
             self.show_message(
-                f"Expected {need} colour and {need} number dice; read {len(colours)} colour and {len(numbers)} number",
+                _("Expected {need} colour and {need} number dice; read {colours} colour and {numbers} number").format(
+                    need=need, colours=len(colours), numbers=len(numbers)
+                ),
                 error=True,
             )
             return
@@ -886,7 +948,9 @@ class LowdownScreen(GameScreen):
         if colours:
             self.use_entry()
         else:
-            self.show_message(f"Numbers read: {' and '.join(map(str, numbers))}. Tap the colour dice.")
+            self.show_message(
+                _("Numbers read: {numbers}. Tap the colour dice.").format(numbers=and_list([str(n) for n in numbers]))
+            )
             self.refresh()
 
 
