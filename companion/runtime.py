@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.i18n import Lazy, Text
+from companion.i18n import Lazy
+from companion.notices import Notice, Severity, Topic
 from hardware.buttons import ButtonBoard, FakeButtons
 
 
@@ -18,7 +19,7 @@ class Hardware:
     buttons: ButtonBoard
     camera: Any  # a hardware.camera.FrameSource, or None when no camera could be set up at all
     simulation: bool
-    notices: dict[str, Text] = field(default_factory=dict)  # topic ("buttons", "camera") -> message
+    notices: dict[str, Notice] = field(default_factory=dict)  # topic ("buttons", "camera") -> its notice
 
 
 def resolve_camera(spec: str, *, simulation: bool) -> str:
@@ -41,7 +42,7 @@ def is_pi() -> bool:
 
 def build(config: Config, *, simulate: bool = False) -> Hardware:
     """Open buttons and camera as the config says (``simulate`` forces the fakes)."""
-    notices: dict[str, Text] = {}
+    notices: dict[str, Notice] = {}
     b = config["buttons"]
     pins = {seat: pin for seat, pin in enumerate(b["pins"], start=1)}
     timing = {"bounce_s": b["bounce_ms"] / 1000, "long_press_s": b["long_press_ms"] / 1000}
@@ -52,7 +53,7 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
 
         buttons, message = open_buttons(pins, backend=backend, **timing)
         if message:
-            notices["buttons"] = message
+            notices[Topic.BUTTONS] = Notice(Topic.BUTTONS, Severity.WARNING, message)
     except ImportError:
         buttons = FakeButtons(list(pins), **timing)
     camera = None
@@ -60,16 +61,18 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
     # has its camera (it used to get the sample photos, which a player could then "use" in a game).
     spec = "sim" if simulate else resolve_camera(config["camera"]["source"], simulation=False)
     if spec == "sim" and not simulate and config["camera"]["source"] == "auto":
-        notices["camera"] = Lazy("No camera found: the dice screen shows bundled sample photos")
+        notices[Topic.CAMERA] = Notice(
+            Topic.CAMERA, Severity.INFO, Lazy("No camera found: the dice screen shows bundled sample photos")
+        )
     try:
         from hardware.sources import open_camera
 
         camera, message = open_camera(spec, size=(config["camera"]["width"], config["camera"]["height"]))
         if message:
-            notices["camera"] = message
+            notices[Topic.CAMERA] = Notice(Topic.CAMERA, Severity.WARNING, message)
     except ImportError:
         camera = None
     except Exception as err:  # a broken camera setting must not stop the app: report it
-        notices["camera"] = Lazy("Camera: {problem}", problem=str(err))
+        notices[Topic.CAMERA] = Notice(Topic.CAMERA, Severity.ERROR, Lazy("Camera: {problem}", problem=str(err)))
     simulation = simulate or isinstance(buttons, FakeButtons)
     return Hardware(buttons=buttons, camera=camera, simulation=simulation, notices=notices)

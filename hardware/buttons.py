@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 Listener = Callable[["ButtonEvent"], None]
 
@@ -26,16 +27,24 @@ class ButtonsUnavailable(RuntimeError):
     """No GPIO on this machine (or the pins are taken); the message says why, for the on-screen banner."""
 
 
+class ButtonKind(StrEnum):
+    """What a button did; equal to its name as a string ("press", "release", "long")."""
+
+    PRESS = "press"
+    RELEASE = "release"
+    LONG = "long"
+
+
 @dataclass(frozen=True)
 class ButtonEvent:
     """A press, release or long press of one seat's button.
 
-    ``kind`` is "press", "release" or "long"; ``tick`` is the edge time (s, pin-factory clock); ``held`` is the
+    ``kind`` is a :class:`ButtonKind`; ``tick`` is the edge time (s, pin-factory clock); ``held`` is the
     press duration for releases and long presses; ``source`` is "gpio", "key", "touch" or "fake".
     """
 
     seat: int
-    kind: str
+    kind: ButtonKind
     tick: float
     held: float = 0.0
     source: str = "gpio"
@@ -90,16 +99,16 @@ class Debouncer:
         events = self._settle(tick)
         if self._down_tick is not None and not self._long_sent and tick - self._down_tick >= self.long_press_s:
             self._long_sent = True
-            events.append(ButtonEvent(self.seat, "long", tick, tick - self._down_tick, self.source))
+            events.append(ButtonEvent(self.seat, ButtonKind.LONG, tick, tick - self._down_tick, self.source))
         return events
 
     def _accept(self, pressed: bool, tick: float) -> ButtonEvent:
         if pressed:
             self._down_tick, self._last_edge, self._long_sent = tick, tick, False
-            return ButtonEvent(self.seat, "press", tick, 0.0, self.source)
+            return ButtonEvent(self.seat, ButtonKind.PRESS, tick, 0.0, self.source)
         held = tick - (self._down_tick if self._down_tick is not None else tick)
         self._down_tick, self._last_edge = None, tick
-        return ButtonEvent(self.seat, "release", tick, held, self.source)
+        return ButtonEvent(self.seat, ButtonKind.RELEASE, tick, held, self.source)
 
     def _settle(self, tick: float) -> list[ButtonEvent]:
         """Report a level that changed inside a bounce window and then stayed put for ``bounce_s``."""

@@ -12,7 +12,13 @@ Frame = Any  # numpy.ndarray (H, W, 3) uint8, BGR; typed loosely so this module 
 
 
 class CameraUnavailable(RuntimeError):
-    """The camera is missing, unplugged or not returning frames; the message is shown on screen."""
+    """The camera is missing, unplugged or not returning frames; the message says why (a bare reason from a
+    plain source: whoever shows it says what it means for the players)."""
+
+
+class CameraReconnecting(CameraUnavailable):
+    """Raised by :class:`hardware.sources.ReconnectingSource`: the camera is gone and is being reopened by itself;
+    the message is a whole sentence for the players (what happened, that it comes back, that touch works)."""
 
 
 class FrameSource(Protocol):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from hardware.camera import CameraUnavailable, Frame, FrameSource
+from hardware.camera import CameraReconnecting, CameraUnavailable, Frame, FrameSource
 
 log = logging.getLogger(__name__)
 
@@ -339,10 +339,10 @@ class ReplaySource:
 class ReconnectingSource:
     """Wraps a source so that losing the camera is a message, not a crash, and it comes back by itself.
 
-    A failed open or read (any exception, or no frame) raises :class:`CameraUnavailable` with a message for the
-    banner; later reads try to reopen after ``backoff_s`` delays (growing, by the injected ``clock``) and
-    return frames again as soon as the camera is back. ``message`` holds the current problem (``None`` when
-    frames flow).
+    A failed open or read (any exception, or no frame) raises :class:`CameraReconnecting` (a
+    :class:`CameraUnavailable`) with a whole sentence for the banner; later reads try to reopen after
+    ``backoff_s`` delays (growing, by the injected ``clock``) and return frames again as soon as the camera is
+    back. ``message`` holds the current problem (``None`` when frames flow).
     """
 
     def __init__(
@@ -363,14 +363,14 @@ class ReconnectingSource:
         self._retry_at: float | None = None
 
     def open(self) -> None:
-        """Open now; on failure raise :class:`CameraUnavailable` (reads keep retrying afterwards)."""
+        """Open now; on failure raise :class:`CameraReconnecting` (reads keep retrying afterwards)."""
         self._connect()
 
     def read(self) -> Frame:
-        """A frame; :class:`CameraUnavailable` while the camera is gone (reopened when it is due)."""
+        """A frame; :class:`CameraReconnecting` while the camera is gone (reopened when it is due)."""
         if not self.connected:
             if self._retry_at is not None and self.clock() < self._retry_at:
-                raise CameraUnavailable(self.message or f"{self.name}: not available")
+                raise CameraReconnecting(self.message or f"{self.name}: not available")
             self._connect()
         try:
             frame = self.source.read()
@@ -392,7 +392,7 @@ class ReconnectingSource:
             self._retry_at = self.clock() + delay
             reason = str(err) if isinstance(err, CameraUnavailable) else f"{type(err).__name__}: {err}"
             self.message = f"Camera not available: {reason}. Trying again; touch input works meanwhile."
-            raise CameraUnavailable(self.message) from err
+            raise CameraReconnecting(self.message) from err
         self.connected, self.message, self._retry_at = True, None, None
 
     def _lost(self, reason: str, err: BaseException | None) -> NoReturn:
@@ -402,7 +402,7 @@ class ReconnectingSource:
         self.failures += 1
         self._retry_at = self.clock() + self.backoff_s[0]
         self.message = f"Camera lost ({self.name}): {reason}. Reconnecting; touch input works meanwhile."
-        raise CameraUnavailable(self.message) from err
+        raise CameraReconnecting(self.message) from err
 
     def close(self) -> None:
         """Close the camera; a later read opens it again."""

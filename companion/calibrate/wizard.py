@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -45,17 +46,30 @@ from companion.vision.tray import (
 Image = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]
 
-STEPS: tuple[str, ...] = ("camera", "tray", "empty", "colour", "picture", "verify", "save")
+
+class Step(StrEnum):
+    """A step of the walk-through; equal to its name as a string."""
+
+    CAMERA = "camera"
+    TRAY = "tray"
+    EMPTY = "empty"
+    COLOUR = "colour"
+    PICTURE = "picture"
+    VERIFY = "verify"
+    SAVE = "save"
+
+
+STEPS: tuple[Step, ...] = tuple(Step)
 """The wizard's steps in order; "colour" and "picture" may be skipped (their old data is then kept)."""
 
 STEP_TITLES = {
-    "camera": "Camera check",
-    "tray": "Tray area",
-    "empty": "Empty tray",
-    "colour": "Colour dice",
-    "picture": "Picture die",
-    "verify": "Verify",
-    "save": "Save profile",
+    Step.CAMERA: "Camera check",
+    Step.TRAY: "Tray area",
+    Step.EMPTY: "Empty tray",
+    Step.COLOUR: "Colour dice",
+    Step.PICTURE: "Picture die",
+    Step.VERIFY: "Verify",
+    Step.SAVE: "Save profile",
 }
 
 
@@ -179,18 +193,18 @@ class Wizard:
         """Jump to a step (the wizard's step list, or a screen's Back/Skip)."""
         if step not in STEPS:
             raise WizardError(f"no step called {step!r}")
-        self.step = step
+        self.step = Step(step)
 
-    def next(self) -> str:
+    def next(self) -> Step:
         """Move on to the next step; refuses when a step's requirement is missing (with the reason)."""
-        if self.step == "empty" and self.empty_image is None:
+        if self.step == Step.EMPTY and self.empty_image is None:
             raise WizardError("Take the empty-tray picture first: clear the tray and press Capture")
-        if self.step == "save":
+        if self.step == Step.SAVE:
             return self.step
         self.step = STEPS[self.step_index + 1]
         return self.step
 
-    def back(self) -> str:
+    def back(self) -> Step:
         """Go to the previous step (stays on the first)."""
         self.step = STEPS[max(0, self.step_index - 1)]
         return self.step

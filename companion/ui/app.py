@@ -28,12 +28,14 @@ from companion.games.base import Setup, error_words
 from companion.history import History, HistoryError
 from companion.i18n import Lazy, Text, _, lazy_n
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
+from companion.notices import Notice, Severity, Topic
 from companion.runtime import Hardware
 from companion.ui.camera_feed import CameraFeed
 from companion.ui.hub import Hub
 from companion.ui.screens import GAME_SCREENS, load_kv
 from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
+from hardware.camera import CameraReconnecting
 from hardware.simtray import TrayRoll, tray_of
 
 log = logging.getLogger(__name__)
@@ -113,11 +115,11 @@ class CompanionApp(App):
         self.sim_tray = tray_of(self.camera)  # the simulated camera, which rolls when asked; None for a real one
         # What the players are told about hardware and config problems, by topic; newest shown first. A Lazy
         # notice is worded again in the new language after a switch.
-        self.notices: dict[str, Text] = dict(hardware.notices)
+        self.notices: dict[str, Notice] = dict(hardware.notices)
         self._errors = KeepRunning(self)
         if config.problems:
             # the count first: a long one is cut
-            self.notices["config"] = (
+            worded = (
                 Lazy("Config: {problem}", problem=config.problems[0])
                 if len(config.problems) == 1
                 else lazy_n(
@@ -127,6 +129,7 @@ class CompanionApp(App):
                     problem=config.problems[0],
                 )
             )
+            self.notices[Topic.CONFIG] = Notice(Topic.CONFIG, Severity.WARNING, worded)
         self._watchdog: Any = None
 
     # -- wiring ------------------------------------------------------------------------------------------
@@ -144,7 +147,7 @@ class CompanionApp(App):
         self.hub.on("button", self._deliver_button)
         self.hub.on("camera", self._camera_status)
         self.hub.on("frame", self._deliver_frame)
-        self.hub.on("notice", lambda item: self.notice(*item))
+        self.hub.on("notice", lambda item: self.show_notice(*item))
         for board in {id(self.buttons): self.buttons, id(self.sim_buttons): self.sim_buttons}.values():
             board.add_listener(lambda event: self.hub.put("button", event))
         Clock.schedule_interval(lambda _dt: self.buttons.poll(), 0.1)
@@ -228,21 +231,31 @@ class CompanionApp(App):
         if self.feed is not None:
             self.feed.consumed()
 
-    def _camera_status(self, message: str | None) -> None:
-        shown: Text | None = message
-        if message and not message.lower().startswith("camera"):
-            # A bare reason from a plain source; the reconnecting source's messages already say it all.
-            shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=message)
-        self.notice("camera", shown)
+    def _camera_status(self, problem: Exception | None) -> None:
+        """The camera feed's news: ``None`` when frames flow, else what stopped them."""
+        shown: Text | None = None
+        if isinstance(problem, CameraReconnecting):
+            shown = str(problem)  # the reconnecting source's sentence says it all
+        elif problem is not None:
+            # A bare reason from a plain source.
+            shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=str(problem))
+        self.notice(Topic.CAMERA, shown)
         handler = getattr(self.manager.current_screen, "on_camera", None)
         if handler is not None:
             handler(i18n.text(shown) or None)
 
-    def notice(self, topic: str, message: Text | None) -> None:
+    def notice(self, topic: str, message: Text | None, severity: Severity = Severity.WARNING) -> None:
         """Show (or with ``None`` clear) the banner message for one topic."""
-        self.notices.pop(topic, None)
-        if message:
-            self.notices[topic] = message
+        self.show_notice(topic, Notice(topic, severity, message) if message else None)
+
+    def show_notice(self, topic: str, notice: Notice | None) -> None:
+        """Show a notice on the banner, replacing its topic's (``None``: clear the topic); logged at its
+        severity."""
+        old = self.notices.pop(topic, None)
+        if notice is not None:
+            self.notices[topic] = notice
+            if old is None or str(old) != str(notice):
+                log.log(notice.severity, "notice (%s): %s", topic, notice)
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
@@ -253,7 +266,7 @@ class CompanionApp(App):
 
         from companion.ui.fonts import readable
 
-        newest = [readable(notice) for notice in reversed(list(self.notices.values()))]
+        newest = [readable(notice.text) for notice in reversed(list(self.notices.values()))]
         line = Window.width - dp(BANNER_SLACK)
         if len(newest) == 1:
             self.banner = fit_text(newest[0], 2 * line, dp(BANNER_FONT))
@@ -271,8 +284,8 @@ class CompanionApp(App):
         from companion.ui.fonts import readable
         from companion.ui.widgets import notices_view
 
-        lines = [readable(text) for topic, text in reversed(list(self.notices.items())) if topic != "config"]
-        if "config" in self.notices:
+        lines = [readable(n.text) for topic, n in reversed(list(self.notices.items())) if topic != Topic.CONFIG]
+        if Topic.CONFIG in self.notices:
             lines += [str(Lazy("Config: {problem}", problem=problem)) for problem in self.settings.problems]
         return notices_view(lines, self.dismiss_notices)
 
@@ -285,7 +298,7 @@ class CompanionApp(App):
         try:
             self.history.started(setup, self.session.game_id, persons or {})
         except (HistoryError, JournalError) as err:  # history is a convenience: never stops a game
-            self.notice("history", _("Players could not be remembered: {error}").format(error=err))
+            self.notice(Topic.HISTORY, _("Players could not be remembered: {error}").format(error=err))
         self.open_game_screen()
         return self.session
 
@@ -297,25 +310,26 @@ class CompanionApp(App):
             session = GameSession(self.journal, game_id)
         except GameDamaged as err:
             self.notice(
-                "resume",
+                Topic.RESUME,
                 Lazy(
                     "Game {id} is damaged ({reason}) and cannot be reopened. It stays in the journal file; the "
                     "other games are fine.",
                     id=game_id,
                     reason=err.reason,
                 ),
+                Severity.ERROR,
             )
             self.go("games")
             return None
         except (ReplayError, JournalError) as err:
             why = str(err).removeprefix(f"game {game_id}: ")
             self.notice(
-                "resume",
+                Topic.RESUME,
                 Lazy("Game {id} cannot be reopened ({why}). Export it, or stop offering it here.", id=game_id, why=why),
             )
             self.go("games")
             return None
-        self.notice("resume", None)
+        self.notice(Topic.RESUME, None)
         self.session = session
         Clock.schedule_once(lambda _dt: _prepare_undo(session), 0)  # after this frame, not on the first Undo
         self.open_game_screen()
@@ -343,7 +357,8 @@ class CompanionApp(App):
         camera = self.camera.id if self.camera is not None else "camera"
         found = active_vision_profile(resolution, camera, base_dir=paths.calibration_dir())
         # A broken or mismatched profile is said on screen (this runs in the camera thread: via the hub).
-        self.hub.put("notice", ("calibration", Lazy("Calibration: {why}", why=found.message) if found.broken else None))
+        why = Notice(Topic.CALIBRATION, Severity.WARNING, Lazy("Calibration: {why}", why=found.message))
+        self.hub.put("notice", (Topic.CALIBRATION, why if found.broken else None))
         return found.profile
 
     def open_dice(self, return_to: str, back_to: str | None = None) -> None:
@@ -384,10 +399,7 @@ class CompanionApp(App):
         self.ask_language = False
         if not self.preferences.set("language", self.language):
             problem = problem or self.preferences.problem
-        self.notice(
-            "language",
-            Lazy("Language: {problem}", problem=problem) if problem else None,
-        )
+        self.notice(Topic.LANGUAGE, Lazy("Language: {problem}", problem=problem) if problem else None)
         current = self.manager.current
         for screen in list(self.manager.screens):
             if screen.name != current:
@@ -421,10 +433,11 @@ class KeepRunning(ExceptionHandler):  # type: ignore[misc]
             log.error("the same uncaught error again (%d times): %s", count, what)
         try:
             self.app.notice(
-                "error",
+                Topic.ERROR,
                 _("Something went wrong ({error}). The game is kept: carry on, or go Home and continue it.").format(
                     error=error_words(exception)
                 ),
+                Severity.ERROR,
             )
         except Exception:
             log.exception("the error could not be shown")

@@ -30,7 +30,8 @@ def _stop_all() -> None:
 
 class CameraFeed:
     """Reads ``source`` while at least one screen wants frames; posts ``("frame", (frame, result))`` and
-    ``("camera", message_or_None)`` to the hub. ``result`` is ``processor(frame)`` when one is set."""
+    ``("camera", problem_or_None)`` to the hub (the exception that stopped the frames, once per new problem;
+    ``None`` when they flow). ``result`` is ``processor(frame)`` when one is set."""
 
     def __init__(
         self, source: Any, post: Callable[[str, Any], None], *, interval_s: float = 0.1, retry_s: float = 2.0
@@ -107,10 +108,11 @@ class CameraFeed:
             try:
                 frame = self.source.read()
             except (CameraUnavailable, OSError, RuntimeError) as err:
-                message = str(err) or "camera not available"
+                problem = err if str(err) else CameraUnavailable("camera not available")
+                message = str(problem)
                 if message != self.error:
                     self.error = message
-                    self._post("camera", message)
+                    self._post("camera", problem)
                 if not probing:
                     self._stop.wait(self.retry_s)
                 continue

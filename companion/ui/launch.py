@@ -101,6 +101,7 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     from companion import config as config_mod
     from companion import paths, runtime
     from companion.journal.store import open_for_app
+    from companion.notices import Notice, Severity, Topic
     from companion.ui.app import CompanionApp
 
     cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
@@ -109,15 +110,15 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     hardware = runtime.build(cfg, simulate=simulate)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
-        hardware.notices["journal"] = problem
+        hardware.notices[Topic.JOURNAL] = Notice(Topic.JOURNAL, Severity.ERROR, problem)
     from companion.ui import fonts
 
     font_notice = fonts.notice(setup_font())
     if font_notice is not None:
-        hardware.notices["font"] = font_notice
-    for topic, why in (("language", language), ("preferences", prefs.problem)):
+        hardware.notices[Topic.FONT] = Notice(Topic.FONT, Severity.WARNING, font_notice)
+    for topic, why in ((Topic.LANGUAGE, language), (Topic.PREFERENCES, prefs.problem)):
         if why:
-            hardware.notices[topic] = why
+            hardware.notices[topic] = Notice(topic, Severity.WARNING, why)
     return CompanionApp(config=cfg, journal=journal, hardware=hardware, preferences=prefs, ask_language=ask)
 
 

@@ -22,9 +22,9 @@ def annotate(
     scale = max(out.shape[:2]) / 640
     thick = max(1, round(2 * scale))
     total = 0
-    for box, value, conf, kind in detections:
+    for i, (box, value, conf, kind) in enumerate(detections):
         x0, y0, x1, y1 = (int(v) for v in box)
-        colour = SURE if conf >= flag_below else UNSURE
+        colour = SURE if conf >= flag_below and not detections.flagged[i] else UNSURE
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
         label = f"{value if kind == PIPS else kind} {conf:.0%}"
         cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick)

@@ -14,7 +14,9 @@ from companion.vision.roll import PIPS
 @dataclass(frozen=True)
 class Detections:
     """N dice found in one frame: boxes (N, 4) int x0 y0 x1 y1 in frame pixels, values (N,) int (0 = unread),
-    confidences (N,) float 0-1, kinds (N) die kinds ("pips" by default) and faces (N) for non-pip kinds.
+    confidences (N,) float 0-1, kinds (N) die kinds ("pips" by default), faces (N) for non-pip kinds and
+    flagged (N,) bool: a stage that is unsure of a die says so here, whatever its confidence (the player is asked
+    to check it; a low confidence alone flags it later, against the configured ``dice.min_confidence``).
 
     ``data`` carries per-stage extras (arrays of length N, e.g. pip counts), like supervision's ``data``.
     Stages never mutate a Detections: they return a new one (``replace``/indexing)."""
@@ -25,6 +27,7 @@ class Detections:
     kinds: list[str] = field(default_factory=list)
     faces: list[int | str | None] = field(default_factory=list)
     data: dict[str, np.ndarray] = field(default_factory=dict)
+    flagged: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def __post_init__(self) -> None:
         n = len(self.boxes)
@@ -39,6 +42,12 @@ class Detections:
             object.__setattr__(self, "faces", [int(v) if v else None for v in self.values])
         if len(self.kinds) != n or len(self.faces) != n:
             raise ValueError("Detections kinds/faces must have one entry per box")
+        if len(self.flagged) == 0 and n:
+            object.__setattr__(self, "flagged", np.zeros(n, dtype=bool))
+        else:
+            object.__setattr__(self, "flagged", np.asarray(self.flagged, dtype=bool))
+        if len(self.flagged) != n:
+            raise ValueError(f"Detections flagged has {len(self.flagged)} entries for {n} boxes")
         for k, v in self.data.items():
             if len(v) != n:
                 raise ValueError(f"Detections data[{k!r}] has {len(v)} entries for {n} boxes")
@@ -74,6 +83,7 @@ class Detections:
             [self.kinds[i] for i in idx],
             [self.faces[i] for i in idx],
             {k: v[idx] for k, v in self.data.items()},
+            self.flagged[idx],
         )
 
     def __iter__(self) -> Iterator[tuple[np.ndarray, int, float, str]]:
@@ -95,6 +105,7 @@ class Detections:
             "kinds": list(self.kinds),
             "faces": list(self.faces),
             "data": dict(self.data),
+            "flagged": self.flagged,
         }
         fields.update(changes)
         return Detections(**fields)
@@ -120,4 +131,5 @@ class Detections:
             [k for p in parts for k in p.kinds],
             [f for p in parts for f in p.faces],
             {k: np.concatenate([p.data[k] for p in parts]) for k in keys},
+            np.concatenate([p.flagged for p in parts]),
         )

@@ -168,6 +168,7 @@ class KindStage:
         confidences = [float(c) for c in detections.confidences] + [0.0] * len(extra)
         kinds = list(detections.kinds) + [UNKNOWN] * len(extra)
         faces: list[int | str | None] = list(detections.faces) + [None] * len(extra)
+        flagged = [bool(f) for f in detections.flagged] + [False] * len(extra)
         keep = [True] * len(boxes)
         named: set[int] = set()  # outlines already read as a colour or picture die
         for i, box in enumerate(boxes):
@@ -186,10 +187,10 @@ class KindStage:
             boxes[i] = face_box
             kinds[i], faces[i] = read.kind, read.face
             values[i] = 0
-            confidences[i] = min(read.confidence, 0.49) if read.flagged else read.confidence
+            confidences[i], flagged[i] = read.confidence, read.flagged
         data = {k: np.concatenate([v, np.zeros(len(extra), dtype=v.dtype)]) for k, v in detections.data.items()}
         result = Detections.from_lists(
-            [list(b) for b in boxes], values, confidences, kinds=kinds, faces=faces, data=data
+            [list(b) for b in boxes], values, confidences, kinds=kinds, faces=faces, data=data, flagged=flagged
         )
         return result[np.array(keep, dtype=bool)]
 

@@ -24,11 +24,9 @@ import numpy as np
 
 from companion.vision.detections import Detections
 from companion.vision.pipeline import FLAG_BELOW, read_dice, to_roll
-from companion.vision.roll import Roll
+from companion.vision.roll import LiveState, Roll
 
-ROLLING = "rolling"
-READING = "reading"
-SETTLED = "settled"
+ROLLING, READING, SETTLED = LiveState.ROLLING, LiveState.READING, LiveState.SETTLED
 
 
 @dataclass(frozen=True)
@@ -52,7 +50,7 @@ class LiveSettings:
     recheck_agree: int = 2  # consecutive re-reads that differ from the settled roll before it is voted again
 
 
-Entry = tuple[np.ndarray, int, float, str, int | str | None]
+Entry = tuple[np.ndarray, int, float, str, int | str | None, bool]  # box, value, confidence, kind, face, flagged
 
 
 @dataclass
@@ -91,7 +89,14 @@ def _clusters(readings: list[Detections]) -> list[_Cluster]:
                 d = float(np.hypot(*(c[i] - cl.centre)))
                 if k not in taken and d < 0.5 * max(size, cl.size) and d < best_d:
                     best, best_d = k, d
-            entry = (det.boxes[i], int(det.values[i]), float(det.confidences[i]), det.kinds[i], det.faces[i])
+            entry = (
+                det.boxes[i],
+                int(det.values[i]),
+                float(det.confidences[i]),
+                det.kinds[i],
+                det.faces[i],
+                bool(det.flagged[i]),
+            )
             if best < 0:
                 clusters.append(_Cluster(c[i].astype(np.float64), size, [entry]))
                 taken.add(len(clusters) - 1)
@@ -107,11 +112,12 @@ def vote(readings: list[Detections], settings: LiveSettings | None = None) -> De
     """Combine several readings of the same still scene: dice are matched by position; a die seen in more than
     ``min_agree`` of the readings is kept with its most common value (one seen in fewer is dropped); confidence is
     its mean confidence times the share of readings that agree with that value (so disagreement, or a die missing
-    from some readings, lowers it; ``data["agree"]`` is that share, below 1 for a die to check)."""
+    from some readings, lowers it; ``data["agree"]`` is that share, below 1 for a die to check). It is flagged when
+    more than half of the readings that agree on its face flagged it."""
     s = settings or LiveSettings()
     if not readings:
         return Detections.empty()
-    boxes, values, confs, kinds, faces, agree = [], [], [], [], [], []
+    boxes, values, confs, kinds, faces, agree, flagged = [], [], [], [], [], [], []
     n_read = len(readings)
     for cl in _clusters(readings):
         if len(cl.entries) <= s.min_agree * n_read:
@@ -127,6 +133,7 @@ def vote(readings: list[Detections], settings: LiveSettings | None = None) -> De
         kinds.append(members[0][3])
         faces.append(members[0][4])
         agree.append(share)
+        flagged.append(2 * sum(e[5] for e in members) > len(members))
     if not boxes:
         return Detections.empty()
     det = Detections(
@@ -136,6 +143,7 @@ def vote(readings: list[Detections], settings: LiveSettings | None = None) -> De
         kinds,
         faces,
         {"agree": np.asarray(agree)},
+        np.asarray(flagged, dtype=bool),
     )
     return det.sorted_left_to_right()
 
@@ -171,7 +179,7 @@ class SettleVoter:
     added or taken away without much movement), those re-reads start a new vote and a new roll follows."""
 
     settings: LiveSettings = field(default_factory=LiveSettings)
-    state: str = ROLLING
+    state: LiveState = ROLLING
     still_since: float | None = None
     readings: list[Detections] = field(default_factory=list)
     last: Detections | None = None  # the voted reading of the last emitted roll
@@ -238,11 +246,10 @@ class SettleVoter:
             return None
         readings = self.readings[-s.votes :]
         voted = vote(readings, s)
-        flagged = voted.confidences < s.flag_below
+        flagged = voted.flagged | (voted.confidences < s.flag_below)
         if "agree" in voted.data:
             flagged |= voted.data["agree"] < 1.0
-        confs = np.where(flagged, np.minimum(voted.confidences, s.flag_below - 1e-3), voted.confidences)
-        voted = voted.replace(confidences=confs.astype(np.float32))
+        voted = voted.replace(flagged=flagged)
         self._seen, self._n_voted = _clusters(readings), len(readings)
         self.state, self.readings, self.pending, self.last = SETTLED, [], [], voted
         return to_roll(voted, flag_below=s.flag_below)
@@ -287,7 +294,7 @@ class LiveReader:
         self.latest: Detections = Detections.empty()  # the last reading, for the overlay
 
     @property
-    def state(self) -> str:
+    def state(self) -> LiveState:
         return self.voter.state
 
     def _thumb(self, frame_bgr: np.ndarray) -> np.ndarray:

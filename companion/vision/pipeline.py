@@ -311,12 +311,14 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
 
 
 def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:
-    """The plain-Python roll a game screen receives; unsure dice are flagged for the player to check."""
+    """The plain-Python roll a game screen receives; unsure dice are flagged for the player to check: those a
+    stage flagged, and those read with less confidence than ``flag_below``."""
     dice = []
     for i in range(len(detections)):
         kind = detections.kinds[i]
         face = detections.faces[i] if kind != PIPS else (int(detections.values[i]) or None)
         conf = float(detections.confidences[i])
         box = tuple(int(v) for v in detections.boxes[i])
-        dice.append(DieRead(kind, face, conf, (box[0], box[1], box[2], box[3]), flagged=conf < flag_below))
+        flagged = bool(detections.flagged[i]) or conf < flag_below
+        dice.append(DieRead(kind, face, conf, (box[0], box[1], box[2], box[3]), flagged=flagged))
     return Roll(tuple(dice), source)

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-# Die kinds: standard pip dice read as 1-6; colour dice read as a colour name; picture dice as an icon name.
-PIPS = "pips"
-COLOUR = "colour"
-PICTURE = "picture"
-UNKNOWN = "unknown"
+
+class DieKind(StrEnum):
+    """What kind of die was read: standard pip dice read as 1-6; colour dice as a colour name; picture dice as an
+    icon name; unknown when no reader could place it. Equal to its name as a string (JSON and journals keep the
+    plain string)."""
+
+    PIPS = "pips"
+    COLOUR = "colour"
+    PICTURE = "picture"
+    UNKNOWN = "unknown"
+
+
+PIPS, COLOUR, PICTURE, UNKNOWN = DieKind.PIPS, DieKind.COLOUR, DieKind.PICTURE, DieKind.UNKNOWN
+
+
+class LiveState(StrEnum):
+    """Where live reading is (``companion.vision.live``): dice moving, still and being read, or a roll settled.
+    Equal to its name as a string."""
+
+    ROLLING = "rolling"
+    READING = "reading"
+    SETTLED = "settled"
 
 
 @dataclass(frozen=True)

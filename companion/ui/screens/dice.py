@@ -28,10 +28,14 @@ from companion.ui.screens import load_kv
 from companion.ui.screens.camera import frame_texture
 from companion.ui.screens.game import not_saved
 from companion.ui.words import face_name, game_title
-from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, Roll
+from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, LiveState, Roll
 from hardware.simtray import TrayRoll
 
-STATUS = {"rolling": N_("Rolling…"), "reading": N_("Still — reading…"), "settled": N_("Settled")}
+STATUS = {
+    LiveState.ROLLING: N_("Rolling…"),
+    LiveState.READING: N_("Still — reading…"),
+    LiveState.SETTLED: N_("Settled"),
+}
 
 load_kv("dice")
 
@@ -46,7 +50,7 @@ FACES: dict[str, list[Any]] = {
 class LiveResult:
     """What the camera thread hands over per frame: live state, the latest reading, and a settled roll (once)."""
 
-    state: str
+    state: LiveState
     latest: Roll
     settled: Roll | None
 
@@ -87,9 +91,9 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
         settled = reader.feed(frame, clock())
         if reader.latest is not before:
             overlay[0] = reader.latest  # read from this very frame
-        elif reader.state == "rolling":
+        elif reader.state == LiveState.ROLLING:
             overlay[0] = Detections.empty()  # the dice moved since that reading
-        if settled is not None or reader.state != "settled":
+        if settled is not None or reader.state != LiveState.SETTLED:
             held[0] = settled
         # The feed keeps only the newest result for the UI, so a roll sent with one frame alone could be lost.
         return LiveResult(reader.state, to_roll(overlay[0], flag_below=flag_below), held[0])
@@ -277,7 +281,7 @@ class DiceScreen(Screen):
         self.ids.view.texture = self._texture
         self.frame_size = (frame.shape[1], frame.shape[0])
         if isinstance(result, LiveResult):
-            self.moving = result.state == "rolling"
+            self.moving = result.state == LiveState.ROLLING
         if isinstance(result, Exception):
             self.say(_("Dice reader error: {problem}").format(problem=result), error=True)
             return
@@ -321,7 +325,7 @@ class DiceScreen(Screen):
             self.say(
                 _("New roll: the corrections were for the last one. {said}").format(said=said) if dropped else said
             )
-        elif result.state != "settled" and not busy and not self.by_hand:
+        elif result.state != LiveState.SETTLED and not busy and not self.by_hand:
             # Dice moving again: the last reading goes (a roll entered or corrected by hand stays until the
             # next settled reading or Read again, so a camera coming back does not wipe what was typed).
             self.roll = None
