@@ -26,6 +26,15 @@ class GameHeader(BoxLayout):
 
     screen = ObjectProperty(None, allownone=True, rebind=True)
 
+    def how_to_play(self) -> None:
+        """The ? button: the rules page of the game on show; Back returns to the game as it was."""
+        session = getattr(self.screen, "session", None)
+        if session is None:
+            return
+        from companion.ui.screens.howto import open_how_to_play
+
+        open_how_to_play(session.setup.game, self.screen.name)
+
 
 class SeatButton(Button):
     """One on-screen player button: presses on touch down, releases on touch up, like an arcade button."""

@@ -24,6 +24,7 @@ SCREENS: dict[str, str] = {
     "transfer": "companion.ui.screens.transfer:TransferScreen",
     "language": "companion.ui.screens.language:LanguageScreen",
     "settings": "companion.ui.screens.language:SettingsScreen",
+    "howto": "companion.ui.screens.howto:HowToScreen",
 }
 
 # game id -> "module:Class". A game helper adds its one line here.

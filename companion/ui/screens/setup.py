@@ -283,6 +283,12 @@ class SetupScreen(Screen):
         """seat -> player uid for the rows that are known players."""
         return {r["seat"]: r["person"] for r in self.rows[: self.count] if r.get("person")}
 
+    def how_to_play(self) -> None:
+        """This game's rules page; Back returns here with the players and options as they were."""
+        from companion.ui.screens.howto import open_how_to_play
+
+        open_how_to_play(self.game, self.name)
+
     def start(self) -> None:
         self.error_text = ""
         try:
