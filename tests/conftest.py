@@ -59,11 +59,11 @@ def toy_game() -> Iterator[str]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[TOY_MODULE] = module
     spec.loader.exec_module(module)
-    saved = dict(games._REGISTRY)
-    games.register("toy", f"{TOY_MODULE}:ENGINE")
+    saved = dict(games.GAMES)
+    games.register("toy", games.GameEntry(f"{TOY_MODULE}:ENGINE"))  # no screen: never offered on the home screen
     try:
         yield "toy"
     finally:
-        games._REGISTRY.clear()
-        games._REGISTRY.update(saved)
+        games.GAMES.clear()
+        games.GAMES.update(saved)
         sys.modules.pop(TOY_MODULE, None)

@@ -1,48 +1,54 @@
-"""Rules engines, one module per game, standard library only.
+"""Rules engines, one package per game, standard library only.
 
-``ENGINES`` maps each implemented game's id to its engine; the home screen, the journal and ``companion
-replay`` find games only through it, so a game that is not registered here does not appear anywhere.
+``GAMES`` is the one table of games: each game's engine and the screen it is played on. The home screen, the
+journal, ``companion replay`` and the UI find games only through it, so a game that is not in it does not appear
+anywhere, and one that is in it appears everywhere. Both are named as "module:attribute" and imported when
+used: the rules never import the UI (the screen is only a name here, imported by the UI).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+from dataclasses import dataclass
 
 from companion.games.base import BadSetup, Engine, IllegalAction, Player, Setup
 
-__all__ = ["BadSetup", "Engine", "IllegalAction", "Player", "Setup", "engine", "engines"]
-
-# id -> "module:attribute"; imported lazily so one broken engine cannot stop the others from loading.
-_REGISTRY: dict[str, str] = {}
+__all__ = ["GAMES", "BadSetup", "Engine", "GameEntry", "IllegalAction", "Player", "Setup", "engine", "engines"]
 
 
-def register(name: str, target: str) -> None:
-    """Make a game available (used by this module's registration list below)."""
-    _REGISTRY[name] = target
+@dataclass(frozen=True)
+class GameEntry:
+    """One game: its engine and its game screen, as "module:attribute". ``screen`` None: a game with no screen
+    (a test's toy game), played through the journal and ``companion replay`` but never offered on the home
+    screen."""
+
+    engine: str
+    screen: str | None = None
+
+
+GAMES: dict[str, GameEntry] = {
+    "ratatat": GameEntry("companion.games.ratatat:ENGINE", "companion.ui.screens.ratatat:RatatatScreen"),
+    "lowdown": GameEntry("companion.games.lowdown:ENGINE", "companion.ui.screens.lowdown:LowdownScreen"),
+    "ratuki": GameEntry("companion.games.ratuki:ENGINE", "companion.ui.screens.ratuki:RatukiScreen"),
+    "artcollectors": GameEntry(
+        "companion.games.artcollectors:ENGINE", "companion.ui.screens.artcollectors:ArtCollectorsScreen"
+    ),
+}
+
+
+def register(name: str, entry: GameEntry) -> None:
+    """Add a game to :data:`GAMES` (tests register a toy game this way)."""
+    GAMES[name] = entry
 
 
 def engine(name: str) -> Engine:
     """The engine for game ``name``; :class:`BadSetup` if there is no such game."""
-    if name not in _REGISTRY:
-        raise BadSetup(f"unknown game {name!r} (known: {', '.join(sorted(_REGISTRY)) or 'none'})")
-    module, _, attr = _REGISTRY[name].partition(":")
+    if name not in GAMES:
+        raise BadSetup(f"unknown game {name!r} (known: {', '.join(sorted(GAMES)) or 'none'})")
+    module, _, attr = GAMES[name].engine.partition(":")
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
-def available(name: str) -> bool:
-    """True when the game's engine module is present (registered games without one are not offered)."""
-    module = _REGISTRY.get(name, "").partition(":")[0]
-    return bool(module) and importlib.util.find_spec(module) is not None
-
-
 def engines() -> list[Engine]:
-    """All implemented engines, in registration order."""
-    return [engine(name) for name in _REGISTRY if available(name)]
-
-
-# Registration list: each game adds one line when its engine lands.
-register("ratatat", "companion.games.ratatat:ENGINE")
-register("lowdown", "companion.games.lowdown:ENGINE")
-register("ratuki", "companion.games.ratuki:ENGINE")
-register("artcollectors", "companion.games.artcollectors:ENGINE")
+    """Every game's engine, in the table's order."""
+    return [engine(name) for name in GAMES]

@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion import i18n
 from companion.config import Config
+from companion.games import GAMES
 from companion.games import engine as find_engine
 from companion.games.base import Setup, error_words
 from companion.history import History, HistoryError
@@ -32,7 +33,7 @@ from companion.notices import Notice, Severity, Topic
 from companion.runtime import Hardware
 from companion.ui.camera_feed import CameraFeed
 from companion.ui.hub import Hub
-from companion.ui.screens import GAME_SCREENS, load_kv
+from companion.ui.screens import load_kv
 from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
 from hardware.camera import CameraReconnecting
@@ -339,7 +340,10 @@ class CompanionApp(App):
         assert self.session is not None
         name = self.session.setup.game
         if not self.manager.has_screen(name):
-            self.manager.add_widget(_instantiate(GAME_SCREENS[name], name=name))
+            screen = GAMES[name].screen
+            if screen is None:
+                raise ValueError(f"game {name!r} has no screen to be played on")
+            self.manager.add_widget(_instantiate(screen, name=name))
         screen = self.manager.get_screen(name)
         screen.attach(self.session)
         self.manager.current = name

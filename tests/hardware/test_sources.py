@@ -438,8 +438,8 @@ def test_open_camera_that_is_missing_gives_a_banner_message_not_a_crash(tmp_path
     assert message is None and not camera.connected
 
 
-@pytest.mark.skipif(not any(SIM_DIR.rglob("*.jpg")), reason="the sample dice photos have not been added yet")
 def test_simulation_replays_the_shipped_dice_photos() -> None:
+    assert any(SIM_DIR.rglob("*.jpg")), f"the sample dice photos are missing from {SIM_DIR}"
     camera, message = open_camera("sim")
     assert message is None
     frame = camera.read()

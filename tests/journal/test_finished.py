@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     spec = importlib.util.spec_from_file_location("toy_engine", {str(TOY)!r})
     module = importlib.util.module_from_spec(spec); sys.modules["toy_engine"] = module; spec.loader.exec_module(module)
     import companion.games as games
-    games.register("toy", "toy_engine:ENGINE")
+    games.register("toy", games.GameEntry("toy_engine:ENGINE"))
     from companion.games.base import Player, Setup
     from companion.journal import GameSession, Journal
     from companion.journal import store

@@ -109,4 +109,4 @@ def test_replay_file_reports_result_and_scores(toy_game: str, tmp_path: Path) ->
 def test_the_toy_registration_is_gone_after_the_fixture() -> None:
     import companion.games as games
 
-    assert "toy" not in games._REGISTRY
+    assert "toy" not in games.GAMES

@@ -7,13 +7,7 @@ from pathlib import Path
 import pytest
 from ui_support import UI
 
-from companion.games import available
-from companion.ui.screens import GAME_SCREENS, module_exists
-
 GAME = "ratuki"
-pytestmark = pytest.mark.skipif(
-    not (available(GAME) and module_exists(GAME_SCREENS[GAME])), reason="needs the Ratuki screen"
-)
 
 
 def start_by_touch(ui: UI) -> None:
@@ -130,6 +124,7 @@ CHILD = """
 import json, sys, time
 sys.path.insert(0, {tests!r})
 from pathlib import Path
+import pytest
 from ui_support import UI
 from companion.games.base import Player, Setup
 

@@ -9,10 +9,7 @@ from typing import Any
 import pytest
 from ui_support import UI
 
-from companion.games import available
-
 GAME = "ratatat"
-pytestmark = pytest.mark.skipif(not available(GAME), reason="needs the Rat-a-Tat Roll engine")
 
 
 def open_setup(ui: UI, count: int) -> Any:

@@ -1,9 +1,8 @@
-"""Screens, one module (+ one .kv) each. ``SCREENS`` are always present; ``GAME_SCREENS`` are added when a
-game of that kind is started or resumed, and only for games whose engine and screen modules exist."""
+"""Screens, one module (+ one .kv) each. ``SCREENS`` are always present; a game's screen (named in
+``companion.games.GAMES``, beside its engine) is added when a game of that kind is started or resumed."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from kivy.lang import Builder
@@ -24,28 +23,12 @@ SCREENS: dict[str, str] = {
     "transfer": "companion.ui.screens.transfer:TransferScreen",
     "language": "companion.ui.screens.language:LanguageScreen",
     "settings": "companion.ui.screens.language:SettingsScreen",
+    "dice": "companion.ui.screens.dice:DiceScreen",
+    "calibrate": "companion.ui.screens.calibrate:CalibrateScreen",
     "howto": "companion.ui.screens.howto:HowToScreen",
 }
 
-# game id -> "module:Class". A game helper adds its one line here.
-GAME_SCREENS: dict[str, str] = {
-    "ratuki": "companion.ui.screens.ratuki:RatukiScreen",
-    "ratatat": "companion.ui.screens.ratatat:RatatatScreen",
-    "lowdown": "companion.ui.screens.lowdown:LowdownScreen",
-    "artcollectors": "companion.ui.screens.artcollectors:ArtCollectorsScreen",
-}
-
-# Optional screens that appear once their module exists (dice reader, calibration wizard).
-OPTIONAL_SCREENS: dict[str, str] = {
-    "dice": "companion.ui.screens.dice:DiceScreen",
-    "calibrate": "companion.ui.screens.calibrate:CalibrateScreen",
-}
-
 _loaded: set[str] = set()
-
-
-def module_exists(target: str) -> bool:
-    return importlib.util.find_spec(target.partition(":")[0]) is not None
 
 
 def load_kv(name: str = "common") -> None:
@@ -58,8 +41,3 @@ def load_kv(name: str = "common") -> None:
     if name != "common":
         load_kv("common")
     Builder.load_file(str(HERE / f"{name}.kv"))
-
-
-for _name, _target in OPTIONAL_SCREENS.items():
-    if module_exists(_target):
-        SCREENS[_name] = _target

@@ -12,7 +12,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import i18n
-from companion.games import engines
+from companion.games import GAMES, engines
 from companion.i18n import N_, _, ngettext
 from companion.journal.session import latest_unfinished
 from companion.journal.store import GameRecord, JournalError
@@ -145,7 +145,6 @@ def damaged_notice(records: list[GameRecord], title: Any) -> str | None:
 
 
 def _known(game: str) -> bool:
-    from companion.games import available
-    from companion.ui.screens import GAME_SCREENS, module_exists
-
-    return available(game) and game in GAME_SCREENS and module_exists(GAME_SCREENS[game])
+    """A game of the table with a screen to be played on (a journal may hold games this version does not have)."""
+    entry = GAMES.get(game)
+    return entry is not None and entry.screen is not None
