@@ -41,7 +41,7 @@ from companion.games.base import (
 from companion.games.ratuki import wording
 from companion.games.ratuki.referee import SEPARATE, TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
 from companion.games.ratuki.wording import verdict_line
-from companion.i18n import N_
+from companion.i18n import N_, _
 
 HAND_SIZE = 3
 TARGET_MIN = 100  # the rules: 100 "o un número más alto"
@@ -103,17 +103,17 @@ class RatukiEngine(Engine):
         check_players(setup, self.min_players, self.max_players)
         settings = check_settings(_DEFAULTS, setup.settings)
         if not 0 <= settings["tie_window_ms"] <= 500:
-            raise BadSetup("tie_window_ms must be between 0 and 500 ms")
+            raise BadSetup(_("tie_window_ms must be between 0 and 500 ms"))
         if not 0 <= settings["lockout_ms"] <= 5000:
-            raise BadSetup("lockout_ms must be between 0 and 5000 ms")
+            raise BadSetup(_("lockout_ms must be between 0 and 5000 ms"))
         if not 0 <= settings["stall_s"] <= 3600:
-            raise BadSetup("stall_s must be between 0 (off) and 3600 seconds")
+            raise BadSetup(_("stall_s must be between 0 (off) and 3600 seconds"))
         if not 1 <= settings["target"] <= 10000:
-            raise BadSetup("target must be between 1 and 10000 points")
+            raise BadSetup(_("target must be between 1 and 10000 points"))
         if settings["equal_at_target"] not in RESULTS:
-            raise BadSetup(f"equal_at_target must be one of {', '.join(RESULTS)}")
+            raise BadSetup(_("equal_at_target must be one of {values}").format(values=", ".join(RESULTS)))
         if not 10 <= settings["deck_size"] <= 100:
-            raise BadSetup("deck_size must be between 10 and 100 cards")
+            raise BadSetup(_("deck_size must be between 10 and 100 cards"))
         players = [p.to_json() for p in setup.players]
         return {
             "players": players,
@@ -135,7 +135,11 @@ class RatukiEngine(Engine):
         below it is refused here, when a game starts, so games recorded with one still replay)."""
         target = setup.settings.get("target", TARGET_MIN)
         if is_whole(target) and target < TARGET_MIN:
-            raise BadSetup(f"Ratuki is played to {TARGET_MIN} points or more (the rules: 100 or higher), not {target}")
+            raise BadSetup(
+                _("Ratuki is played to {least} points or more (the rules: 100 or higher), not {target}").format(
+                    least=TARGET_MIN, target=target
+                )
+            )
         return setup
 
     def moves(self) -> dict[str, Move]:
@@ -150,7 +154,7 @@ class RatukiEngine(Engine):
         }
 
     def over_message(self) -> str:
-        return "the game is over: start a new game to play again"
+        return _("the game is over: start a new game to play again")
 
     def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
         """Ready: start the round. Playing: any seat may call (and say it went out), the table pauses or
@@ -178,7 +182,7 @@ class RatukiEngine(Engine):
         return []
 
     def _start(self, state: State, action: Action) -> None:
-        require(state["phase"] == "ready", _phase_reason(state, "start a round"))
+        require(state["phase"] == "ready", _phase_reason(state, _("start a round")))
         tick = _tick(action, "tick")
         state["phase"] = "playing"
         state["clock"] = {"elapsed": 0.0, "since": tick}
@@ -186,25 +190,25 @@ class RatukiEngine(Engine):
         state["entries"] = {}
 
     def _pause(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, "pause the clock"))
-        require(state["clock"]["since"] is not None, "the clock is already paused")
+        require(state["phase"] == "playing", _phase_reason(state, _("pause the clock")))
+        require(state["clock"]["since"] is not None, _("the clock is already paused"))
         tick = _tick(action, "tick")
         clock = state["clock"]
         clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
         clock["since"] = None
 
     def _resume(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, "resume the clock"))
-        require(state["clock"]["since"] is None, "the clock is already running")
+        require(state["phase"] == "playing", _phase_reason(state, _("resume the clock")))
+        require(state["clock"]["since"] is None, _("the clock is already running"))
         state["clock"]["since"] = _tick(action, "tick")
 
     def _call(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, "call a stack"))
-        require(state["clock"]["since"] is not None, "the round is paused: resume it before calling")
+        require(state["phase"] == "playing", _phase_reason(state, _("call a stack")))
+        require(state["clock"]["since"] is not None, _("the round is paused: resume it before calling"))
         settings = state["settings"]
         window = settings["tie_window_ms"]
         presses = _presses(state, action.get("presses"), "presses")
-        require(bool(presses), "a call needs at least one press")
+        require(bool(presses), _("a call needs at least one press"))
         late = _presses(state, action.get("late", []), "late")
         inside, outside = split(presses, window)
         require(len(inside) == len(presses) and not outside, _outside_reason(state, presses, window))
@@ -212,17 +216,22 @@ class RatukiEngine(Engine):
         first = inside[0]
         end = first.tick + (window + settings["lockout_ms"]) / 1000
         for press in late:
-            require(press.seat not in seats, f"{_name(state, press.seat)} is both a contender and late")
+            require(
+                press.seat not in seats,
+                _("{name} is both a contender and late").format(name=_name(state, press.seat)),
+            )
             require(
                 micros(press.tick - first.tick) > window * 1000 and micros(end - press.tick) >= 0,
-                f"{_name(state, press.seat)}'s late press is not after the tie window and within the lockout",
+                _("{name}'s late press is not after the tie window and within the lockout").format(
+                    name=_name(state, press.seat)
+                ),
             )
         if state["calls"]:
             last = state["calls"][-1]
             last_end = last["first"] + (window + settings["lockout_ms"]) / 1000
             require(
                 not (micros(first.tick - last["first"]) >= 0 and micros(last_end - first.tick) >= 0),
-                "this press came during the lockout after the last call, so it cannot open a new one",
+                _("this press came during the lockout after the last call, so it cannot open a new one"),
             )
         verdict = judge(inside, window, late)
         claim = action.get("verdict")
@@ -238,26 +247,31 @@ class RatukiEngine(Engine):
         )
 
     def _separate(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, "correct a tie"))
-        require(bool(state["calls"]), "no call to correct yet in this round")
+        require(state["phase"] == "playing", _phase_reason(state, _("correct a tie")))
+        require(bool(state["calls"]), _("no call to correct yet in this round"))
         require(
             state["calls"][-1]["verdict"]["kind"] == TIE,
-            "only a tie can be split into separate stacks: the last call was not a tie",
+            _("only a tie can be split into separate stacks: the last call was not a tie"),
         )
         call = copy.deepcopy(state["calls"][-1])  # logged calls are shared with earlier states: change a copy
         call["verdict"]["kind"] = SEPARATE
         state["calls"][-1] = call
 
     def _stop(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, "stop the round"))
+        require(state["phase"] == "playing", _phase_reason(state, _("stop the round")))
         tick = _tick(action, "tick")
         reason = action.get("reason", "other")
-        require(reason in STOP_REASONS, f"stop reason must be one of {', '.join(STOP_REASONS)}, not {reason!r}")
+        require(
+            reason in STOP_REASONS,
+            _("stop reason must be one of {reasons}, not {reason!r}").format(
+                reasons=", ".join(STOP_REASONS), reason=reason
+            ),
+        )
         seat = action.get("seat")
         if seat is not None:
             name = _name(state, seat)
             if "name" in action:
-                require(action["name"] == name, f"seat {seat} is {name}, not {action['name']!r}")
+                require(action["name"] == name, _seat_is(seat, name, action["name"]))
         clock = state["clock"]
         if clock["since"] is not None:
             clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
@@ -266,46 +280,62 @@ class RatukiEngine(Engine):
         state["stopped"] = {"reason": reason, "seat": seat}
 
     def _score(self, state: State, action: Action) -> None:
-        require(state["phase"] == "scoring", _phase_reason(state, "enter scores"))
+        require(state["phase"] == "scoring", _phase_reason(state, _("enter scores")))
         settings = state["settings"]
         name = _name(state, action.get("seat"))
         if "name" in action:
-            require(action["name"] == name, f"seat {action['seat']} is {name}, not {action['name']!r}")
+            require(action["name"] == name, _seat_is(action["seat"], name, action["name"]))
         require(
             name not in state["entries"],
-            f"{name}'s score for round {state['round']} is already entered (undo it to change it)",
+            _("{name}'s score for round {n} is already entered (undo it to change it)").format(
+                name=name, n=state["round"]
+            ),
         )
         counts: dict[str, int] = {}
-        for key, label in (("score_pile", "score pile"), ("left", "cards left in draw and discard")):
+        for key in ("score_pile", "left"):
             value = action.get(key)
-            require(_int(value), f"{name}'s {label} must be a whole number")
+            if key == "score_pile":
+                whole_words = _("{name}'s score pile must be a whole number")
+                negative_words = _("{name}'s score pile cannot be negative ({value})")
+            else:
+                whole_words = _("{name}'s cards left in draw and discard must be a whole number")
+                negative_words = _("{name}'s cards left in draw and discard cannot be negative ({value})")
+            require(_int(value), whole_words.format(name=name))
             assert isinstance(value, int)
-            require(value >= 0, f"{name}'s {label} cannot be negative ({value})")
+            require(value >= 0, negative_words.format(name=name, value=value))
             counts[key] = value
         stopped = state.get("stopped") or {}
         if stopped.get("reason") == "out" and stopped.get("seat") == action.get("seat"):
             require(
                 counts["left"] == 0,
-                f"{name} called out: their draw and discard piles are empty, so cards left must be 0",
+                _("{name} called out: their draw and discard piles are empty, so cards left must be 0").format(
+                    name=name
+                ),
             )
         hand = action.get("hand", 0)
-        require(_int(hand) and hand >= 0, f"{name}'s hand must be a whole number, 0 or more")
+        require(_int(hand) and hand >= 0, _("{name}'s hand must be a whole number, 0 or more").format(name=name))
         if settings["count_hand"]:
-            require("hand" in action, f"enter the cards in {name}'s hand too: they count in this game")
+            require(
+                "hand" in action, _("enter the cards in {name}'s hand too: they count in this game").format(name=name)
+            )
         else:
-            require(hand == 0, "cards in hand do not count in this game (setting): leave the hand at 0")
-        require(hand <= HAND_SIZE, f"{name} cannot hold more than {HAND_SIZE} cards")
+            require(hand == 0, _("cards in hand do not count in this game (setting): leave the hand at 0"))
+        require(hand <= HAND_SIZE, _("{name} cannot hold more than {n} cards").format(name=name, n=HAND_SIZE))
         deck = settings["deck_size"]
         require(
             counts["left"] + hand <= deck,
-            f"{name} cannot have {counts['left'] + hand} own cards left: a deck has {deck}",
+            _("{name} cannot have {n} own cards left: a deck has {deck}").format(
+                name=name, n=counts["left"] + hand, deck=deck
+            ),
         )
         total_cards = deck * len(state["players"])
         used = sum(e["score_pile"] + e["left"] + e["hand"] for e in state["entries"].values())
         used += counts["score_pile"] + counts["left"] + hand
         require(
             used <= total_cards,
-            f"these counts add up to {used} cards, more than the {total_cards} in {len(state['players'])} decks",
+            _("these counts add up to {used} cards, more than the {total} in {decks} decks").format(
+                used=used, total=total_cards, decks=len(state["players"])
+            ),
         )
         points = counts["score_pile"] - counts["left"] - (hand if settings["count_hand"] else 0)
         state["entries"][name] = {**counts, "hand": hand, "points": points}
@@ -409,38 +439,43 @@ def _close_round(state: State) -> None:
 
 
 def _phase_reason(state: State, what: str) -> str:
+    """Why ``what`` (already in words: "start a round") cannot be done in this part of the round."""
     phase = state["phase"]
     if phase == "ready":
-        return f"cannot {what} now: round {state['round']} has not started yet"
+        return _("cannot {what} now: round {n} has not started yet").format(what=what, n=state["round"])
     if phase == "playing":
-        return f"cannot {what} now: round {state['round']} is still being played"
-    return f"cannot {what} now: round {state['round']} is being scored"
+        return _("cannot {what} now: round {n} is still being played").format(what=what, n=state["round"])
+    return _("cannot {what} now: round {n} is being scored").format(what=what, n=state["round"])
+
+
+def _seat_is(seat: object, name: str, claimed: object) -> str:
+    return _("seat {seat} is {name}, not {claimed!r}").format(seat=seat, name=name, claimed=claimed)
 
 
 def _tick(action: Action, key: str) -> float:
     value = action.get(key)
-    require(valid_tick(value), f"{key} must be a number of seconds, not {value!r}")
+    require(valid_tick(value), _("{key} must be a number of seconds, not {value!r}").format(key=key, value=value))
     return float(value)  # type: ignore[arg-type]
 
 
 def _name(state: State, seat: object) -> str:
-    require(_int(seat), f"seat must be a whole number, not {seat!r}")
+    require(_int(seat), _("seat must be a whole number, not {value!r}").format(value=seat))
     player = player_for_seat(state, seat)  # type: ignore[arg-type]
-    require(player is not None, f"nobody sits at seat {seat}")
+    require(player is not None, _("nobody sits at seat {seat}").format(seat=seat))
     assert player is not None
     return str(player["name"])
 
 
 def _presses(state: State, raw: object, key: str) -> list[Press]:
-    require(isinstance(raw, list), f"'{key}' must be a list of {{seat, tick}} presses")
+    require(isinstance(raw, list), _("'{key}' must be a list of {{seat, tick}} presses").format(key=key))
     assert isinstance(raw, list)
     out: list[Press] = []
     seen: set[int] = set()
     for item in raw:
-        require(isinstance(item, dict), f"each of '{key}' must be an object with seat and tick")
+        require(isinstance(item, dict), _("each of '{key}' must be an object with seat and tick").format(key=key))
         name = _name(state, item.get("seat"))
-        require(valid_tick(item.get("tick")), f"{name}'s press needs a tick in seconds")
-        require(item["seat"] not in seen, f"{name} appears twice in one call: a button counts once")
+        require(valid_tick(item.get("tick")), _("{name}'s press needs a tick in seconds").format(name=name))
+        require(item["seat"] not in seen, _("{name} appears twice in one call: a button counts once").format(name=name))
         seen.add(item["seat"])
         out.append(Press(float(item["tick"]), item["seat"]))
     return sorted(out)
@@ -451,30 +486,34 @@ def _outside_reason(state: State, presses: list[Press], window: int) -> str:
     for press in presses[1:]:
         gap = micros(press.tick - first.tick) / 1000
         if micros(press.tick - first.tick) > window * 1000:
-            return (
-                f"{_name(state, press.seat)} pressed {gap:.0f} ms after {_name(state, first.seat)}, outside the "
-                f"{window} ms tie window: that press cannot be part of this call"
-            )
-    return "a press is outside the tie window"
+            return _(
+                "{name} pressed {gap} ms after {first}, outside the {window} ms tie window: that press cannot be "
+                "part of this call"
+            ).format(name=_name(state, press.seat), gap=f"{gap:.0f}", first=_name(state, first.seat), window=window)
+    return _("a press is outside the tie window")
 
 
 def _check_claim(state: State, claim: object, verdict: Verdict) -> None:
-    require(isinstance(claim, dict), "the verdict claim must be an object")
+    require(isinstance(claim, dict), _("the verdict claim must be an object"))
     assert isinstance(claim, dict)
     derived = describe_verdict(state, verdict)
-    require(isinstance(claim.get("seats", []), list), "the verdict claim's seats must be a list of seat numbers")
+    require(isinstance(claim.get("seats", []), list), _("the verdict claim's seats must be a list of seat numbers"))
     require(
         claim.get("kind") == verdict.kind and list(claim.get("seats", [])) == list(verdict.seats),
-        f"the recorded verdict does not follow from the presses and the settings (they say: {derived})",
+        _("the recorded verdict does not follow from the presses and the settings (they say: {verdict})").format(
+            verdict=derived
+        ),
     )
     names = claim.get("names")
     if names is not None:
-        require(names == [_name(state, s) for s in verdict.seats], "the verdict's names do not match the seats")
+        require(names == [_name(state, s) for s in verdict.seats], _("the verdict's names do not match the seats"))
     if "margin_ms" in claim or "runner_up_name" in claim:
         runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
         require(
             claim.get("margin_ms") == verdict.margin_ms and claim.get("runner_up_name") == runner,
-            f"the recorded margin does not follow from the late presses (they say: {derived})",
+            _("the recorded margin does not follow from the late presses (they say: {verdict})").format(
+                verdict=derived
+            ),
         )
 
 

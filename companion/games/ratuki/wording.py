@@ -1,10 +1,28 @@
 """Ratuki in words: the log line of each action, the verdict shown for a call, the score sheet and the result,
-in the current language (``companion.i18n``)."""
+in the current language (``companion.i18n``), in the Spanish rulebook's words ("¡Ratuki!", "¡fuera!", "pila
+central", "pila de puntuación")."""
 
 from __future__ import annotations
 
 from companion.games.base import Action, State
 from companion.games.ratuki.referee import SEPARATE, TIE
+from companion.i18n import _, pgettext
+
+
+def _seat(seat: object) -> str:
+    return _("seat {n}").format(n=seat)
+
+
+def stop_reason(reason: object) -> str:
+    """Why a round was stopped, in words (the recorded reason: out, blocked, stall, other)."""
+    words = {
+        "out": lambda: pgettext("round stopped", "out"),
+        "blocked": lambda: pgettext("round stopped", "blocked"),
+        "stall": lambda: pgettext("round stopped", "stall"),
+        "other": lambda: pgettext("round stopped", "other"),
+    }
+    wording = words.get(str(reason))
+    return wording() if wording is not None else str(reason)
 
 
 def describe(action: Action, state: State | None = None) -> str:
@@ -20,33 +38,47 @@ def describe(action: Action, state: State | None = None) -> str:
                 claim.get("runner_up_name"),
             )
         presses = action.get("presses") or []
-        return "Ratuki call: " + ", ".join(f"seat {p.get('seat')}" for p in presses if isinstance(p, dict))
+        return _("Ratuki call: {seats}").format(
+            seats=", ".join(_seat(p.get("seat")) for p in presses if isinstance(p, dict))
+        )
     if kind == "score":
-        extra = f", hand {action['hand']}" if action.get("hand") else ""
-        who = action.get("name") or f"seat {action.get('seat')}"
-        return f"Score for {who}: pile {action.get('score_pile')}, left {action.get('left')}{extra}"
+        who = action.get("name") or _seat(action.get("seat"))
+        if action.get("hand"):
+            return _("Score for {name}: pile {pile}, left {left}, hand {hand}").format(
+                name=who, pile=action.get("score_pile"), left=action.get("left"), hand=action["hand"]
+            )
+        return _("Score for {name}: pile {pile}, left {left}").format(
+            name=who, pile=action.get("score_pile"), left=action.get("left")
+        )
     if kind == "stop" and action.get("reason") == "out" and action.get("seat") is not None:
-        return f"Round stopped: {action.get('name') or 'seat ' + str(action.get('seat'))} went out"
-    return {
-        "start": "Round started",
-        "pause": "Clock paused",
-        "resume": "Clock resumed",
-        "stop": f"Round stopped ({action.get('reason', 'other')})",
-        "separate": "The tie was on different stacks: each took their own",
-    }.get(str(kind), f"{kind}")
+        return _("Round stopped: {name} went out").format(name=action.get("name") or _seat(action.get("seat")))
+    fixed = {
+        "start": lambda: _("Round started"),
+        "pause": lambda: _("Clock paused"),
+        "resume": lambda: _("Clock resumed"),
+        "stop": lambda: _("Round stopped ({reason})").format(reason=stop_reason(action.get("reason", "other"))),
+        "separate": lambda: _("The tie was on different stacks: each took their own"),
+    }
+    wording = fixed.get(str(kind))
+    return wording() if wording is not None else f"{kind}"
+
+
+def shout(name: str) -> str:
+    """A name as the banner shouts it (capitals where the script has them: "ANA", "민서")."""
+    return name.upper()
 
 
 def verdict_line(kind: str, names: list[str], margin_ms: float | None = None, runner_up: str | None = None) -> str:
     """The sentence shown for a verdict, e.g. "ANA takes the stack — 120 ms ahead of Bo"."""
     if kind == TIE:
-        return f"TIE: {', '.join(names)} — cards back to your discard piles"
+        return _("TIE: {names} — cards back to your discard piles").format(names=", ".join(names))
     if kind == SEPARATE:
-        return f"Different stacks: {', '.join(names)} each take their own"
+        return _("Different stacks: {names} each take their own").format(names=", ".join(names))
     if not names:
         return ""
-    line = f"{names[0].upper()} takes the stack"
+    line = _("{name} takes the stack").format(name=shout(names[0]))
     if margin_ms is not None and runner_up:
-        line += f" — {margin_ms:.0f} ms ahead of {runner_up}"
+        line = _("{taken} — {ms} ms ahead of {name}").format(taken=line, ms=f"{margin_ms:.0f}", name=runner_up)
     return line
 
 
@@ -54,14 +86,14 @@ def score_sheet(state: State) -> list[list[str]]:
     """The score sheet as text rows: a header of names, one row per finished round (points and, in
     brackets, stacks taken), then the running totals."""
     names = [p["name"] for p in state["players"]]
-    rows = [["Round", *names]]
+    rows = [[_("Round"), *names]]
     for record in state["rounds"]:
         cells = [str(record["round"])]
         for name in names:
             points = record["entries"][name]["points"]
             cells.append(f"{points:+d} ({record['stacks'][name]})")
         rows.append(cells)
-    rows.append(["Total", *(str(state["totals"][n]) for n in names)])
+    rows.append([_("Total"), *(str(state["totals"][n]) for n in names)])
     return rows
 
 
@@ -73,5 +105,5 @@ def result_line(state: State) -> str:
     winners = result["winners"]
     points = state["totals"][winners[0]]
     if result["kind"] == "draw":
-        return f"DRAW: {', '.join(winners)} with {points} points"
-    return f"{winners[0].upper()} wins with {points} points"
+        return _("DRAW: {names} with {points} points").format(names=", ".join(winners), points=points)
+    return _("{name} wins with {points} points").format(name=shout(winners[0]), points=points)

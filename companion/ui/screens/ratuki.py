@@ -33,6 +33,7 @@ from companion.games.ratuki import (
 )
 from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
 from companion.games.ratuki.stall import StallWatch
+from companion.games.ratuki.wording import shout
 from companion.i18n import _
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
@@ -56,11 +57,15 @@ TONES = {
 def verdict_parts(kind: str, names: list[str], margin_ms: float | None, runner_up: str | None) -> tuple[str, str]:
     """Headline and detail shown for a verdict (together they read like ``ratuki.verdict_line``)."""
     if kind == TIE:
-        return f"TIE: {', '.join(names)}", "cards back to your discard piles"
+        return _("TIE: {names}").format(names=", ".join(names)), _("cards back to your discard piles")
     if kind == SEPARATE:
-        return f"Different stacks: {', '.join(names)}", "each takes their own stack"
-    detail = f"{margin_ms:.0f} ms ahead of {runner_up}" if margin_ms is not None and runner_up else ""
-    return f"{names[0].upper()} takes the stack", detail
+        return _("Different stacks: {names}").format(names=", ".join(names)), _("each takes their own stack")
+    detail = (
+        _("{ms} ms ahead of {name}").format(ms=f"{margin_ms:.0f}", name=runner_up)
+        if margin_ms is not None and runner_up
+        else ""
+    )
+    return _("{name} takes the stack").format(name=shout(names[0])), detail
 
 
 def clock_text(seconds: float) -> str:
@@ -248,8 +253,9 @@ class RatukiScoreRow(BoxLayout):
 class RatukiScreen(GameScreen):
     """Referee, clock and score sheet for one Ratuki game (see module docstring)."""
 
-    round_text = StringProperty("Round 1")
-    start_text = StringProperty("Start round 1")
+    round_text = StringProperty("")
+    round_number = NumericProperty(1)
+    start_text = StringProperty("")
     verdict_headline = StringProperty("")
     verdict_detail = StringProperty("")
     verdict_colour = ListProperty(IDLE_COLOUR)
@@ -362,8 +368,9 @@ class RatukiScreen(GameScreen):
         state = self.state
         phase = state["phase"]
         self.ids.panes.current = {"ready": "ready", "playing": "play", "scoring": "score", "over": "over"}[phase]
-        self.round_text = f"Round {state['round']}"
-        self.start_text = f"Start round {state['round']}"
+        self.round_number = state["round"]
+        self.round_text = _("Round {n}").format(n=state["round"])
+        self.start_text = _("Start round {n}").format(n=state["round"])
         self.paused = phase == "playing" and state["clock"]["since"] is None
         self._update_stats()
         self._update_score_rows()
@@ -401,7 +408,7 @@ class RatukiScreen(GameScreen):
             self._out_view.choose(event.seat)
             return
         if self.paused:
-            self.show_message("The clock is paused: tap Resume to call stacks", error=True)
+            self.show_message(_("The clock is paused: tap Resume to call stacks"), error=True)
             return
         if self._in_start_lockout(event.tick):
             # Everyone slaps their button with the starting "Ratuki!": those presses are not calls.
@@ -536,8 +543,8 @@ class RatukiScreen(GameScreen):
         calls = self.state["calls"]
         if not calls:
             self.tie_shown = False
-            self.verdict_headline = "Ratuki!"
-            self.verdict_detail = "first button on a stack takes it"
+            self.verdict_headline = _("Ratuki!")
+            self.verdict_detail = _("first button on a stack takes it")
             self.verdict_colour, self.verdict_text_colour = IDLE_COLOUR, (1, 1, 1, 1)
             return
         verdict = calls[-1]["verdict"]
@@ -584,10 +591,10 @@ class RatukiScreen(GameScreen):
                 self._out_view = None
 
         self._out_view = choose_player(
-            "Who went out? (draw and discard piles empty) — tap them, or they press their button",
+            _("Who went out? (draw and discard piles empty) — tap them, or they press their button"),
             self.players,
             lambda seat: self.stop_round("out", seat),
-            other_text="End round, not sure who",
+            other_text=_("End round, not sure who"),
             on_other=lambda: self.stop_round("out"),
         )
         self._out_view.bind(on_dismiss=closed)
@@ -601,7 +608,7 @@ class RatukiScreen(GameScreen):
         if calls and calls[-1]["verdict"]["kind"] == TIE:
             self.act({"type": "separate"})
         else:
-            self.show_message("Only a tie can be split into different stacks", error=True)
+            self.show_message(_("Only a tie can be split into different stacks"), error=True)
 
     def dismiss_stall(self) -> None:
         self.stall.restart(self.now())
@@ -643,7 +650,7 @@ class RatukiScreen(GameScreen):
 
     def _name(self, seat: int) -> str:
         player = player_for_seat(self.state, seat)
-        return str(player["name"]) if player else f"seat {seat}"
+        return str(player["name"]) if player else _("seat {n}").format(n=seat)
 
     def _colour(self, seat: int) -> str:
         player = player_for_seat(self.state, seat)
@@ -661,7 +668,7 @@ class RatukiScreen(GameScreen):
         self._stat_labels: dict[str, tuple[Any, Any]] = {}
         self._round_cell = Factory.RatukiCell(text=self.round_text, halign="left", bold=True, height=dp(28))
         grid.add_widget(self._round_cell)
-        for text in ("stacks", "ties"):
+        for text in (_("stacks"), _("ties")):
             grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(16), color=(0.75, 0.75, 0.8, 1), height=dp(28)))
         for player in self.players:
             name = Factory.RatukiCell(
