@@ -50,7 +50,7 @@ from companion.games.base import (
     require,
     seat_index,
 )
-from companion.i18n import N_, a_number, ngettext
+from companion.i18n import N_, _, a_number, ngettext
 
 # --------------------------------------------------------------------------------------------------------------
 # Small helpers over the state's own copy of the catalogue (a state never needs the data file again).
@@ -66,7 +66,9 @@ def _player(state: State, action: Action, key: str) -> int:
     value = action.get(key)
     count = len(state["players"])
     if not is_whole(value) or not 0 <= value < count:
-        raise IllegalAction(f"'{key}' must be a player number 0..{count - 1}, not {value!r}")
+        raise IllegalAction(
+            _("'{key}' must be a player number 0..{last}, not {value!r}").format(key=key, last=count - 1, value=value)
+        )
     return value
 
 
@@ -286,7 +288,9 @@ class ArtCollectors(Engine):
         elif isinstance(raw, dict):
             catalogue = parse_catalogue(raw, source="the game's recorded catalogue")
         else:
-            raise BadSetup(f"setting 'catalogue' must be empty or the catalogue as an object, not {raw!r}")
+            raise BadSetup(
+                _("setting 'catalogue' must be empty or the catalogue as an object, not {value!r}").format(value=raw)
+            )
         check_players(setup, catalogue.min_players, catalogue.max_players)
         defaults = self.default_settings()
         defaults["black_cat_painting"] = catalogue.black_cat_painting
@@ -297,10 +301,18 @@ class ArtCollectors(Engine):
         in_play = [p for p in catalogue.paintings if p.number not in removed]
         first = int(settings["first_player"])
         if not 0 <= first < count:
-            raise BadSetup(f"first_player must be 0-{count - 1} (a seat among {count} players), not {first}")
+            raise BadSetup(
+                _("first_player must be 0-{last} (a seat among {n} players), not {value}").format(
+                    last=count - 1, n=count, value=first
+                )
+            )
         cat = int(settings["black_cat_painting"])
         if cat and cat not in {p.number for p in in_play}:
-            raise BadSetup(f"black_cat_painting {cat} is not a painting in play with {count} players")
+            raise BadSetup(
+                _("black_cat_painting {painting} is not a painting in play with {n} players").format(
+                    painting=cat, n=count
+                )
+            )
         paintings = {
             str(p.number): {
                 "value": p.value,
@@ -396,14 +408,14 @@ class ArtCollectors(Engine):
     def _need_count(self, state: State) -> None:
         if state["phase"] != "count":
             raise IllegalAction(
-                "the tracker is counting this game from the piles; use end_tracking to count by hand instead"
+                _("the tracker is counting this game from the piles; use end_tracking to count by hand instead")
             )
 
     def _do_set_count(self, state: State, action: Action) -> None:
         self._need_count(state)
         seat = _player(state, action, "player")
         key = self._painting_key(state, action.get("painting"))
-        value = _whole(action.get("count"), "a count is a whole number, 0 or more")
+        value = _whole(action.get("count"), _("a count is a whole number, 0 or more"))
         self._set(state, seat, key, value)
 
     def _do_set_counts(self, state: State, action: Action) -> None:
@@ -411,10 +423,10 @@ class ArtCollectors(Engine):
         seat = _player(state, action, "player")
         row = action.get("counts")
         if not isinstance(row, dict):
-            raise IllegalAction("'counts' must map painting numbers to counts")
+            raise IllegalAction(_("'counts' must map painting numbers to counts"))
         for painting, value in row.items():
             key = self._painting_key(state, painting)
-            self._set(state, seat, key, _whole(value, "a count is a whole number, 0 or more"))
+            self._set(state, seat, key, _whole(value, _("a count is a whole number, 0 or more")))
 
     def _set(self, state: State, seat: int, key: str, value: int) -> None:
         others = sum(int(row[key]) for i, row in enumerate(state["counts"]) if i != seat)
@@ -432,26 +444,31 @@ class ArtCollectors(Engine):
     def _do_set_black_cat(self, state: State, action: Action) -> None:
         self._need_count(state)
         require(
-            "player" in action, "say who holds the black-cat token: 'player' is a player number, or null for nobody"
+            "player" in action,
+            _("say who holds the black-cat token: 'player' is a player number, or null for nobody"),
         )
         state["black_cat"] = None if action["player"] is None else _player(state, action, "player")
         state["black_cat_set"] = True
 
     def _do_finish(self, state: State, action: Action) -> None:
         self._need_count(state)
-        require(state["black_cat_set"], "say who holds the black-cat token first (or nobody)")
+        require(state["black_cat_set"], _("say who holds the black-cat token first (or nobody)"))
         cat = str(black_cat_painting(state))
         if cat in state["paintings"]:  # the black cat's painting is known: the count must agree with the holder
             holder = state["black_cat"]
             held = [int(row[cat]) for row in state["counts"]]
             if holder is not None and held[holder] == 0:
                 raise IllegalAction(
-                    f"{state['players'][holder]} holds the black cat but has no token of painting {cat}: "
-                    "correct the count or the holder"
+                    _(
+                        "{name} holds the black cat but has no token of painting {painting}: correct the count or "
+                        "the holder"
+                    ).format(name=state["players"][holder], painting=cat)
                 )
             if holder is None and sum(held) == int(state["paintings"][cat]["tokens"]):
                 raise IllegalAction(
-                    f"every token of painting {cat} is counted, so someone holds the black cat: say who"
+                    _("every token of painting {painting} is counted, so someone holds the black cat: say who").format(
+                        painting=cat
+                    )
                 )
         state["result"] = tally(state, state["counts"], state["black_cat"])
         state["phase"] = "over"
@@ -460,8 +477,12 @@ class ArtCollectors(Engine):
         key = str(value)
         if key not in state["paintings"]:
             if isinstance(value, int) and value in state["removed"]:
-                raise IllegalAction(f"painting {value} is out of this game with {len(state['players'])} players")
-            raise IllegalAction(f"there is no painting {value!r} in this game")
+                raise IllegalAction(
+                    _("painting {painting} is out of this game with {n} players").format(
+                        painting=value, n=len(state["players"])
+                    )
+                )
+            raise IllegalAction(_("there is no painting {painting!r} in this game").format(painting=value))
         return key
 
     # ---- tracker
@@ -469,8 +490,8 @@ class ArtCollectors(Engine):
     def _need_play(self, state: State) -> None:
         if state["phase"] != "play":
             if state["settings"]["tracker"]:
-                raise IllegalAction("tracking has ended: enter the final count instead")
-            raise IllegalAction("the pile tracker is off in this game: enter the final count instead")
+                raise IllegalAction(_("tracking has ended: enter the final count instead"))
+            raise IllegalAction(_("the pile tracker is off in this game: enter the final count instead"))
 
     def _do_end_tracking(self, state: State, action: Action) -> None:
         """Switch to the hand count, prefilled from the piles; allowed mid-turn (the table may disagree at any time).
@@ -497,11 +518,18 @@ class ArtCollectors(Engine):
             return code
         if code.isdigit():
             if code in state["paintings"]:
-                options = " or ".join(f"{c} ({state['kinds'][c]['name']})" for c in state["paintings"][code]["codes"])
-                raise IllegalAction(f"painting {code} has different tokens: say which, {options}")
+                options = _(" or ").join(
+                    _("{code} ({name})").format(code=c, name=wording.kind_name(state, c))
+                    for c in state["paintings"][code]["codes"]
+                )
+                raise IllegalAction(
+                    _("painting {painting} has different tokens: say which, {options}").format(
+                        painting=code, options=options
+                    )
+                )
             if int(code) in state["removed"]:
-                raise IllegalAction(f"painting {code} and its tokens are out of this game")
-        raise IllegalAction(f"there is no token {value!r} in this game")
+                raise IllegalAction(_("painting {painting} and its tokens are out of this game").format(painting=code))
+        raise IllegalAction(_("there is no token {token!r} in this game").format(token=value))
 
     def _do_draw(self, state: State, action: Action) -> None:
         self._need_play(state)
@@ -509,18 +537,27 @@ class ArtCollectors(Engine):
         code = self._token(state, action.get("token"))
         number = painting_of(code)
         me = state["seats"][state["current"]]
-        require(bag_total(state) > 0, "the bag is empty")
+        require(bag_total(state) > 0, _("the bag is empty"))
         if state["bag"][code] <= 0:
-            raise IllegalAction(f"there is no {token_name(state, code)} left in the bag")
+            raise IllegalAction(_("there is no {token} left in the bag").format(token=token_name(state, code)))
         cat_wanted = bool(action.get("black_cat", False))
         cat_painting = black_cat_painting(state)
         if cat_wanted:
             if not state["black_cat_in_bag"]:
                 where, seat = _black_cat_where(state)
-                holder = "this turn's tokens" if where == "turn" else f"{state['players'][seat or 0]}'s pile"
-                raise IllegalAction(f"the black-cat token is not in the bag: it is in {holder}")
+                if where == "turn":
+                    raise IllegalAction(_("the black-cat token is not in the bag: it is in this turn's tokens"))
+                raise IllegalAction(
+                    _("the black-cat token is not in the bag: it is in {name}'s pile").format(
+                        name=state["players"][seat or 0]
+                    )
+                )
             if cat_painting and cat_painting != number:
-                raise IllegalAction(f"the black-cat token is {a_number(cat_painting)}, not {a_number(number)}")
+                raise IllegalAction(
+                    _("the black-cat token is {a_number}, not {other}").format(
+                        a_number=a_number(cat_painting), other=a_number(number)
+                    )
+                )
         elif state["black_cat_in_bag"]:
             # The last token that can carry the black cat must be it.
             if cat_painting:
@@ -600,30 +637,40 @@ class ArtCollectors(Engine):
 
     def _other(self, state: State, action: Action, key: str) -> int:
         seat = _player(state, action, key)
-        require(seat != state["current"], "choose another player's pile, not your own")
-        require(bool(state["piles"][seat]), f"{state['players'][seat]}'s pile is empty")
+        require(seat != state["current"], _("choose another player's pile, not your own"))
+        require(bool(state["piles"][seat]), _("{name}'s pile is empty").format(name=state["players"][seat]))
         return seat
 
     def _do_steal(self, state: State, action: Action) -> None:
         self._need_play(state)
         turn = state["turn"]
-        require(turn["last"] is not None, "steal right after drawing a token of the same painting")
+        require(turn["last"] is not None, _("steal right after drawing a token of the same painting"))
         seat = self._other(state, action, "from")
         number = painting_of(turn["last"])
         pile = state["piles"][seat]
         name = state["players"][seat]
         top = painting_of(pile[-1])
-        require(top == number, f"{name}'s top token is {a_number(top)}, not {a_number(number)}")
+        require(
+            top == number,
+            _("{name}'s top token is {a_number}, not {other}").format(
+                name=name, a_number=a_number(top), other=a_number(number)
+            ),
+        )
         if state["kinds"][plain(turn["last"])]["ability"] == WILD:
-            require(turn["cat"] != "exchange", "you exchanged the musician cat: no stealing cats this time")
+            require(turn["cat"] != "exchange", _("you exchanged the musician cat: no stealing cats this time"))
             turn["cat"] = "steal"
         run = top_run(pile)
         count = action.get("count", run)  # without a count (journals before it): the whole run, as before
         # "Si en tenen d'altres de seguides iguals que aquesta darrera fitxa, també els les pots robar": the
         # tokens under the top one are the thief's to take too, or to leave.
         if count != run:
-            most = "1" if run == 1 else f"1 to {run}"
-            require(is_whole(count) and 1 <= count <= run, f"{name} has {run} × {number} on top: steal {most}")
+            most = "1" if run == 1 else _("1 to {n}").format(n=run)
+            require(
+                is_whole(count) and 1 <= count <= run,
+                _("{name} has {n} × {painting} on top: steal {most}").format(
+                    name=name, n=run, painting=number, most=most
+                ),
+            )
         taken = [pile.pop() for _ in range(int(count))]
         turn["tokens"].extend(taken)
         state["events"] = [
@@ -643,14 +690,22 @@ class ArtCollectors(Engine):
         last = turn["last"]
         require(
             last is not None and state["kinds"][plain(last)]["ability"] == WILD,
-            "exchange right after drawing a musician cat",
+            _("exchange right after drawing a musician cat"),
         )
-        require(turn["cat"] is None, f"this musician cat was already used to {turn['cat']}")
+        require(
+            turn["cat"] is None,
+            _("this musician cat was already used to steal")
+            if turn["cat"] == "steal"
+            else _("this musician cat was already used to exchange"),
+        )
         seat = self._other(state, action, "with")
         name = state["players"][seat]
         pile = state["piles"][seat]
         if state["settings"]["full_game"]:
-            require(not protected(state, seat), f"{name}'s top token is the angel: the musician cats cannot take it")
+            require(
+                not protected(state, seat),
+                _("{name}'s top token is the angel: the musician cats cannot take it").format(name=name),
+            )
         gained = pile.pop()
         turn["tokens"].remove(last)
         pile.append(last)
@@ -669,30 +724,38 @@ class ArtCollectors(Engine):
     def _do_robin(self, state: State, action: Action) -> None:
         self._need_play(state)
         turn = state["turn"]
-        require(state["settings"]["full_game"], "Robin Tell has no ability in the basic game")
-        require(turn["robin"] != "used", "Robin Tell has already acted this turn")
-        require(turn["robin"] == "ready", "Robin Tell acts only in the turn you gain his token")
+        require(state["settings"]["full_game"], _("Robin Tell has no ability in the basic game"))
+        require(turn["robin"] != "used", _("Robin Tell has already acted this turn"))
+        require(turn["robin"] == "ready", _("Robin Tell acts only in the turn you gain his token"))
         seat = _player(state, action, "target")
         sizes = [len(p) for p in state["piles"]]
         most = max(sizes)
-        require(most > 0, "every pile is empty: Robin Tell has nothing to take")
+        require(most > 0, _("every pile is empty: Robin Tell has nothing to take"))
         name = state["players"][seat]
         if sizes[seat] != most:
             richest = _names(state, [i for i, n in enumerate(sizes) if n == most])
-            raise IllegalAction(f"Robin Tell takes the biggest pile ({richest}: {most}); {name} has only {sizes[seat]}")
-        require(not protected(state, seat), f"{name}'s pile is protected by the angel")
+            raise IllegalAction(
+                _("Robin Tell takes the biggest pile ({names}: {most}); {name} has only {n}").format(
+                    names=richest, most=most, name=name, n=sizes[seat]
+                )
+            )
+        require(not protected(state, seat), _("{name}'s pile is protected by the angel").format(name=name))
         deal = action.get("deal")
         if not isinstance(deal, list) or not deal:
-            raise IllegalAction("'deal' lists who gets the tokens: [{'to': player, 'count': n}]")
+            raise IllegalAction(_("'deal' lists who gets the tokens: [{{'to': player, 'count': n}}]"))
         chunks = []
         for part in deal:
-            require(isinstance(part, dict), "each part of the deal is {'to': player, 'count': n}")
+            require(isinstance(part, dict), _("each part of the deal is {{'to': player, 'count': n}}"))
             to = _player(state, part, "to")
-            chunks.append((to, _whole(part.get("count"), "each part of the deal gives 1 or more tokens", 1)))
-        given = sum(n for _, n in chunks)
+            chunks.append((to, _whole(part.get("count"), _("each part of the deal gives 1 or more tokens"), 1)))
+        given = sum(n for _to, n in chunks)
         require(
             given == most,
-            f"deal out all {most} {'token' if most == 1 else 'tokens'} of {name}'s pile (this deal gives {given})",
+            ngettext(
+                "deal out all {n} token of {name}'s pile (this deal gives {given})",
+                "deal out all {n} tokens of {name}'s pile (this deal gives {given})",
+                most,
+            ).format(n=most, name=name, given=given),
         )
         taken = list(reversed(state["piles"][seat]))  # top first
         state["piles"][seat] = []
@@ -707,13 +770,22 @@ class ArtCollectors(Engine):
     def _do_take(self, state: State, action: Action) -> None:
         self._need_play(state)
         turn = state["turn"]
-        require(state["settings"]["full_game"], "the three ladies have no ability in the basic game")
+        require(state["settings"]["full_game"], _("the three ladies have no ability in the basic game"))
         ladies = ", ".join(str(n) for n in state["ladies"])
-        require(turn["ladies"] != -1, f"taking needs the three ladies ({ladies}) in this turn")
-        require(turn["ladies"] > 0, f"the three ladies have already taken {state['ladies_take']} tokens")
+        require(
+            turn["ladies"] != -1, _("taking needs the three ladies ({paintings}) in this turn").format(paintings=ladies)
+        )
+        require(
+            turn["ladies"] > 0,
+            ngettext(
+                "the three ladies have already taken {n} token",
+                "the three ladies have already taken {n} tokens",
+                int(state["ladies_take"]),
+            ).format(n=state["ladies_take"]),
+        )
         seat = self._other(state, action, "from")
         name = state["players"][seat]
-        require(not protected(state, seat), f"{name}'s pile is protected by the angel")
+        require(not protected(state, seat), _("{name}'s pile is protected by the angel").format(name=name))
         gained = state["piles"][seat].pop()
         turn["tokens"].append(gained)
         turn["ladies"] -= 1
@@ -725,14 +797,16 @@ class ArtCollectors(Engine):
     def _do_stop(self, state: State, action: Action) -> None:
         self._need_play(state)
         turn = state["turn"]
-        require(bool(turn["drawn"]), "draw at least one token before stopping")
+        require(bool(turn["drawn"]), _("draw at least one token before stopping"))
         tokens: list[str] = list(turn["tokens"])
         order = action.get("order")
         if order is not None:
-            require(isinstance(order, list) and all(isinstance(c, str) for c in order), "'order' lists token codes")
+            require(isinstance(order, list) and all(isinstance(c, str) for c in order), _("'order' lists token codes"))
             require(
                 sorted(order) == sorted(tokens),
-                f"'order' must list exactly this turn's tokens ({', '.join(tokens)}), bottom first",
+                _("'order' must list exactly this turn's tokens ({tokens}), bottom first").format(
+                    tokens=", ".join(tokens)
+                ),
             )
             tokens = list(order)
         seat = int(state["current"])

@@ -221,3 +221,55 @@ def notes(result: dict[str, Any], state: State) -> list[str]:
             )
         )
     return out
+
+
+# The tokens' characters in a few letters, for the count screen's painting captions ("banker & cheater").
+SHORT_NAMES = {
+    "1": lambda: pgettext("art collectors token, short", "Robin Tell"),
+    "2B": lambda: pgettext("art collectors token, short", "banker"),
+    "2C": lambda: pgettext("art collectors token, short", "cheater"),
+    "3": lambda: pgettext("art collectors token, short", "angel"),
+    "4": lambda: pgettext("art collectors token, short", "swimmer"),
+    "5": lambda: pgettext("art collectors token, short", "astronaut"),
+    "6": lambda: pgettext("art collectors token, short", "writer"),
+    "7": lambda: pgettext("art collectors token, short", "bricklayer"),
+    "8": lambda: pgettext("art collectors token, short", "twins"),
+    "9": lambda: pgettext("art collectors token, short", "fortune teller"),
+    "10": lambda: pgettext("art collectors token, short", "firefighter"),
+    "11": lambda: pgettext("art collectors token, short", "musician cats"),
+}
+
+
+def painting_characters(state: State, key: str, *, short: bool = False) -> str:
+    """Who painting ``key`` shows, from its tokens' characters ("the banker and the cheater", short "banker &
+    cheater"); a painting of a catalogue of one's own keeps the words its file gives."""
+    codes = [str(c) for c in state["paintings"][key].get("codes", [])]
+    if codes and all(plain(c) in TOKEN_NAMES for c in codes):
+        if short:
+            return " & ".join(SHORT_NAMES[plain(c)]() for c in codes)
+        names = [kind_name(state, c) for c in codes]
+        return (
+            names[0]
+            if len(names) == 1
+            else _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
+        )
+    return str(state["paintings"][key].get("character", key))
+
+
+def place(rank: int) -> str:
+    """A place in the ranking: "1st", "1위", "1.º", "1r"."""
+    words = {
+        1: lambda: pgettext("place", "1st"),
+        2: lambda: pgettext("place", "2nd"),
+        3: lambda: pgettext("place", "3rd"),
+    }
+    wording = words.get(rank)
+    return wording() if wording is not None else pgettext("place", "{n}th").format(n=rank)
+
+
+def short_name(state: State, code: str) -> str:
+    """A token's character in a few letters ("banker", "은행가"), for the draw picker's chips."""
+    wording = SHORT_NAMES.get(plain(code))
+    if wording is not None and plain(code) in state["kinds"]:
+        return wording()
+    return kind_name(state, code).removeprefix("the ")

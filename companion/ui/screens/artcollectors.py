@@ -33,9 +33,9 @@ from companion.games.artcollectors import (
     wording,
     working,
 )
-from companion.games.artcollectors.wording import kind_name
+from companion.games.artcollectors.wording import painting_characters, place, short_name
 from companion.games.base import Action
-from companion.i18n import _, ngettext
+from companion.i18n import _, and_list, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import dialog, readable_text
@@ -44,7 +44,6 @@ from hardware.buttons import ButtonEvent
 load_kv("artcollectors")
 
 PILE_TOKENS_SHOWN = 6
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 def painting_colour(number: int) -> list[float]:
@@ -306,13 +305,21 @@ class ArtCollectorsScreen(GameScreen):
     def _build_summary(self, state: dict[str, Any]) -> None:
         ids = self.summary.ids
         names = ", ".join(state["players"])
-        mode = "pile tracker" if state["settings"]["tracker"] else "final count only"
-        game = "full game" if state["settings"]["full_game"] else "basic game"
-        ids.players.text = f"{len(state['players'])} players: {names} · {mode} · {game}"
+        mode = _("pile tracker") if state["settings"]["tracker"] else _("final count only")
+        game = _("full game") if state["settings"]["full_game"] else _("basic game")
+        ids.players.text = ngettext(
+            "{n} player: {names} · {mode} · {game}", "{n} players: {names} · {mode} · {game}", len(state["players"])
+        ).format(n=len(state["players"]), names=names, mode=mode, game=game)
         tokens = sum(int(info["tokens"]) for info in state["paintings"].values())
         removed = state["removed"]
-        out = f" · painting {', '.join(map(str, removed))} and its tokens are out" if removed else ""
-        ids.paintings.text = f"{len(state['order'])} paintings, {tokens} tokens in the bag{out}"
+        text = _("{n} paintings, {tokens} tokens in the bag").format(n=len(state["order"]), tokens=tokens)
+        if removed:
+            text = ngettext(
+                "{text} · painting {paintings} and its tokens are out",
+                "{text} · paintings {paintings} and their tokens are out",
+                len(removed),
+            ).format(text=text, paintings=", ".join(map(str, removed)))
+        ids.paintings.text = text
         ids.chips.clear_widgets()
         for key in state["order"]:
             info = state["paintings"][key]
@@ -323,20 +330,19 @@ class ArtCollectorsScreen(GameScreen):
             )
         if state["settings"]["tracker"]:
             first = state["players"][int(state["settings"]["first_player"])]
-            ids.rules.text = (
-                f"{first} draws first. "
-                "Enter every token as it comes out of the bag; the screen follows busts, steals and abilities, "
-                "refuses what the rules forbid, and scores the piles when the bag is empty.\n"
+            ids.rules.text = _(
+                "{name} draws first. Enter every token as it comes out of the bag; the screen follows busts, steals "
+                "and abilities, refuses what the rules forbid, and scores the piles when the bag is empty.\n"
                 "Tap this turn's tokens to choose the one on top, then Stop (or press your button)."
-            )
-            ids.go.text = "Start tracking"
+            ).format(name=first)
+            ids.go.text = _("Start tracking")
         else:
-            ids.rules.text = (
+            ids.rules.text = _(
                 "Play with the real bag. At the end, enter each player's tokens per painting and who holds the "
                 "black-cat token: the most tokens win a painting; a tie goes to the black-cat holder, even if "
                 "not tied. Tokens 1 point (twins 2) plus the paintings won."
             )
-            ids.go.text = "Count the tokens"
+            ids.go.text = _("Count the tokens")
 
     # -- final count ---------------------------------------------------------------------------------------
 
@@ -367,14 +373,18 @@ class ArtCollectorsScreen(GameScreen):
         for key, cell in self.cells.items():
             info = state["paintings"][key]
             left = int(info["tokens"]) - sum(int(row[key]) for row in state["counts"])
-            twins = " ×2 pts" if int(info["points"]) != 1 else ""
-            character = str(info["character"]).replace("the ", "").replace(" and ", " & ")
-            cell.caption = f"[b]{key}[/b] {character}{twins} · {left} left"
+            character = escape_markup(painting_characters(state, key, short=True))
+            if int(info["points"]) != 1:
+                # TRANSLATORS: the twins' tokens count 2 points each
+                character = _("{character} ×2 pts").format(character=character)
+            cell.caption = _("[b]{painting}[/b] {character} · {n} left").format(
+                painting=key, character=character, n=left
+            )
             cell.value = int(state["counts"][self.count_seat][key])
             cell.full = left == 0
         cat = self.count.ids.cat
         cat.clear_widgets()
-        choices: list[tuple[int | None, str]] = [*enumerate(state["players"]), (None, "Nobody")]
+        choices: list[tuple[int | None, str]] = [*enumerate(state["players"]), (None, _("Nobody"))]
         for holder, name in choices:
             chosen = state["black_cat_set"] and state["black_cat"] == holder
             button = ToggleButton(
@@ -397,7 +407,7 @@ class ArtCollectorsScreen(GameScreen):
         if widest <= room:
             return f"{name} · {held}", dp(18)
         size = dp(15)
-        return f"{shortened(name, room, size)}\n{held} token{'' if held == 1 else 's'}", size
+        return f"{shortened(name, room, size)}\n" + ngettext("{n} token", "{n} tokens", held).format(n=held), size
 
     def show_seat(self, seat: int) -> None:
         self.count_seat = seat
@@ -409,15 +419,20 @@ class ArtCollectorsScreen(GameScreen):
         value = int(state["counts"][self.count_seat][key]) + delta
         name = state["players"][self.count_seat]
         if value < 0:
-            self.show_message(f"{name} has no tokens of painting {painting} to take away", error=True)
+            self.show_message(
+                _("{name} has no tokens of painting {painting} to take away").format(name=name, painting=painting),
+                error=True,
+            )
             return
         if self.act({"type": "set_count", "player": self.count_seat, "painting": painting, "count": value}, quiet=True):
-            self.show_message(f"{name}: {value} of painting {painting}")
+            self.show_message(_("{name}: {n} of painting {painting}").format(name=name, n=value, painting=painting))
 
     def set_black_cat(self, seat: int | None) -> None:
         if self.act({"type": "set_black_cat", "player": seat}, quiet=True):
-            who = "Nobody holds" if seat is None else f"{self.state['players'][seat]} holds"
-            self.show_message(f"{who} the black-cat token")
+            if seat is None:
+                self.show_message(_("Nobody holds the black-cat token"))
+            else:
+                self.show_message(_("{name} holds the black-cat token").format(name=self.state["players"][seat]))
         else:
             self.refresh()
 
@@ -432,9 +447,12 @@ class ArtCollectorsScreen(GameScreen):
         missing = [(key, n) for key, n in missing if n > 0]
         if missing and state["black_cat_set"] and self.score_warned != missing:
             self.score_warned = missing
-            listed = ", ".join(f"{n} of painting {key}" for key, n in missing[:4])
-            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
-            self.show_message(f"Not counted yet: {listed}{more}. Tap Score again to score anyway", error=True)
+            listed = ", ".join(_("{n} of painting {painting}").format(n=n, painting=key) for key, n in missing[:4])
+            if len(missing) > 4:
+                listed = _("{listed} and {n} more").format(listed=listed, n=len(missing) - 4)
+            self.show_message(
+                _("Not counted yet: {listed}. Tap Score again to score anyway").format(listed=listed), error=True
+            )
             return
         if self.act({"type": "finish"}, quiet=True):
             self.show_message(self.winner_line())
@@ -444,8 +462,8 @@ class ArtCollectorsScreen(GameScreen):
         best = max(p["total"] for p in result["players"])
         winners = result["winners"]
         if len(winners) == 1:
-            return f"{winners[0]} wins with {best} points"
-        return f"{' and '.join(winners)} share the win with {best} points"
+            return _("{name} wins with {points} points").format(name=winners[0], points=best)
+        return _("{names} share the win with {points} points").format(names=and_list(winners), points=best)
 
     # -- results ---------------------------------------------------------------------------------------------
 
@@ -471,7 +489,7 @@ class ArtCollectorsScreen(GameScreen):
                     shorten_from="right",
                 )
             )
-        why_head = Label(text="won by · why", font_size=dp(15), halign="left", valign="middle")
+        why_head = Label(text=_("won by · why"), font_size=dp(15), halign="left", valign="middle")
         why_head.bind(size=lambda lab, size: setattr(lab, "text_size", size))
         head.add_widget(why_head)
         rows = ids.rows
@@ -487,7 +505,7 @@ class ArtCollectorsScreen(GameScreen):
                 mark = f"[b]{n}[/b]" if row["winner"] == seat else str(n)
                 line.add_widget(Label(text=mark, markup=True, size_hint_x=None, width=width, font_size=dp(17)))
             winner = row["winner"]
-            who = "—" if winner is None else f"[b]{names[winner]}[/b] +{row['value']}"
+            who = "—" if winner is None else f"[b]{escape_markup(names[winner])}[/b] +{row['value']}"
             why = Label(
                 text=f"{who} · {escape_markup(wording.reason_text(row, result, state))}",
                 markup=True,
@@ -505,22 +523,28 @@ class ArtCollectorsScreen(GameScreen):
         for player in sorted(result["players"], key=lambda p: (p["rank"], p["name"])):
             seat = names.index(player["name"])
             colour = state["colours"][seat]
-            place = ORDINALS.get(player["rank"], f"{player['rank']}th")
             ranking.add_widget(
                 ACRank(
-                    place,
+                    place(int(player["rank"])),
                     player["name"],
                     player["total"],
-                    f"{player['token_points']} token pts + {player['painting_points']} paintings",
+                    _("{tokens} token pts + {paintings} paintings").format(
+                        tokens=player["token_points"], paintings=player["painting_points"]
+                    ),
                     tile=hex_rgba(colour),
                     ink=readable_text(colour),
                 )
             )
         short = [row for row in result["paintings"] if row["total"] < row["tokens"]]
         ids.notes.text = (
-            "Not counted: " + ", ".join(f"{r['tokens'] - r['total']} of painting {r['painting']}" for r in short)
+            _("Not counted: {listed}").format(
+                listed=", ".join(
+                    _("{n} of painting {painting}").format(n=r["tokens"] - r["total"], painting=r["painting"])
+                    for r in short
+                )
+            )
             if short
-            else "Every token is counted."
+            else _("Every token is counted.")
         )
         self.show_message(self.winner_line())
 
@@ -530,7 +554,9 @@ class ArtCollectorsScreen(GameScreen):
         ids = self.tracker.ids
         seat = int(state["current"])
         colour = state["colours"][seat]
-        ids.whose.text = f"[color={colour.lstrip('#')}]{state['players'][seat]}[/color]'s turn"
+        ids.whose.text = _("{name}'s turn").format(
+            name=f"[color={colour.lstrip('#')}]{escape_markup(state['players'][seat])}[/color]"
+        )
         tokens: list[str] = list(state["turn"]["tokens"])
         left = Counter(tokens)  # matched by count: an undone draw or a stolen run can leave a code fewer times
         kept: list[str] = []
@@ -548,7 +574,7 @@ class ArtCollectorsScreen(GameScreen):
             top = index == len(self.order) - 1
             label = plain(code) + ("*" if code != plain(code) else "")
             chip = ACChip(
-                text=f"{label}\n[size=11]{'top' if top else ''}[/size]",
+                text=f"{label}\n[size=11]{_('top') if top else ''}[/size]",
                 tile=painting_colour(painting_of(code)),
                 size_hint_x=None,
                 width=size,
@@ -556,7 +582,7 @@ class ArtCollectorsScreen(GameScreen):
             chip.bind(on_release=lambda _b, i=index: self.put_on_top(i))
             turn.add_widget(chip)
         if not kept:
-            turn.add_widget(Label(text="no tokens drawn yet", font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
+            turn.add_widget(Label(text=_("no tokens drawn yet"), font_size=dp(16), color=(0.75, 0.75, 0.8, 1)))
         ids.turn_scroll.scroll_x = 1  # the top token (rightmost) in view
         options = ENGINE.options(state)
         ids.stop.disabled = not options["stop"]
@@ -607,9 +633,11 @@ class ArtCollectorsScreen(GameScreen):
             seat = view["seat"]
             pile = state["piles"][seat]
             view["name"].text = ("» " if seat == state["current"] else "") + state["players"][seat]
-            shield = " · angel" if protected(state, seat) else ""
-            size = f"{len(pile)} token{'' if len(pile) == 1 else 's'}" if few else str(len(pile))
-            view["size"].text = size + shield
+            size = ngettext("{n} token", "{n} tokens", len(pile)).format(n=len(pile)) if few else str(len(pile))
+            if protected(state, seat):
+                # TRANSLATORS: under a pile's size: an angel on top guards the pile
+                size = _("{size} · angel").format(size=size)
+            view["size"].text = size
             shown = list(reversed(pile[-depth_shown:]))
             for depth, tile in enumerate(view["tiles"]):
                 if depth < len(shown):
@@ -621,7 +649,7 @@ class ArtCollectorsScreen(GameScreen):
                     tile.text = ""
                     tile.opacity = 0
             hidden = len(pile) - len(shown)
-            view["below"].text = f"+{hidden} below" if hidden > 0 else ""
+            view["below"].text = _("+{n} below").format(n=hidden) if hidden > 0 else ""
 
     def _fill_moves(self, state: dict[str, Any], options: dict[str, Any]) -> None:
         moves = self.tracker.ids.moves
@@ -633,7 +661,7 @@ class ArtCollectorsScreen(GameScreen):
         if self.robin_plan is not None:  # one thing at a time: finish or cancel the deal first
             moves.add_widget(
                 Label(
-                    text="Robin Tell's deal: Deal or Cancel first",
+                    text=_("Robin Tell's deal: Deal or Cancel first"),
                     size_hint=(1, None),
                     height=dp(52),
                     font_size=dp(15),
@@ -649,21 +677,34 @@ class ArtCollectorsScreen(GameScreen):
                     if painting_of(code) != number:
                         break
                     run += 1
-                offers.append((f"Steal {run}×{number} from {names[seat]}", {"type": "steal", "from": seat}))
+                offers.append(
+                    (
+                        _("Steal {n}×{painting} from {name}").format(n=run, painting=number, name=names[seat]),
+                        {"type": "steal", "from": seat},
+                    )
+                )
         elif turn["last"] is not None and turn["cat"] != "exchange":
             # No hints: offer every other pile; the player claims, the rules judge (as at the table).
             for seat in range(len(piles)):
                 if seat != state["current"] and piles[seat]:
-                    offers.append((f"Steal from {names[seat]}", {"type": "steal", "from": seat}))
+                    offers.append((_("Steal from {name}").format(name=names[seat]), {"type": "steal", "from": seat}))
         for seat in options["exchange"]:
             top = plain(piles[seat][-1])
-            offers.append((f"Swap cat for {names[seat]}'s {top}", {"type": "exchange", "with": seat}))
+            offers.append(
+                (
+                    _("Swap cat for {name}'s {token}").format(name=names[seat], token=top),
+                    {"type": "exchange", "with": seat},
+                )
+            )
         for seat in options["take"]:
             top = plain(piles[seat][-1])
             offers.append(
-                (f"Ladies take {names[seat]}'s {top} ({turn['ladies']} left)", {"type": "take", "from": seat})
+                (
+                    _("Ladies take {name}'s {token} ({n} left)").format(name=names[seat], token=top, n=turn["ladies"]),
+                    {"type": "take", "from": seat},
+                )
             )
-        robin = [(f"Robin Tell: {names[seat]}'s pile", seat) for seat in options["robin"]]
+        robin = [(_("Robin Tell: {name}'s pile").format(name=names[seat]), seat) for seat in options["robin"]]
         count = len(offers) + len(robin)
         width = moves.width or dp(372)
         per_row = 2 if count <= 4 else 3 if count <= 6 else 4
@@ -687,9 +728,9 @@ class ArtCollectorsScreen(GameScreen):
             button.bind(on_release=lambda _b, s=seat: self.robin_start(s))
             moves.add_widget(button)
         if not count:
-            hint = "Tap a painting to enter the token drawn."
+            hint = _("Tap a painting to enter the token drawn.")
             if turn["drawn"]:
-                hint = "Draw again, or choose the top token and Stop."
+                hint = _("Draw again, or choose the top token and Stop.")
             moves.add_widget(
                 Label(text=hint, size_hint=(1, None), height=dp(52), font_size=dp(15), color=(0.75, 0.75, 0.8, 1))
             )
@@ -702,7 +743,7 @@ class ArtCollectorsScreen(GameScreen):
                 right.add_widget(child)
         for code, chip in self.picks.items():
             left = int(state["bag"][code])
-            name = kind_name(state, code).removeprefix("the ")
+            name = short_name(state, code)
             remaining = ngettext("{n} left", "{n} left", left).format(n=left)
             chip.text = f"{plain(code)}  [size=13]{name}[/size]\n[size=14]{remaining}[/size]"
             chip.disabled = code not in options["draw"]
@@ -712,8 +753,12 @@ class ArtCollectorsScreen(GameScreen):
         if cat.disabled:
             cat.state = "normal"
         known = black_cat_painting(state)
-        which = f"the black-cat {known}" if known else "the black cat"
-        cat.text = f"Next draw is {which} (*)" if state["black_cat_in_bag"] else "Black cat (*) is out of the bag"
+        if not state["black_cat_in_bag"]:
+            cat.text = _("Black cat (*) is out of the bag")
+        elif known:
+            cat.text = _("Next draw is the black-cat {painting} (*)").format(painting=known)
+        else:
+            cat.text = _("Next draw is the black cat (*)")
 
     # -- tracker actions ------------------------------------------------------------------------------------
 
@@ -763,7 +808,7 @@ class ArtCollectorsScreen(GameScreen):
         """Tap a token of this turn to make it the top of the stack the turn will pile."""
         code = self.order.pop(index)
         self.order.append(code)
-        self.show_message(f"{plain(code)} will be on top")
+        self.show_message(_("{token} will be on top").format(token=plain(code)))
         self.refresh()
 
     def stop_turn(self) -> None:
@@ -795,7 +840,7 @@ class ArtCollectorsScreen(GameScreen):
                 self.stop_turn()
             else:
                 names = self.state["players"]
-                self.show_message(f"It is {names[current]}'s turn: only {names[current]}'s button stops it")
+                self.show_message(_("It is {name}'s turn: only {name}'s button stops it").format(name=names[current]))
         elif phase == "count":
             self.show_seat(index)
 
@@ -817,15 +862,17 @@ class ArtCollectorsScreen(GameScreen):
         names = state["players"]
         remaining = plan["tokens"][len(plan["gives"]) :]
         taken = len(plan["tokens"])
-        what = "token: hand it out" if taken == 1 else "tokens: hand them all out, top first"
-        ids.title.text = (
-            f"Robin Tell takes {names[plan['target']]}'s {taken} {what} (tokens in a row to one player stay in order)"
-        )
+        ids.title.text = ngettext(
+            "Robin Tell takes {name}'s {n} token: hand it out (tokens in a row to one player stay in order)",
+            "Robin Tell takes {name}'s {n} tokens: hand them all out, top first (tokens in a row to one player stay "
+            "in order)",
+            taken,
+        ).format(name=names[plan["target"]], n=taken)
         ids.tokens.clear_widgets()
         for code in remaining[:8]:
             ids.tokens.add_widget(ACTile(text=plain(code), tile=painting_colour(painting_of(code))))
         if not remaining:
-            ids.tokens.add_widget(Label(text="all given", font_size=dp(16)))
+            ids.tokens.add_widget(Label(text=_("all given"), font_size=dp(16)))
         ids.givers.clear_widgets()
         for seat, name in enumerate(names):
             colour = state["colours"][seat]
@@ -843,7 +890,9 @@ class ArtCollectorsScreen(GameScreen):
         given: dict[int, list[str]] = {}
         for code, seat in zip(plan["tokens"], plan["gives"], strict=False):
             given.setdefault(seat, []).append(plain(code))
-        ids.plan.text = " · ".join(f"{names[s]} gets {', '.join(c)}" for s, c in given.items()) or "nothing given yet"
+        ids.plan.text = " · ".join(
+            _("{name} gets {tokens}").format(name=names[s], tokens=", ".join(c)) for s, c in given.items()
+        ) or _("nothing given yet")
         ids.deal.disabled = bool(remaining)
 
     def robin_give(self, seat: int) -> None:
