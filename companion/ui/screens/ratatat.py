@@ -188,6 +188,8 @@ class RingBoard(Widget):
 
     def _label(self, text: str, x: float, y: float, font: float, colour: Any, bold: bool) -> None:
         label = Label(text=text, font_size=font, color=colour, bold=bold, size=(dp(90), dp(30)))
+        label.texture_update()  # the box as tall as the font's line (a 28 px number is 37 px high), centred alike
+        label.height = max(dp(30), label.texture_size[1])
         label.center = (x, y)
         self.labels.append(label)
         self.add_widget(label)
@@ -973,7 +975,8 @@ class RatatatScreen(GameScreen):
             )
             who = BoxLayout(orientation="vertical")
             colour = get_color_from_hex(colours.get(name, "#ffffff"))
-            who.add_widget(self._cell(name, dp(20) if len(ranked) <= 3 else dp(18), colour, bold=won, valign="bottom"))
+            # the name's line fits its share of the row (21 px of a 38 px row: 17 px type in the UI font's lines)
+            who.add_widget(self._cell(name, dp(20) if len(ranked) <= 3 else dp(17), colour, bold=won, valign="bottom"))
             values = " + ".join(str(v) for v in self.state["hands"][name])
             cards = self._cell(values, dp(14), (0.75, 0.75, 0.8, 1), valign="top", wrap=True)
             cards.size_hint_y, cards.height = None, dp(17)
