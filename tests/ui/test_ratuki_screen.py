@@ -45,6 +45,18 @@ def button(root: Any, text: str) -> Any:
     return next(w for w in root.walk(restrict=True) if isinstance(w, Button) and w.text == text)
 
 
+def enter(ui: UI, counter: Any, value: int) -> None:
+    """Type a count on the number pad: tap the count, its digits, OK (real touches)."""
+    from companion.ui.numberpad import NumberPad
+
+    ui.tap(counter.ids.field)
+    pad = next(w for w in ui.window.children if isinstance(w, NumberPad))
+    for digit in str(value):
+        ui.tap(button(pad, digit))
+    ui.tap(button(pad, "OK"))
+    assert counter.value == value
+
+
 def box_pixel(ui: UI, screen: Any) -> tuple[int, int, int]:
     """The colour just inside the verdict banner's lower-left corner in the last screenshot (no text there)."""
     import cv2
@@ -244,12 +256,10 @@ def test_score_entry_with_counters_then_the_sheet(ui: UI) -> None:
     out(ui, screen, "Ana")
     assert screen.ids.panes.current == "score"
     rows = screen.score_rows
-    for _ in range(4):
-        ui.tap(button(rows[1].ids.pile, "+5"))
+    enter(ui, rows[1].ids.pile, 20)
     ui.tap(button(rows[1].ids.pile, "+"))
-    for _ in range(2):
-        ui.tap(button(rows[2].ids.pile, "+5"))
-    ui.tap(button(rows[2].ids.left, "+5"))
+    enter(ui, rows[2].ids.pile, 10)
+    enter(ui, rows[2].ids.left, 5)
     ui.tap(button(rows[2].ids.left, "−"))
     assert rows[1].points_text == "+21" and rows[2].points_text == "+6"
     ui.screenshot("ratuki-score")
@@ -257,7 +267,7 @@ def test_score_entry_with_counters_then_the_sheet(ui: UI) -> None:
     assert rows[1].saved and screen.state["entries"]["Ana"]["points"] == 21
     ui.tap(ui.find("Save", rows[2]))
     assert screen.state["phase"] == "scoring"
-    ui.tap(button(rows[3].ids.left, "+5"))
+    enter(ui, rows[3].ids.left, 5)
     ui.tap(ui.find("Save", rows[3]))
     assert screen.state["phase"] == "ready" and screen.ids.panes.current == "ready"
     assert screen.state["totals"] == {"Ana": 21, "Bo": 6, "Cy": -5}
@@ -274,8 +284,8 @@ def test_a_refused_score_says_why(ui: UI) -> None:
     ui.tap_text("Stuck: end round")
     row = screen.score_rows[1]
     assert row.show_hand
-    for _ in range(8):
-        ui.tap(button(row.ids.left, "+5"))
+    enter(ui, row.ids.left, 35)
+    ui.tap(button(row.ids.left, "+"))  # 36: more than a deck
     ui.tap(ui.find("hand", row))
     ui.tap(ui.find("Save", row))
     assert screen.message_is_error and "a deck has 35" in screen.header_text
@@ -343,7 +353,7 @@ def test_a_game_resumes_where_the_journal_stops(tmp_path: Any) -> None:
         assert first.wait_until(lambda: len(calls(screen)) == 1)
         first.clock_value += 90
         out(first, screen)
-        first.tap(button(screen.score_rows[1].ids.pile, "+5"))
+        enter(first, screen.score_rows[1].ids.pile, 5)
         first.tap(button(screen.score_rows[1], "Save"))
         game_id = screen.session.game_id
         before = screen.state
@@ -467,10 +477,9 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
             out(ui, screen, "Dee")
         for seat, (pile, left, hand) in counts.items():
             row = screen.score_rows[seat]
-            for _ in range(pile):
-                ui.tap(button(row.ids.pile, "+5"))
-            for _ in range(left):
-                ui.tap(button(row.ids.left, "+5"))
+            enter(ui, row.ids.pile, 5 * pile)
+            if not row.went_out:
+                enter(ui, row.ids.left, 5 * left)
             for _ in range(hand):
                 ui.tap(ui.find("hand", row))
         if number == 1:
@@ -498,9 +507,7 @@ def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
     assert screen.state["phase"] == "playing"
     ui.tap_text("Stuck: end round")
     for seat in (1, 2):
-        row = screen.score_rows[seat]
-        for _ in range(5):
-            ui.tap(button(row.ids.pile, "+5"))
+        enter(ui, screen.score_rows[seat].ids.pile, 25)
     for seat in (1, 2, 3):
         ui.tap(ui.find("Save", screen.score_rows[seat]))
     assert screen.state["result"] == {"kind": "draw", "winners": ["Ana", "Bo"]}
@@ -553,10 +560,9 @@ def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:
     out(ui, screen, "Bo")
     rows = screen.score_rows
     for seat, (pile, left, hand) in {1: (3, 1, 2), 2: (2, 0, 1), 3: (1, 2, 0)}.items():
-        for _ in range(pile):
-            ui.tap(button(rows[seat].ids.pile, "+5"))
-        for _ in range(left):
-            ui.tap(button(rows[seat].ids.left, "+5"))
+        enter(ui, rows[seat].ids.pile, 5 * pile)
+        if left:
+            enter(ui, rows[seat].ids.left, 5 * left)
         for _ in range(hand):
             ui.tap(ui.find("hand", rows[seat]))
     ui.tap(ui.find("Save", rows[1]))
@@ -612,11 +618,11 @@ def test_out_asks_who_went_out_and_keeps_their_cards_left_at_0(ui: UI) -> None:
     rows = screen.score_rows
     assert rows[3].went_out and not rows[1].went_out and not rows[2].went_out
     assert "went out" in ui.texts()
-    ui.tap(button(rows[3].ids.left, "+5"))
+    ui.tap(button(rows[3].ids.left, "+"))
+    ui.tap(rows[3].ids.left.ids.field)  # no pad either
     assert rows[3].ids.left.value == 0  # both her piles are empty: no cards left
-    ui.tap(button(rows[2].ids.left, "+5"))
-    assert rows[2].ids.left.value == 5
-    ui.tap(button(rows[3].ids.pile, "+5"))
+    enter(ui, rows[2].ids.left, 5)
+    enter(ui, rows[3].ids.pile, 5)
     ui.screenshot("ratuki-score-went-out")
     ui.tap(ui.find("Save", rows[3]))
     assert screen.state["entries"]["Cy"]["left"] == 0

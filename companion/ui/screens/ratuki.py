@@ -34,7 +34,7 @@ from companion.games.ratuki import (
 from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
 from companion.games.ratuki.stall import StallWatch
 from companion.games.ratuki.wording import shout
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
@@ -178,6 +178,47 @@ class RatukiSheet(BoxLayout):
     between them scroll, showing the latest round. Layout in ratuki.kv."""
 
     ROUND_COLUMN = dp(64)  # narrow "Round" column: the names get the width (5 × 14 characters fit)
+    hidden_rounds = NumericProperty(0)  # rounds scrolled out of view (0: every round shows)
+    cue_text = StringProperty("")
+
+    def on_kv_post(self, *_args: Any) -> None:
+        scroll = self.ids.scroll
+        self._snap_soon = Clock.create_trigger(self._snap, 0.2)
+        scroll.bind(scroll_y=self._cue, height=self._cue)
+        scroll.bind(scroll_y=self._snap_soon)
+        self.ids.rounds.bind(height=self._cue)
+
+    def _snap(self, *_args: Any) -> None:
+        """Once a swipe has come to rest, whole rows: no round is left cut in half at the edge."""
+        scroll, rounds = self.ids.scroll, self.ids.rounds
+        rows = (rounds.height - scroll.height) / dp(32)
+        if rows < 0.5:
+            return
+        target = round(scroll.scroll_y * rows) / rows
+        if abs(target - scroll.scroll_y) > 1e-3:
+            scroll.scroll_y = min(1.0, max(0.0, target))
+
+    def _cue(self, *_args: Any) -> None:
+        """Say which way the rounds out of view are (earlier above the latest, later below the first)."""
+        scroll, rounds = self.ids.scroll, self.ids.rounds
+        row = dp(32)
+        hidden = max(0, round((rounds.height - scroll.height) / row))
+        self.hidden_rounds = hidden
+        if not hidden:
+            self.cue_text = ""
+            return
+        above = round(hidden * (1 - min(1.0, max(0.0, scroll.scroll_y))))  # rows scrolled off the top
+        below = hidden - above
+        if above and below:
+            self.cue_text = _("more rounds above and below: swipe")
+        elif above:
+            self.cue_text = ngettext(
+                "{n} earlier round above: swipe down", "{n} earlier rounds above: swipe down", above
+            ).format(n=above)
+        else:
+            self.cue_text = ngettext(
+                "{n} later round below: swipe up", "{n} later rounds below: swipe up", below
+            ).format(n=below)
 
     def fill(self, rows: list[list[str]], colours: list[str]) -> None:
         """Show ``rows`` (header, rounds..., totals); ``colours`` are the players' colours, column by column."""
@@ -204,14 +245,29 @@ class RatukiSheet(BoxLayout):
 
 
 class RatukiCounter(BoxLayout):
-    """A big −5 / − / value / + / +5 counter (never below 0)."""
+    """A count of cards: − / the value / + (never below 0 or above ``maximum``); tapping the value opens a number
+    pad, so a 35-card pile is typed (3, 5, OK) rather than stepped."""
 
     value = NumericProperty(0)
     locked = BooleanProperty(False)
     maximum = NumericProperty(999)
+    title = StringProperty("")  # what the pad asks for ("Ana: score pile")
 
     def step(self, delta: int) -> None:
         self.value = max(0, min(int(self.maximum), int(self.value) + delta))
+
+    def type_value(self) -> Any:
+        """Open the number pad for this count (returns the open pad: tests press its keys)."""
+        from companion.ui.numberpad import NumberPad
+
+        if self.locked:
+            return None
+        pad = NumberPad(self.title, int(self.value), self._typed, maximum=int(self.maximum))
+        pad.open()
+        return pad
+
+    def _typed(self, value: int) -> None:
+        self.value = max(0, min(int(self.maximum), value))
 
 
 class RatukiScoreRow(BoxLayout):
@@ -585,10 +641,16 @@ class RatukiScreen(GameScreen):
         if self.session is None or self.state["phase"] != "playing":
             return None
         self.flush()
+        # The round clock stops while the table answers (the players stopped at the "out!"): journaled, so the
+        # time spent on the question never counts, even if the app stops meanwhile. Back starts it again.
+        paused_here = not self.paused and self.act({"type": "pause", "tick": self.now()}, quiet=True)
 
         def closed(view: Any) -> None:
             if self._out_view is view:  # only the question still open clears it
                 self._out_view = None
+                if paused_here:
+                    # After the answer (it comes just after the view closes): a stopped round stays stopped.
+                    Clock.schedule_once(lambda _dt: self._resume_after_question(), 0)
 
         self._out_view = choose_player(
             _("Who went out? (draw and discard piles empty) — tap them, or they press their button"),
@@ -599,6 +661,13 @@ class RatukiScreen(GameScreen):
         )
         self._out_view.bind(on_dismiss=closed)
         return self._out_view
+
+    def _resume_after_question(self) -> None:
+        """*Back* on "who went out?" (a mis-tap): the clock paused for the question runs again."""
+        if self.session is None or self.state["phase"] != "playing" or not self.paused or self._out_view is not None:
+            return
+        if self.act({"type": "resume", "tick": self.now()}, quiet=True):
+            self.stall.restart(self.now())
 
     def separate_stacks(self) -> None:
         """The tie on the banner was on different central stacks (the rules' tie is only on one stack, and a
