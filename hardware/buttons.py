@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -192,22 +192,61 @@ class ButtonBoard:
         self._listeners.clear()
 
 
+@dataclass(frozen=True)
+class Edge:
+    """A raw edge given to :class:`FakeButtons`: which seat, pressed or released, its tick, and from where."""
+
+    seat: int
+    pressed: bool
+    tick: float
+    source: str
+
+
 class FakeButtons(ButtonBoard):
     """Buttons for tests and simulation: ``press(seat, at=...)`` and ``release(seat, at=...)``.
 
     ``at`` is the edge tick; without it the board's clock is read. Keyboard keys and on-screen buttons in
-    simulation use this backend (``source="key"`` / ``"touch"`` on the board, or per call).
+    simulation use this backend (``source="key"`` / ``"touch"`` on the board, or per call). Every raw edge is
+    recorded in :attr:`edges` (like the states of gpiozero's ``MockPin``), so a test asserts what was pressed
+    with :meth:`assert_edges`.
     """
 
     source = "fake"
 
+    def __init__(
+        self,
+        seats: list[int],
+        *,
+        bounce_s: float = DEFAULT_BOUNCE_S,
+        long_press_s: float = DEFAULT_LONG_PRESS_S,
+        clock: Callable[[], float] = time.monotonic,
+        source: str | None = None,
+    ) -> None:
+        super().__init__(seats, bounce_s=bounce_s, long_press_s=long_press_s, clock=clock, source=source)
+        self.edges: list[Edge] = []
+
     def press(self, seat: int, *, at: float | None = None) -> None:
         """A raw "down" edge for ``seat``."""
-        self._edge(seat, True, self.clock() if at is None else at)
+        self._record(seat, True, self.clock() if at is None else at)
 
     def release(self, seat: int, *, at: float | None = None) -> None:
         """A raw "up" edge for ``seat``."""
-        self._edge(seat, False, self.clock() if at is None else at)
+        self._record(seat, False, self.clock() if at is None else at)
+
+    def _record(self, seat: int, pressed: bool, tick: float) -> None:
+        self.edges.append(Edge(seat, pressed, tick, self.source))
+        self._edge(seat, pressed, tick)
+
+    def assert_edges(self, expected: Sequence[tuple[int, bool]]) -> None:
+        """Raise :class:`AssertionError` unless the raw edges given so far were exactly ``expected``: (seat,
+        pressed) pairs in order (like gpiozero's ``MockPin.assert_states``; ticks are not compared)."""
+        got = [(edge.seat, edge.pressed) for edge in self.edges]
+        if got != list(expected):
+            raise AssertionError(f"button edges {got}, expected {list(expected)}")
+
+    def clear_edges(self) -> None:
+        """Forget the recorded edges (the next :meth:`assert_edges` looks at what follows)."""
+        self.edges.clear()
 
     def tap(self, seat: int, *, at: float | None = None, held: float = 0.08) -> None:
         """Press and release (``held`` seconds later)."""

@@ -1,14 +1,26 @@
 """Frame sources: one interface over the Pi camera, a USB webcam and replayed images or video.
 
-Frames are BGR ``numpy`` arrays (OpenCV convention). ``read()`` returns the newest frame or raises
-:class:`CameraUnavailable`; callers show a banner and try again later (sources reconnect on the next read).
+``read()`` returns the newest :class:`Frame` (a BGR ``numpy`` image, OpenCV convention, and when it was taken) or
+raises :class:`CameraUnavailable`; callers show a banner and try again later (sources reconnect on the next read).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-Frame = Any  # numpy.ndarray (H, W, 3) uint8, BGR; typed loosely so this module imports without numpy
+Image = Any  # numpy.ndarray (H, W, 3) uint8, BGR; typed loosely so this module imports without numpy
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture from a camera and when it was taken: ``taken`` is in seconds on the source's clock
+    (``time.monotonic`` unless a test injects one), stamped as the frame comes from the camera, before any
+    processing (a replay at a frame rate stamps each frame with its place in the replay). Compare ``taken``
+    only with other frames' times, never with wall time."""
+
+    image: Image
+    taken: float
 
 
 class CameraUnavailable(RuntimeError):
@@ -34,7 +46,7 @@ class FrameSource(Protocol):
         ...
 
     def read(self) -> Frame:
-        """The newest frame, taken after this call started where the backend allows it."""
+        """The newest frame (taken after this call started where the backend allows it) and its capture time."""
         ...
 
     def close(self) -> None: ...

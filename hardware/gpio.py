@@ -1,7 +1,13 @@
-"""Player buttons on GPIO: gpiozero ``Button``s timed by the pin factory's edge ticks, and the backend choice.
+"""Player buttons on GPIO: gpiozero input pins timed by the pin factory's edge ticks, and the backend choice.
 
 :func:`open_buttons` is what the app calls: it never raises, and when there is no GPIO (a PC) or the pins are
 busy it returns the keyboard/touch board with a message for the on-screen banner.
+
+Edge times come through gpiozero's public pin API: each seat is a plain ``InputDevice`` (pull-up, pins claimed
+and released by gpiozero) whose ``pin.when_changed`` is called with ``(ticks, state)`` for every edge, the ticks
+being the factory's own (the kernel's edge timestamp with lgpio). A ``Button``'s ``when_pressed`` and
+``when_released`` would give no ticks (only the moment Python runs the callback), and the ticks reach a device
+only through its private ``_pin_changed``; the pin's ``when_changed`` is the documented way to have them.
 """
 
 from __future__ import annotations
@@ -31,13 +37,13 @@ BACKENDS = ("auto", "gpio", "mock", "fake")
 
 
 class GpioButtons(ButtonBoard):
-    """One gpiozero ``Button`` per seat (BCM pin numbers, wired to ground, internal pull-ups).
+    """One gpiozero input pin per seat (BCM pin numbers, wired to ground, internal pull-ups).
 
     Edges are timed with the pin factory's own ticks (the kernel edge timestamp with lgpio), not with the
     moment Python gets to run the callback, so who-pressed-first is decided by the hardware. Ticks are turned
     into seconds on the board clock's scale with the factory's ``ticks_diff`` (which handles wrap-around), so
-    differences between edges are exact and ticks stay comparable with :meth:`ButtonBoard.poll`.
-    This uses gpiozero's private ``_pin_changed`` hook: gpiozero is pinned to 2.0.1 for it.
+    differences between edges are exact and ticks stay comparable with :meth:`ButtonBoard.poll`. Only gpiozero's
+    public API is used (``InputDevice``, ``pin.when_changed``, ``pin_factory.ticks_diff``).
 
     ``pin_factory`` is passed to gpiozero (``None``: its default, ``BadPinFactory`` on a PC). Any failure to
     claim the pins is raised as :class:`ButtonsUnavailable` with a message for the banner.
@@ -56,34 +62,41 @@ class GpioButtons(ButtonBoard):
     ) -> None:
         super().__init__(sorted(pins), bounce_s=bounce_s, long_press_s=long_press_s, clock=clock)
         self.pins = dict(pins)
-        self._buttons: dict[int, Any] = {}
+        self._devices: dict[int, Any] = {}
+        # gpiozero keeps only a weak reference to a pin's when_changed: the handlers live here.
+        self._handlers: dict[int, Callable[[Any, Any], None]] = {}
         self._tick_lock = threading.Lock()
         self._anchor: tuple[Any, float] | None = None  # (raw factory ticks, seconds on the board clock)
-        self._factory: Any = None
+        self.pin_factory: Any = None
         _check_pins(self.pins)
         try:
-            button_class = _edge_button_class()
+            from gpiozero import InputDevice
+
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # gpiozero warns once per factory it fails to load
                 for seat, pin in sorted(self.pins.items()):
-                    self._buttons[seat] = button_class(
-                        pin, on_edge=self._make_handler(seat), pull_up=True, bounce_time=None, pin_factory=pin_factory
-                    )
-            self._factory = next(iter(self._buttons.values())).pin_factory if self._buttons else pin_factory
+                    device = InputDevice(pin, pull_up=True, pin_factory=pin_factory)
+                    self._devices[seat] = device
+                    handler = self._handlers[seat] = self._make_handler(seat)
+                    device.pin.bounce = None  # debounced here, on the edge ticks (the mock ignores it anyway)
+                    device.pin.edges = "both"
+                    device.pin.when_changed = handler
+            self.pin_factory = next(iter(self._devices.values())).pin_factory if self._devices else pin_factory
         except Exception as err:
             self.close()
             raise ButtonsUnavailable(_describe_gpio_error(err, self.pins)) from err
 
-    def _make_handler(self, seat: int) -> Callable[[Any, bool], None]:
-        def handler(ticks: Any, pressed: bool) -> None:
-            self._edge(seat, pressed, self._seconds(ticks))
+    def _make_handler(self, seat: int) -> Callable[[Any, Any], None]:
+        def handler(ticks: Any, state: Any) -> None:
+            # Wired to ground with a pull-up: a pressed button pulls the pin low.
+            self._edge(seat, not state, self._seconds(ticks))
 
         return handler
 
     def _seconds(self, ticks: Any) -> float:
         """Factory ticks → seconds on the board clock's scale (exact between edges, resynced after a wrap)."""
         now = self.clock()
-        factory = self._factory
+        factory = self.pin_factory
         with self._tick_lock:
             if self._anchor is not None and factory is not None:
                 raw0, sec0 = self._anchor
@@ -93,18 +106,16 @@ class GpioButtons(ButtonBoard):
             self._anchor = (ticks, now)
             return now
 
-    def pressed_now(self, seat: int) -> bool:
-        """The raw pin level of ``seat`` (for the button test screen), not debounced."""
-        button = self._buttons.get(seat)
-        return bool(button is not None and button.is_pressed)
-
     def close(self) -> None:
         """Release the pins (safe to call twice)."""
         super().close()
-        buttons, self._buttons = self._buttons, {}
-        for button in buttons.values():
+        devices, self._devices = self._devices, {}
+        for device in devices.values():
             with contextlib.suppress(Exception):  # best effort: a pin that cannot be released is gone anyway
-                button.close()
+                device.pin.when_changed = None
+            with contextlib.suppress(Exception):
+                device.close()
+        self._handlers.clear()
 
 
 def _check_pins(pins: Mapping[int, int]) -> None:
@@ -126,29 +137,6 @@ def _describe_gpio_error(err: Exception, pins: Mapping[int, int]) -> str:
         return f"a button pin is already in use by another program ({err})"
     wired = ", ".join(f"seat {s}: GPIO{p}" for s, p in sorted(pins.items()))
     return f"cannot open the button pins ({wired}): {type(err).__name__}: {err}"
-
-
-_EDGE_BUTTON: type | None = None
-
-
-def _edge_button_class() -> type:
-    """A gpiozero ``Button`` that also reports every raw edge with the factory's tick (built on first use)."""
-    global _EDGE_BUTTON
-    if _EDGE_BUTTON is None:
-        from gpiozero import Button
-
-        class EdgeButton(Button):  # type: ignore[misc]
-            def __init__(self, pin: Any, *, on_edge: Callable[[Any, bool], None], **kwargs: Any) -> None:
-                self._on_edge = on_edge  # set first: edges may arrive while Button.__init__ runs
-                super().__init__(pin, **kwargs)
-
-            def _pin_changed(self, ticks: Any, state: Any) -> None:
-                # gpiozero 2.0.1 calls this from the pin's when_changed with the factory's edge ticks.
-                self._on_edge(ticks, bool(self._state_to_value(state)))
-                super()._pin_changed(ticks, state)
-
-        _EDGE_BUTTON = EdgeButton
-    return _EDGE_BUTTON
 
 
 def open_buttons(

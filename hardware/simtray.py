@@ -157,12 +157,13 @@ class SimulatedTray:
             raise CameraUnavailable(f"{self.name} is not open")
         with self._lock:
             picture = self._picture
-            since = self.clock() - picture.rolled_at
+            now = self.clock()
+            since = now - picture.rolled_at
             if since >= self.motion_s:
                 if self._still is None:
                     self._still = self._draw(picture.dice, 1.0)
-                return self._still.copy()
-            return self._draw(picture.dice, max(0.0, since / self.motion_s))
+                return Frame(self._still.copy(), now)
+            return Frame(self._draw(picture.dice, max(0.0, since / self.motion_s)), now)
 
     def close(self) -> None:
         self._opened = False

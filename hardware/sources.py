@@ -1,6 +1,7 @@
 """Frame sources: the Pi camera (picamera2), a USB webcam or stream (OpenCV) and replayed images or video.
 
-All of them follow :class:`hardware.camera.FrameSource`; :func:`open_camera` turns a config string into one,
+All of them follow :class:`hardware.camera.FrameSource` (each read gives a :class:`~hardware.camera.Frame`: the
+image and the time it was taken, by the source's ``clock``); :func:`open_camera` turns a config string into one,
 wrapped in :class:`ReconnectingSource` so that a camera that disappears raises :class:`CameraUnavailable`
 (the app shows a banner and keeps working with touch input) and is reopened by itself on later reads.
 picamera2 and OpenCV are imported only inside ``open()``, so nothing here needs them until used.
@@ -15,12 +16,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from hardware.camera import CameraReconnecting, CameraUnavailable, Frame, FrameSource
+from hardware.camera import CameraReconnecting, CameraUnavailable, Frame, FrameSource, Image
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpeg", ".webm")
 # The dice photos shipped for simulation (a licensed subset of the project's photo set).
 SIM_DIR = Path(__file__).resolve().parent.parent / "companion" / "vision" / "samples"
 DEFAULT_BACKOFF_S = (0.5, 1.0, 2.0, 5.0)
@@ -47,11 +47,13 @@ class PiCameraSource:
         lens_position: float | None = None,
         camera_factory: Callable[[], Any] | None = None,
         name: str = "pi camera",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.size = (int(size[0]), int(size[1]))
         self.settle_frames = settle_frames
         self.lens_position = lens_position
         self.name = name
+        self.clock = clock
         self._factory = camera_factory
         self._cam: Any = None
         self._frames = 0
@@ -87,7 +89,7 @@ class PiCameraSource:
         self._cam, self._frames, self.locked_controls = cam, 0, None
 
     def read(self) -> Frame:
-        """A frame taken after this call began (BGR, ``size``)."""
+        """A frame taken after this call began (BGR, ``size``), stamped when the camera hands it over."""
         cam = self._cam
         if cam is None:
             raise CameraUnavailable(f"{self.name} is not open")
@@ -96,15 +98,16 @@ class PiCameraSource:
         except TypeError:  # picamera2 older than 0.3.19 has no flush: drop the queued (stale) frame instead
             cam.capture_request().release()
             request = cam.capture_request()
+        taken = self.clock()
         try:
-            frame = request.make_array("main")
+            image = request.make_array("main")
             metadata = request.get_metadata() if self.locked_controls is None else None
         finally:
             request.release()
         self._frames += 1
         if metadata is not None and self._frames >= self.settle_frames:
             self._lock_exposure(metadata)
-        return frame
+        return Frame(image, taken)
 
     def _lock_exposure(self, metadata: dict[str, Any]) -> None:
         controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
@@ -139,8 +142,10 @@ class OpenCVSource:
         fresh: bool = True,
         capture_factory: Callable[[int | str], Any] | None = None,
         name: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.device = device
+        self.clock = clock
         self.id = f"webcam:{device}"
         self.size = size
         self.fresh = fresh
@@ -175,10 +180,11 @@ class OpenCVSource:
             raise CameraUnavailable(f"{self.name} is not open")
         if self.fresh:
             cap.grab()
-        ok, frame = cap.read()
-        if not ok or frame is None:
+        ok, image = cap.read()
+        taken = self.clock()
+        if not ok or image is None:
             raise CameraUnavailable(f"{self.name} stopped sending frames")
-        return frame
+        return Frame(image, taken)
 
     def close(self) -> None:
         """Release the device (safe to call twice)."""
@@ -191,8 +197,9 @@ class OpenCVSource:
 class ReplaySource:
     """Replays a folder of images (sorted by path, subfolders included), one image, a video, or ``frames``.
 
-    Without ``fps`` each read returns the next frame; with ``fps`` the frame shown follows the clock, like a
-    live camera (``clock`` is injectable for tests). With ``loop`` it starts again at the end, otherwise the
+    Without ``fps`` each read returns the next frame, taken at the time of the read; with ``fps`` the frame shown
+    follows the clock, like a live camera, and is stamped with its own place in the replay (``clock`` is
+    injectable for tests). With ``loop`` it starts again at the end, otherwise the
     end raises :class:`CameraUnavailable`. ``size`` (w, h) resizes every frame. Reads return copies, so drawing
     on a frame never changes the replay.
     """
@@ -203,7 +210,7 @@ class ReplaySource:
         self,
         path: str | Path | None = None,
         *,
-        frames: Sequence[Frame] | None = None,
+        frames: Sequence[Image] | None = None,
         fps: float | None = None,
         loop: bool = True,
         size: tuple[int, int] | None = None,
@@ -215,26 +222,21 @@ class ReplaySource:
         if fps is not None and fps <= 0:
             raise ValueError(f"fps must be positive, not {fps}")
         self.path = Path(path) if path is not None else None
-        self.frames: list[Frame] | None = list(frames) if frames is not None else None
+        self.frames: list[Image] | None = list(frames) if frames is not None else None
         self.fps = fps
         self.loop = loop
         self.size = size
         self.clock = clock
         self.name = name or (f"replay of {self.path}" if self.path is not None else "replay")
         self._files: list[Path] = []
-        self._cache: dict[int, Frame] = {}
+        self._cache: dict[int, Image] = {}
         self._video: Any = None
         self._video_pos = -1
-        self._video_frame: Frame = None
+        self._video_frame: Image = None
         self._video_length: int | None = None
         self._opened = False
         self._next = 0
         self._start = 0.0
-
-    @property
-    def is_video(self) -> bool:
-        """True when replaying a video file rather than still images."""
-        return self.path is not None and self.path.is_file() and self.path.suffix.lower() in VIDEO_SUFFIXES
 
     def open(self) -> None:
         """Find the images (or open the video); :class:`CameraUnavailable` when there is nothing to show."""
@@ -271,14 +273,16 @@ class ReplaySource:
         """The frame for this read (next one, or the one the clock points at with ``fps``)."""
         if not self._opened:
             raise CameraUnavailable(f"{self.name} is not open")
+        now = self.clock()
         if self.fps is not None:
-            index = int((self.clock() - self._start) * self.fps)
+            index = int((now - self._start) * self.fps)
+            taken = self._start + index / self.fps
         else:
-            index, self._next = self._next, self._next + 1
-        frame = self._video_at(index) if self._video is not None else self._still_at(index)
-        return self._fit(frame).copy()
+            index, self._next, taken = self._next, self._next + 1, now
+        image = self._video_at(index) if self._video is not None else self._still_at(index)
+        return Frame(self._fit(image).copy(), taken)
 
-    def _still_at(self, index: int) -> Frame:
+    def _still_at(self, index: int) -> Image:
         count = len(self.frames) if self.frames is not None else len(self._files)
         if index >= count and not self.loop:
             raise CameraUnavailable(f"{self.name}: end of replay")
@@ -297,7 +301,7 @@ class ReplaySource:
             self._cache[index] = self._fit(image.pixels)
         return self._cache[index]
 
-    def _video_at(self, index: int) -> Frame:
+    def _video_at(self, index: int) -> Image:
         if self._video_length is not None:
             if index >= self._video_length and not self.loop:
                 raise CameraUnavailable(f"{self.name}: end of video")
@@ -321,7 +325,7 @@ class ReplaySource:
             self._video_pos, self._video_frame = self._video_pos + 1, frame
         return self._video_frame
 
-    def _fit(self, frame: Frame) -> Frame:
+    def _fit(self, frame: Image) -> Image:
         if self.size is None or (frame.shape[1], frame.shape[0]) == tuple(self.size):
             return frame
         import cv2
@@ -376,7 +380,7 @@ class ReconnectingSource:
             frame = self.source.read()
         except Exception as err:
             self._lost(str(err) or type(err).__name__, err)
-        if frame is None:
+        if frame is None or frame.image is None:
             self._lost("no frame", None)
         self.failures = 0
         return frame
@@ -458,10 +462,10 @@ def open_camera(
     kind, arg = parse_camera_spec(spec)
     source: FrameSource
     if kind == "pi":
-        source = PiCameraSource(size, settle_frames=settle_frames, lens_position=lens_position)
+        source = PiCameraSource(size, settle_frames=settle_frames, lens_position=lens_position, clock=clock)
     elif kind == "webcam":
         assert arg is not None
-        source = OpenCVSource(arg, size=size)
+        source = OpenCVSource(arg, size=size, clock=clock)
     elif kind == "replay":
         source = ReplaySource(Path(str(arg)).expanduser(), clock=clock)
     else:

@@ -32,11 +32,12 @@ class FakeCamera:
         pass
 
     def read(self) -> Any:
-        from hardware.camera import CameraUnavailable
+        from hardware.camera import CameraUnavailable, Frame
 
         if not self.present:
             raise CameraUnavailable("test camera unplugged")
-        return self.frame  # the same object: tests may wait for the screen to show exactly this frame
+        # the same image object: tests may wait for the screen to show exactly this frame
+        return Frame(self.frame, time.monotonic())
 
     def close(self) -> None:
         pass
@@ -153,7 +154,11 @@ class UI:
         self.advance(2)
 
     def screenshot(self, name: str) -> Path:
-        """Save the window after the next real frame to ``tests/screenshots/<name>.png`` and return it."""
+        """Save the window after the next real frame to ``tests/screenshots/<name>.png`` and return it.
+
+        One frame drawn after the request is enough (layout and canvas are brought up to date before each draw).
+        The window draws, and flips, only when something changed: waiting for a second flip ran into the 5 s
+        timeout on every still screen (most of the UI suite's time)."""
         flipped = {"n": 0}
 
         def count(*_args: Any) -> None:
@@ -162,7 +167,7 @@ class UI:
         self.window.bind(on_flip=count)
         self.window.canvas.ask_update()
         end = time.monotonic() + 5
-        while flipped["n"] < 2 and time.monotonic() < end:
+        while flipped["n"] < 1 and time.monotonic() < end:
             self.advance(1)
         self.window.unbind(on_flip=count)
         path = SHOTS / f"{name}.png"

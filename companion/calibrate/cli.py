@@ -184,12 +184,12 @@ class Walkthrough:
         print(text, file=self.out)
 
     def frame(self) -> Any:
-        """The next frame; on a camera problem, say so and let the player retry or quit."""
+        """The next frame's image; on a camera problem, say so and let the player retry or quit."""
         from hardware.camera import CameraUnavailable
 
         while True:
             try:
-                return self.source.read()
+                return self.source.read().image
             except CameraUnavailable as exc:
                 self.say(f"Camera: {exc}")
                 if self.ask("Enter to try again, q to quit: ").strip().lower() == "q":

@@ -10,9 +10,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from hardware.camera import CameraUnavailable
+from hardware.camera import CameraUnavailable, Frame
 
-Processor = Callable[[Any], Any]
+Processor = Callable[[Frame], Any]
 WAKE_CHECK_S = 0.5  # the feed thread looks at the "wanted" flag at least this often, even with no wake
 REPOST_S = 1.0  # a posted frame the UI has not taken after this long is taken as lost, and the newest is posted
 
@@ -29,9 +29,10 @@ def _stop_all() -> None:
 
 
 class CameraFeed:
-    """Reads ``source`` while at least one screen wants frames; posts ``("frame", (frame, result))`` and
+    """Reads ``source`` while at least one screen wants frames; posts ``("frame", (image, result))`` and
     ``("camera", problem_or_None)`` to the hub (the exception that stopped the frames, once per new problem;
-    ``None`` when they flow). ``result`` is ``processor(frame)`` when one is set."""
+    ``None`` when they flow). ``result`` is ``processor(frame)`` when one is set: it gets the whole
+    :class:`~hardware.camera.Frame`, so it times the frame by when it was taken, not by when it is processed."""
 
     def __init__(
         self, source: Any, post: Callable[[str, Any], None], *, interval_s: float = 0.1, retry_s: float = 2.0
@@ -130,7 +131,7 @@ class CameraFeed:
                     result = processor(frame)
                 except Exception as err:  # a vision bug must not kill the feed; show it instead
                     result = err
-            self.latest = (frame, result)
+            self.latest = (frame.image, result)
             # One frame in flight; one the UI never took (the hub dropped it when full) is replaced after a while.
             if self._consumed.is_set() or time.monotonic() - self._posted_at > REPOST_S:
                 self._consumed.clear()

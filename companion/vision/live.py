@@ -309,12 +309,6 @@ class LiveReader:
             return 1.0
         return float((cv2.absdiff(small, other) > self.settings.motion_level).mean())
 
-    def motion(self, frame_bgr: np.ndarray) -> float:
-        """Share of thumbnail pixels that changed since the previous frame (1.0 for the first frame)."""
-        small = self._thumb(frame_bgr)
-        prev, self._prev = self._prev, small
-        return self._share(small, prev)
-
     def _drift(self, small: np.ndarray) -> tuple[float, bool]:
         """Change since the anchor: the share of changed pixels, and whether some die-sized window holds at
         least ``change_pixels`` of them (a local change too small to count in the share)."""

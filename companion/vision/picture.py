@@ -178,10 +178,6 @@ class PictureClassifier:
         np.maximum.at(best, self.owners, corr)
         return best
 
-    def classify_patch(self, patch: np.ndarray, accept: float = ACCEPT) -> PictureMatch:
-        """Read one face patch."""
-        return self._decide(self.scores(patch), accept)
-
     def classify(self, frame: np.ndarray, box: Box, accept: float = ACCEPT) -> PictureMatch:
         """Read the die in ``box``, trying a few centre offsets to absorb box jitter; ``accept`` is the bar (a face
         that looks like pips always needs :data:`ACCEPT`)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -110,6 +111,13 @@ def test_fake_buttons_press_at_ticks_and_listeners(make_clock: Any) -> None:
     board.remove_listener(seen.append)
     board.release(1)
     assert len(seen) == 4
+    # every raw edge is recorded, unknown seats and edges nobody listened to included (gpiozero's MockPin.states)
+    board.assert_edges([(2, True), (2, False), (1, True), (9, True), (1, False)])
+    assert [(e.tick, e.source) for e in board.edges[:2]] == [(3.0, "key"), (pytest.approx(3.1), "key")]
+    with pytest.raises(AssertionError, match=r"button edges \[\(2, True\)"):
+        board.assert_edges([(1, True)])
+    board.clear_edges()
+    board.assert_edges([])
 
 
 # -- GpioButtons on gpiozero's MockFactory -----------------------------------------------------------------
@@ -179,8 +187,7 @@ def test_gpio_held_button_long_press_once_and_no_repeat(gpio: Any, mock_factory:
         board.clock.advance(0.1)
         board.poll()
     assert kinds(events) == [(1, "press"), (1, "long")]
-    assert board.is_down(1)
-    assert board.pressed_now(1) and not board.pressed_now(2)
+    assert board.is_down(1) and not board.is_down(2)
 
 
 def test_gpio_ticks_survive_factory_wraparound(
@@ -207,11 +214,50 @@ def test_gpio_ticks_survive_factory_wraparound(
 
 
 def test_gpio_close_releases_pins_for_reuse(mock_factory: Any) -> None:
+    from gpiozero.exc import GPIOPinInUse
+
     board = GpioButtons({1: 6}, pin_factory=mock_factory)
+    events: list[ButtonEvent] = []
+    board.add_listener(events.append)
+    pin = mock_factory.pin(6)
+    assert pin.when_changed is not None
+    with pytest.raises(GPIOPinInUse):  # claimed while the board is open
+        gpiozero_button(6, mock_factory)
     board.close()
     board.close()  # twice is fine
-    again = GpioButtons({1: 6}, pin_factory=mock_factory)
-    again.close()
+    assert pin.when_changed is None  # no edge reaches the closed board
+    pin.drive_low()
+    pin.drive_high()
+    assert events == []
+    again = GpioButtons({1: 6}, pin_factory=mock_factory)  # the pin is free again
+    try:
+        again.add_listener(events.append)
+        pin.drive_low()
+        assert kinds(events) == [(1, "press")]
+    finally:
+        pin.drive_high()
+        again.close()
+
+
+def gpiozero_button(pin: int, factory: Any) -> Any:
+    from gpiozero import Button
+
+    return Button(pin, pin_factory=factory)
+
+
+def test_gpio_uses_only_gpiozeros_public_pin_api(mock_factory: Any) -> None:
+    """The edge ticks come through the pin's documented ``when_changed``, not a device's private hook."""
+    import hardware.gpio as gpio_module
+
+    source = Path(gpio_module.__file__).read_text(encoding="utf-8")
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("#"))
+    assert "def _pin_changed" not in code and "super()._pin_changed" not in code
+    board = GpioButtons({1: 5}, pin_factory=mock_factory)
+    try:
+        assert type(board._devices[1]).__name__ == "InputDevice"
+        assert board.pin_factory is mock_factory
+    finally:
+        board.close()
 
 
 def test_gpio_rejects_two_seats_on_one_pin(mock_factory: Any) -> None:
@@ -303,12 +349,12 @@ def test_real_gpio_buttons_on_a_pi() -> None:
     try:
         assert message is None, message
         assert isinstance(board, GpioButtons)
-        factory = board._factory
+        factory = board.pin_factory
         assert "Mock" not in type(factory).__name__
         tick = board._seconds(factory.ticks())
         assert abs(tick - board.clock()) < 0.1
-        for seat in pins:
-            assert not board.pressed_now(seat), f"seat {seat}'s button reads pressed at rest: check the wiring"
+        for seat, pin in pins.items():  # pulled up: high at rest, low while pressed (wired to ground)
+            assert factory.pin(pin).state, f"seat {seat}'s button reads pressed at rest: check the wiring"
     finally:
         board.close()
 

@@ -31,34 +31,34 @@ def tray(seed: int = 1, **kwargs: Any) -> tuple[SimulatedTray, Clock]:
 
 def test_one_frame_size_and_a_still_picture_until_the_next_roll() -> None:
     source, clock = tray()
-    first = source.read()
+    first = source.read().image
     assert first.shape == (480, 640, 3) and first.dtype == np.uint8
     clock.t += 30  # half a minute later, nobody rolled: the same picture
-    assert np.array_equal(source.read(), first)
+    assert np.array_equal(source.read().image, first)
     shapes = set()
     for _ in range(12):
         source.roll()
         for _ in range(4):
             clock.t += 0.25
-            shapes.add(source.read().shape)
+            shapes.add(source.read().image.shape)
     assert shapes == {(480, 640, 3)}  # never a 640x640 photo among the 640x480 ones (#21.4)
 
 
 def test_a_roll_moves_for_a_moment_then_lies_still() -> None:
     source, clock = tray(motion_s=0.8)
-    before = source.read()
+    before = source.read().image
     source.roll()
     assert source.moving
     moving = []
     for _ in range(3):
         clock.t += 0.2
-        moving.append(source.read())
+        moving.append(source.read().image)
     assert not any(np.array_equal(a, b) for a, b in itertools.pairwise(moving))  # the dice move
     clock.t += 0.5
     assert not source.moving
-    still = source.read()
+    still = source.read().image
     clock.t += 5
-    assert np.array_equal(source.read(), still) and not np.array_equal(still, before)
+    assert np.array_equal(source.read().image, still) and not np.array_equal(still, before)
 
 
 def test_the_roll_fits_what_is_asked_for() -> None:
@@ -84,7 +84,7 @@ def test_open_camera_sim_is_the_tray_and_the_markers_make_a_tray() -> None:
     assert message is None
     source = tray_of(camera)
     assert isinstance(source, SimulatedTray) and camera.name.startswith("simulated")
-    frame = camera.read()
+    frame = camera.read().image
     quad, seen = find_tray_markers(frame)
     assert seen == [0, 1, 2, 3] and quad is not None
     assert np.allclose(sorted(quad), sorted(source.tray_quad), atol=3)
@@ -109,7 +109,7 @@ def test_the_dice_reader_reads_the_tray_as_a_camera() -> None:
         source.spec = TrayRoll(pips=(1, 3)) if k % 2 else TrayRoll(pips=(2, 2), colours=2)
         source.roll()
         clock.t += 2
-        det = read_dice(source.read(), None)
+        det = read_dice(source.read().image, None)
         truth = sorted(face for kind, face in source.dice if kind == PIPS)
         right += sorted(int(v) for v in det.values) == truth
     assert right >= 0.85 * rolls, f"{right} of {rolls} rolls read whole"

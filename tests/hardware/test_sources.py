@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import CameraUnavailable
+from hardware.camera import CameraUnavailable, Frame
 from hardware.sources import (
     SIM_DIR,
     OpenCVSource,
@@ -29,8 +29,8 @@ def solid(value: int, size: tuple[int, int] = (32, 24)) -> np.ndarray:
     return np.full((size[1], size[0], 3), value, np.uint8)
 
 
-def level(frame: np.ndarray) -> int:
-    return int(frame[0, 0, 0])
+def level(frame: Frame) -> int:
+    return int(frame.image[0, 0, 0])
 
 
 def write_images(folder: Path, values: list[int], size: tuple[int, int] = (32, 24)) -> None:
@@ -60,17 +60,45 @@ def test_replay_paced_by_fps_follows_the_injected_clock(make_clock: Any) -> None
     clock = make_clock(100.0)
     source = ReplaySource(frames=[solid(10), solid(20), solid(30)], fps=2.0, clock=clock)
     source.open()
-    seen = []
+    seen, taken = [], []
     for _ in range(8):
-        seen.append(level(source.read()))
+        frame = source.read()
+        seen.append(level(frame))
+        taken.append(frame.taken)
         clock.advance(0.25)
     assert seen == [10, 10, 20, 20, 30, 30, 10, 10]
+    # each frame is stamped with its place in the replay (2 fps: every 0.5 s), not with the moment it is read
+    assert taken == [100.0, 100.0, 100.5, 100.5, 101.0, 101.0, 101.5, 101.5]
+
+
+def test_frames_carry_the_time_they_were_taken(make_clock: Any) -> None:
+    """Stamped by the source as the frame comes from the camera: a reader that processes it later still knows
+    when it was taken (the live reader settles on those times)."""
+    clock = make_clock(7.0)
+    replay = ReplaySource(frames=[solid(1), solid(2)], clock=clock)
+    replay.open()
+    first = replay.read()
+    clock.advance(0.4)
+    second = replay.read()
+    assert (first.taken, second.taken) == (7.0, 7.4)
+    camera = ReconnectingSource(replay, clock=clock)
+    clock.advance(1.0)
+    assert camera.read().taken == 8.4  # passed through as taken
+    capture = FakeCapture(frames=[solid(5)])
+    webcam = OpenCVSource(0, capture_factory=lambda device: capture, clock=clock)
+    webcam.open()
+    assert webcam.read().taken == 8.4
+    cam = FakePicamera2()
+    pi = PiCameraSource(camera_factory=lambda: cam, clock=clock)
+    pi.open()
+    clock.advance(0.1)
+    assert pi.read().taken == pytest.approx(8.5)
 
 
 def test_replay_frames_are_copies() -> None:
     source = ReplaySource(frames=[solid(10)])
     source.open()
-    source.read()[:] = 255  # an overlay drawn on the frame
+    source.read().image[:] = 255  # an overlay drawn on the frame
     assert level(source.read()) == 10
 
 
@@ -82,7 +110,7 @@ def test_replay_of_an_image_folder_sorted_and_resized(tmp_path: Path) -> None:
     source.open()
     frames = [source.read() for _ in range(5)]
     assert [level(f) for f in frames] == [50, 60, 70, 80, 50]
-    assert frames[0].shape == (12, 16, 3)
+    assert frames[0].image.shape == (12, 16, 3)
 
 
 def test_replay_of_one_image_file(tmp_path: Path) -> None:
@@ -277,7 +305,7 @@ def test_pi_camera_configures_reads_fresh_frames_and_locks_exposure_once_settled
     assert cam.calls[:3] == [("config", {"size": (640, 480), "format": "RGB888"}), "configure", "start"]
     assert cam.calls[3] == ("controls", {"AfMode": 0, "LensPosition": 2.5})
     frames = [source.read() for _ in range(5)]
-    assert frames[0].shape == (480, 640, 3)
+    assert frames[0].image.shape == (480, 640, 3)
     assert all(call[1] == {"flush": True} for call in cam.calls if call[0] == "capture")
     assert all(r.released for r in cam.requests)
     locks = [c for c in cam.calls if c[0] == "controls" and "AeEnable" in c[1]]
@@ -353,7 +381,7 @@ class FlakySource:
         if not (self.plugged and self.is_open):
             raise OSError("device disconnected")
         self.count += 1
-        return solid(self.count)
+        return Frame(solid(self.count), float(self.count))
 
     def close(self) -> None:
         self.is_open = False
@@ -442,7 +470,7 @@ def test_simulation_replays_the_shipped_dice_photos() -> None:
     assert any(SIM_DIR.rglob("*.jpg")), f"the sample dice photos are missing from {SIM_DIR}"
     camera, message = open_camera("sim")
     assert message is None
-    frame = camera.read()
+    frame = camera.read().image
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
 
 
@@ -453,7 +481,7 @@ def test_real_pi_camera_gives_fresh_frames_and_locks_exposure() -> None:
     source = PiCameraSource((640, 480), settle_frames=5)
     source.open()
     try:
-        frames = [source.read() for _ in range(6)]
+        frames = [source.read().image for _ in range(6)]
         assert frames[-1].shape == (480, 640, 3) and frames[-1].dtype == np.uint8
         assert source.locked_controls is not None and source.locked_controls["AeEnable"] is False
         assert frames[-1].std() > 0  # a real picture, not a blank buffer

@@ -7,11 +7,12 @@ import time
 from typing import Any
 
 from companion.ui.camera_feed import CameraFeed
+from hardware.camera import Frame
 
 
 class StillSource:
-    def read(self) -> Any:
-        return "frame"
+    def read(self) -> Frame:
+        return Frame("frame", time.monotonic())
 
 
 class WantedArrivingLate(threading.Event):

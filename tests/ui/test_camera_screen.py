@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 from ui_support import UI, FakeCamera
+
+from hardware.camera import Frame
 
 
 def flaky_camera() -> FakeCamera:
@@ -74,10 +77,10 @@ class Unpluggable:
             raise OSError("no such device")
         self.opens += 1
 
-    def read(self) -> np.ndarray:
+    def read(self) -> Frame:
         if not self.present:
             raise OSError("device disconnected")
-        return self.frame
+        return Frame(self.frame, time.monotonic())
 
     def close(self) -> None:
         pass

@@ -73,9 +73,11 @@ def test_preset_name_cancel_and_empty_refused(ui: UI) -> None:
     ui.tap(ui.find("OK", root=pad))
     assert screen.rows[1]["name"] == "Eve"
     assert not ui.app.sim_buttons.is_down(2)
+    ui.app.sim_buttons.assert_edges([])  # the digit typed on the pad pressed no seat
     assert ui.wait_until(lambda: pad.parent is None)
     ui.key("3")  # with the pad closed, number keys are seat buttons again
     assert ui.app.sim_buttons.is_down(3)
+    ui.app.sim_buttons.assert_edges([(3, True)])
     ui.key("3", down=False)
 
 

@@ -41,6 +41,8 @@ def test_keys_press_seat_buttons(ui: UI) -> None:
     ui.key("3")
     ui.key("3", down=False)
     assert ui.wait_until(lambda: "seat 3  release" in screen.log_text)
+    ui.app.sim_buttons.assert_edges([(3, True), (3, False)])
+    assert {edge.source for edge in ui.app.sim_buttons.edges} == {"key"}
 
 
 def test_no_gpio_is_said_on_screen_and_keys_work(tmp_path: object) -> None:
@@ -159,7 +161,7 @@ def test_gpio_edges_from_a_background_thread_reach_the_ui_only_through_the_hub(t
             seen.append((event.kind, event.source, threading.current_thread().name)),
             original(event),
         )
-        pin = app.buttons._buttons[2].pin
+        pin = app.buttons.pin_factory.pin(27)  # seat 2's pin (the same object gpiozero gave the board)
 
         def gpio_thread() -> None:
             pin.drive_low()

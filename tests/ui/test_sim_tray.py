@@ -202,9 +202,9 @@ def test_with_a_real_camera_the_old_boxes_go_when_the_picture_changes(ui: UI) ->
     source = SimulatedTray(seed=4, motion_s=0.0)
     source.open()
     source.want(TrayRoll(pips=(3, 3)))
-    first = source.read()
+    first = source.read().image
     source.want(TrayRoll(pips=(1, 1)))
-    second = source.read()
+    second = source.read().image
     ui.app.settings["dice"]["settle_ms"] = 200
     camera = ui.use_camera(FakeCamera(first, "usb camera"), interval_s=0.03)
     screen = ui.go("dice")

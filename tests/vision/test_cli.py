@@ -47,8 +47,29 @@ def test_read_json_lines(photos: Path, capsys: pytest.CaptureFixture[str]) -> No
         assert 0.0 <= d["confidence"] <= 1.0
     five = next(d for d in first["dice"] if d["value"] == 5)
     assert abs((five["box"][0] + five["box"][2]) / 2 - 200) < 8  # boxes in the image's own pixels
-    assert isinstance(first["ms"], float | int) and first["ms"] >= 0
+    assert isinstance(first["ms"], float | int) and first["ms"] > 0
     assert [d["value"] for d in lines[1]["dice"]] == [6]
+
+
+def test_ms_is_the_time_the_reading_took_in_milliseconds(
+    photos: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each image's "ms" is exactly the reader's time: a reading that takes 37.5 ms on the clock says 37.5."""
+    from companion.vision import pipeline
+
+    now = [100.0]
+    real_read = pipeline.read_dice
+
+    def read(img: object, profile: object = None) -> object:
+        found = real_read(img, profile)  # type: ignore[arg-type]
+        now[0] += 0.0375
+        return found
+
+    monkeypatch.setattr(pipeline, "read_dice", read)
+    monkeypatch.setattr("time.perf_counter", lambda: now[0])
+    assert run(["dice", "read", str(photos), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["ms"] for line in lines] == [37.5, 37.5]
 
 
 def test_read_loads_the_networks_before_it_times_the_first_image(

@@ -153,7 +153,7 @@ def test_live_reader_uses_frame_motion_and_reads_only_when_still() -> None:
     assert len(rolls) == 1
     assert len(calls) == 2  # two votes, no reading while rolling or after the roll was emitted
     assert live.state == SETTLED
-    assert live.motion(still) == 0.0
+    assert live.feed(still, t) is None and len(calls) == 2  # still the same roll: not read again so soon
 
 
 WEAK = dice((3, 100, 100, 0.9), (4, 200, 100, 0.9), (5, 300, 100, 0.9))  # the third die is sometimes missed

@@ -8,7 +8,6 @@ roll to the game.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,6 +28,7 @@ from companion.ui.screens.camera import frame_texture
 from companion.ui.screens.game import not_saved
 from companion.ui.words import face_name, game_title
 from companion.vision.roll import COLOUR, PICTURE, PIPS, DieRead, LiveState, Roll
+from hardware.camera import Frame
 from hardware.simtray import TrayRoll
 
 STATUS = {
@@ -55,9 +55,10 @@ class LiveResult:
     settled: Roll | None
 
 
-def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time.monotonic) -> Any:
-    """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``).
-    ``profile_for(resolution)`` gives the calibration for the frames' size (looked up once per size)."""
+def live_processor(settings: dict[str, Any], profile_for: Any) -> Any:
+    """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``),
+    each frame timed by when it was taken (``Frame.taken``). ``profile_for(resolution)`` gives the calibration
+    for the frames' size (looked up once per size)."""
     from companion.vision.detections import Detections
     from companion.vision.live import LiveReader, LiveSettings
     from companion.vision.pipeline import read_dice, to_roll, warm_up
@@ -85,10 +86,10 @@ def live_processor(settings: dict[str, Any], profile_for: Any, clock: Any = time
     # read. A reading of an earlier picture drawn over a new one showed boxes where no dice were.
     overlay: list[Detections] = [Detections.empty()]
 
-    def process(frame: Any) -> LiveResult:
-        profile(frame)
+    def process(frame: Frame) -> LiveResult:
+        profile(frame.image)
         before = reader.latest
-        settled = reader.feed(frame, clock())
+        settled = reader.feed(frame.image, frame.taken)
         if reader.latest is not before:
             overlay[0] = reader.latest  # read from this very frame
         elif reader.state == LiveState.ROLLING:
