@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.base import BadSetup, Engine, IllegalAction, Player, Setup
 
@@ -41,7 +42,7 @@ def register(name: str, entry: GameEntry) -> None:
     GAMES[name] = entry
 
 
-def engine(name: str) -> Engine:
+def engine(name: str) -> Engine[Any]:
     """The engine for game ``name``; :class:`BadSetup` if there is no such game."""
     if name not in GAMES:
         raise BadSetup(f"unknown game {name!r} (known: {', '.join(sorted(GAMES)) or 'none'})")
@@ -49,6 +50,6 @@ def engine(name: str) -> Engine:
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
-def engines() -> list[Engine]:
+def engines() -> list[Engine[Any]]:
     """Every game's engine, in the table's order."""
     return [engine(name) for name in GAMES]

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any, Generic, TypeGuard, TypeVar, cast
 
 from companion.i18n import _
 
 JSON = Any
 State = dict[str, Any]
 Action = dict[str, Any]
+S = TypeVar("S", bound=Mapping[str, Any])
+"""An engine's state type: :data:`State` (a plain JSON dict), or a ``TypedDict`` describing the same JSON (Ratuki's
+``RatukiState``) so ``mypy --strict`` checks its keys."""
 
 
 class IllegalAction(ValueError):
@@ -123,7 +126,7 @@ def choices(*pairs: tuple[Any, str]) -> tuple[Choice, ...]:
 Move = Callable[[State, Action], None]
 
 
-class Engine(ABC):
+class Engine(ABC, Generic[S]):
     """The one contract every game follows (like python-chess's ``Board``): the journal, the replay command and
     the UI ask every engine the same questions the same way.
 
@@ -137,7 +140,8 @@ class Engine(ABC):
     - ``is_over``, ``scores``; ``prepare_setup`` makes the recorded setup self-contained (default: unchanged).
 
     Engines import only the standard library (and ``companion.i18n``, which is gettext); randomness and time
-    arrive in the setup seed and inside actions.
+    arrive in the setup seed and inside actions. ``Engine[State]`` works on plain dicts; an engine whose state is
+    described by a ``TypedDict`` names it instead (``Engine[RatukiState]``): the same JSON, checked by mypy.
     """
 
     name: str = ""  # short id used in files and the journal, e.g. "ratuki"
@@ -151,7 +155,7 @@ class Engine(ABC):
     # first. A move never changes an element already logged; it puts a changed copy in its place.
     logs: tuple[str, ...] = ()
 
-    _move_table: dict[str, Move] | None = None
+    _move_table: dict[str, Callable[[S, Action], None]] | None = None
 
     # -- the settings table ------------------------------------------------------------------------------
 
@@ -165,25 +169,25 @@ class Engine(ABC):
         return setup
 
     @abstractmethod
-    def setup(self, setup: Setup) -> State:
+    def setup(self, setup: Setup) -> S:
         """The state before the first action. Raises :class:`BadSetup`."""
 
     # -- moves -------------------------------------------------------------------------------------------
 
     @abstractmethod
-    def moves(self) -> dict[str, Move]:
+    def moves(self) -> dict[str, Callable[[S, Action], None]]:
         """The explicit moves table: action type -> the function that performs it on a copy of the state."""
 
     def move_types(self) -> list[str]:
         """Every action type this game understands, in the table's order."""
         return list(self._moves())
 
-    def _moves(self) -> dict[str, Move]:
+    def _moves(self) -> dict[str, Callable[[S, Action], None]]:
         if self._move_table is None:
             self._move_table = self.moves()
         return self._move_table
 
-    def apply(self, state: State, action: Action) -> State:
+    def apply(self, state: S, action: Action) -> S:
         """The state after ``action``; never mutates ``state``. Raises :class:`IllegalAction`."""
         kind = action_type(action)
         move = self._moves().get(kind)
@@ -197,10 +201,10 @@ class Engine(ABC):
         move(new, action)
         return new
 
-    def copy_state(self, state: State) -> State:
+    def copy_state(self, state: S) -> S:
         """The copy a move works on: every part deep-copied except the :attr:`logs`, which are new lists of the
         same (never changed) elements."""
-        return {key: list(value) if key in self.logs else copy.deepcopy(value) for key, value in state.items()}
+        return cast(S, {key: list(value) if key in self.logs else copy.deepcopy(value) for key, value in state.items()})
 
     def unknown_move(self, kind: str) -> str:
         """The refusal of an action type the game does not have."""
@@ -212,40 +216,40 @@ class Engine(ABC):
         """The refusal of any action once the game is over."""
         return _("the game is over")
 
-    def check_move(self, state: State, kind: str, action: Action) -> None:  # noqa: B027
+    def check_move(self, state: S, kind: str, action: Action) -> None:
         """Before a move is copied and performed: refuse it when the phase does not allow it (default: no
         check here; the move itself checks)."""
 
-    def begin_move(self, state: State) -> None:  # noqa: B027
+    def begin_move(self, state: S) -> None:
         """On the copy, before the move runs (e.g. clear the last action's events). Default: nothing."""
 
     # -- questions -----------------------------------------------------------------------------------------
 
     @abstractmethod
-    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, state: S, seat: int | None = None) -> list[Action]:
         """What can be done now: the actions the player at ``seat`` may take (``None``: everyone, and the table
         itself, e.g. entering dice or a card). Each is a complete action where the engine knows every field,
         else the type with the fields it knows, the rest (dice faces, card values) read at the table."""
 
-    def to_play(self, state: State) -> list[int]:
+    def to_play(self, state: S) -> list[int]:
         """The seats of the players who may act now (in playing order)."""
         return [seat for seat in seats(state) if self.legal_actions(state, seat)]
 
     @abstractmethod
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: S) -> bool:
         """True once the game has ended and scores are final."""
 
     @abstractmethod
-    def scores(self, state: State) -> dict[str, Any]:
+    def scores(self, state: S) -> dict[str, Any]:
         """Scores so far (or final), keyed by player name, plus ``"winners"`` when the game is over."""
 
     @abstractmethod
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def describe(self, action: Action, state: S | None = None) -> str:
         """One line for the log and the undo prompt, e.g. "Ana takes the stack (+12 ms)"; ``state`` (the game
         after the action, when known) lets it name players instead of numbering them."""
 
 
-def seats(state: State) -> list[int]:
+def seats(state: Mapping[str, Any]) -> list[int]:
     """The players' seats (button numbers) in playing order: the state's ``seats`` list when it keeps one, else
     the ``seat`` of each player object in ``players`` (a player kept by name only sits at its place + 1)."""
     if "seats" in state:
@@ -257,7 +261,7 @@ def seats(state: State) -> list[int]:
     return out
 
 
-def seat_index(state: State, seat: int | None) -> int | None:
+def seat_index(state: Mapping[str, Any], seat: int | None) -> int | None:
     """The index (playing order) of the player at ``seat``; ``None`` for no seat or an empty one."""
     if seat is None:
         return None

@@ -224,7 +224,7 @@ def working(state: State) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------------------
 
 
-class ArtCollectors(Engine):
+class ArtCollectors(Engine[State]):
     """The engine (see the module docstring); one instance, ``ENGINE``."""
 
     name = "artcollectors"

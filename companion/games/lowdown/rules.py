@@ -501,7 +501,7 @@ def board_score(state: State, player: int) -> int:
 # --------------------------------------------------------------------------------------------- engine
 
 
-class LowdownEngine(Engine):
+class LowdownEngine(Engine[State]):
     """Lowdown rules engine (see the module docstring and docs/lowdown.md for the action list)."""
 
     name = NAME

@@ -145,7 +145,7 @@ def _player_index(state: State, name: Any) -> int:
     return int(state["players"].index(name))
 
 
-class RatATatRoll(Engine):
+class RatATatRoll(Engine[State]):
     """The Rat-a-Tat Roll rules engine (see the module docstring)."""
 
     name = "ratatat"

@@ -21,17 +21,16 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from companion.games.base import (
     Action,
     BadSetup,
     Choice,
     Engine,
-    Move,
     Setting,
     Setup,
-    State,
     check_players,
     check_settings,
     choices,
@@ -40,6 +39,17 @@ from companion.games.base import (
 )
 from companion.games.ratuki import wording
 from companion.games.ratuki.referee import SEPARATE, TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
+from companion.games.ratuki.state import (
+    Call,
+    Entry,
+    Phase,
+    PlayerData,
+    PressData,
+    RatukiState,
+    RoundRecord,
+    Settings,
+    VerdictData,
+)
 from companion.games.ratuki.wording import verdict_line
 from companion.i18n import N_, _
 
@@ -86,8 +96,12 @@ def _int(value: object) -> bool:
     return is_whole(value)
 
 
-class RatukiEngine(Engine):
-    """The Ratuki rules engine (see module docstring); state is plain JSON."""
+Move = Callable[[RatukiState, Action], None]
+
+
+class RatukiEngine(Engine[RatukiState]):
+    """The Ratuki rules engine (see module docstring); state is plain JSON, described by
+    :class:`~companion.games.ratuki.state.RatukiState`."""
 
     name = "ratuki"
     title = "Ratuki"
@@ -98,10 +112,10 @@ class RatukiEngine(Engine):
 
     # -- setup ---------------------------------------------------------------------------------------------
 
-    def setup(self, setup: Setup) -> State:
+    def setup(self, setup: Setup) -> RatukiState:
         """A game before round 1 starts. Raises :class:`BadSetup` for bad players or settings."""
         check_players(setup, self.min_players, self.max_players)
-        settings = check_settings(_DEFAULTS, setup.settings)
+        settings = cast(Settings, check_settings(_DEFAULTS, setup.settings))
         if not 0 <= settings["tie_window_ms"] <= 500:
             raise BadSetup(_("tie_window_ms must be between 0 and 500 ms"))
         if not 0 <= settings["lockout_ms"] <= 5000:
@@ -114,12 +128,12 @@ class RatukiEngine(Engine):
             raise BadSetup(_("equal_at_target must be one of {values}").format(values=", ".join(RESULTS)))
         if not 10 <= settings["deck_size"] <= 100:
             raise BadSetup(_("deck_size must be between 10 and 100 cards"))
-        players = [p.to_json() for p in setup.players]
+        players: list[PlayerData] = [{"name": p.name, "colour": p.colour, "seat": p.seat} for p in setup.players]
         return {
             "players": players,
             "settings": settings,
             "round": 1,
-            "phase": "ready",
+            "phase": Phase.READY,
             "clock": {"elapsed": 0.0, "since": None},
             "calls": [],
             "entries": {},
@@ -156,7 +170,7 @@ class RatukiEngine(Engine):
     def over_message(self) -> str:
         return _("the game is over: start a new game to play again")
 
-    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, state: RatukiState, seat: int | None = None) -> list[Action]:
         """Ready: start the round. Playing: any seat may call (and say it went out), the table pauses or
         resumes the clock, splits the last tie, stops the round. Scoring: each seat not yet scored."""
         phase = state["phase"]
@@ -164,9 +178,9 @@ class RatukiEngine(Engine):
         if seat is not None and seat not in seats_:
             return []
         mine = seats_ if seat is None else [seat]
-        if phase == "ready":
+        if phase == Phase.READY:
             return [{"type": "start"}] if seat is None else []
-        if phase == "playing":
+        if phase == Phase.PLAYING:
             running = state["clock"]["since"] is not None
             out: list[Action] = [{"type": "call", "seat": s} for s in mine] if running else []
             out += [{"type": "stop", "reason": "out", "seat": s} for s in mine]
@@ -176,34 +190,36 @@ class RatukiEngine(Engine):
                     out.append({"type": "separate"})
                 out.append({"type": "stop"})
             return out
-        if phase == "scoring":
+        if phase == Phase.SCORING:
             names = {p["seat"]: p["name"] for p in state["players"]}
             return [{"type": "score", "seat": s} for s in mine if names[s] not in state["entries"]]
         return []
 
-    def _start(self, state: State, action: Action) -> None:
-        require(state["phase"] == "ready", _phase_reason(state, _("start a round")))
+    def _start(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.READY, _phase_reason(state, _("start a round")))
         tick = _tick(action, "tick")
-        state["phase"] = "playing"
+        state["phase"] = Phase.PLAYING
         state["clock"] = {"elapsed": 0.0, "since": tick}
         state["calls"] = []
         state["entries"] = {}
 
-    def _pause(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, _("pause the clock")))
-        require(state["clock"]["since"] is not None, _("the clock is already paused"))
+    def _pause(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("pause the clock")))
+        since = state["clock"]["since"]
+        require(since is not None, _("the clock is already paused"))
+        assert since is not None
         tick = _tick(action, "tick")
         clock = state["clock"]
-        clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
+        clock["elapsed"] = clock["elapsed"] + max(0.0, tick - since)
         clock["since"] = None
 
-    def _resume(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, _("resume the clock")))
+    def _resume(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("resume the clock")))
         require(state["clock"]["since"] is None, _("the clock is already running"))
         state["clock"]["since"] = _tick(action, "tick")
 
-    def _call(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, _("call a stack")))
+    def _call(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("call a stack")))
         require(state["clock"]["since"] is not None, _("the round is paused: resume it before calling"))
         settings = state["settings"]
         window = settings["tie_window_ms"]
@@ -237,17 +253,16 @@ class RatukiEngine(Engine):
         claim = action.get("verdict")
         if claim is not None:
             _check_claim(state, claim, verdict)
-        state["calls"].append(
-            {
-                "first": first.tick,
-                "presses": [p.to_json() for p in inside],
-                "late": [p.to_json() for p in late],
-                "verdict": verdict.to_json(),
-            }
-        )
+        call: Call = {
+            "first": first.tick,
+            "presses": [cast(PressData, p.to_json()) for p in inside],
+            "late": [cast(PressData, p.to_json()) for p in late],
+            "verdict": cast(VerdictData, verdict.to_json()),
+        }
+        state["calls"].append(call)
 
-    def _separate(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, _("correct a tie")))
+    def _separate(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("correct a tie")))
         require(bool(state["calls"]), _("no call to correct yet in this round"))
         require(
             state["calls"][-1]["verdict"]["kind"] == TIE,
@@ -257,8 +272,8 @@ class RatukiEngine(Engine):
         call["verdict"]["kind"] = SEPARATE
         state["calls"][-1] = call
 
-    def _stop(self, state: State, action: Action) -> None:
-        require(state["phase"] == "playing", _phase_reason(state, _("stop the round")))
+    def _stop(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("stop the round")))
         tick = _tick(action, "tick")
         reason = action.get("reason", "other")
         require(
@@ -273,14 +288,15 @@ class RatukiEngine(Engine):
             if "name" in action:
                 require(action["name"] == name, _seat_is(seat, name, action["name"]))
         clock = state["clock"]
-        if clock["since"] is not None:
-            clock["elapsed"] = clock["elapsed"] + max(0.0, tick - clock["since"])
+        since = clock["since"]
+        if since is not None:
+            clock["elapsed"] = clock["elapsed"] + max(0.0, tick - since)
             clock["since"] = None
-        state["phase"] = "scoring"
+        state["phase"] = Phase.SCORING
         state["stopped"] = {"reason": reason, "seat": seat}
 
-    def _score(self, state: State, action: Action) -> None:
-        require(state["phase"] == "scoring", _phase_reason(state, _("enter scores")))
+    def _score(self, state: RatukiState, action: Action) -> None:
+        require(state["phase"] == Phase.SCORING, _phase_reason(state, _("enter scores")))
         settings = state["settings"]
         name = _name(state, action.get("seat"))
         if "name" in action:
@@ -304,8 +320,8 @@ class RatukiEngine(Engine):
             assert isinstance(value, int)
             require(value >= 0, negative_words.format(name=name, value=value))
             counts[key] = value
-        stopped = state.get("stopped") or {}
-        if stopped.get("reason") == "out" and stopped.get("seat") == action.get("seat"):
+        stopped = state.get("stopped")
+        if stopped is not None and stopped["reason"] == "out" and stopped["seat"] == action.get("seat"):
             require(
                 counts["left"] == 0,
                 _("{name} called out: their draw and discard piles are empty, so cards left must be 0").format(
@@ -338,24 +354,25 @@ class RatukiEngine(Engine):
             ),
         )
         points = counts["score_pile"] - counts["left"] - (hand if settings["count_hand"] else 0)
-        state["entries"][name] = {**counts, "hand": hand, "points": points}
+        entry: Entry = {"score_pile": counts["score_pile"], "left": counts["left"], "hand": hand, "points": points}
+        state["entries"][name] = entry
         if len(state["entries"]) == len(state["players"]):
             _close_round(state)
 
     # -- queries -----------------------------------------------------------------------------------------------
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: RatukiState) -> bool:
         """True once someone (or several, in a draw) won at the target."""
-        return bool(state["phase"] == "over")
+        return bool(state["phase"] == Phase.OVER)
 
-    def scores(self, state: State) -> dict[str, Any]:
+    def scores(self, state: RatukiState) -> dict[str, Any]:
         """Running totals by name, plus ``"winners"`` once the game is over (two or more winners: a draw)."""
         out: dict[str, Any] = dict(state["totals"])
         if state["result"] is not None:
             out["winners"] = list(state["result"]["winners"])
         return out
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def describe(self, action: Action, state: RatukiState | None = None) -> str:
         """One line for the log and the undo prompt (:func:`wording.describe`)."""
         return wording.describe(action, state)
 
@@ -363,7 +380,7 @@ class RatukiEngine(Engine):
 # -- helpers used by the engine and the screen ---------------------------------------------------------------
 
 
-def player_for_seat(state: State, seat: int) -> dict[str, Any] | None:
+def player_for_seat(state: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
     """The player dict sitting at ``seat`` (None if nobody)."""
     for player in state["players"]:
         if player["seat"] == seat:
@@ -371,14 +388,14 @@ def player_for_seat(state: State, seat: int) -> dict[str, Any] | None:
     return None
 
 
-def describe_verdict(state: State, verdict: Verdict) -> str:
+def describe_verdict(state: Mapping[str, Any], verdict: Verdict) -> str:
     """:func:`verdict_line` for a verdict, with the players' names."""
     names = [_name(state, s) for s in verdict.seats]
     runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
     return verdict_line(verdict.kind, names, verdict.margin_ms, runner)
 
 
-def claim_for(state: State, verdict: Verdict) -> dict[str, Any]:
+def claim_for(state: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
     """The ``verdict`` claim the screen puts in a call action (checked by the engine, read by describe)."""
     claim: dict[str, Any] = {
         "kind": verdict.kind,
@@ -391,7 +408,7 @@ def claim_for(state: State, verdict: Verdict) -> dict[str, Any]:
     return claim
 
 
-def round_stats(state: State) -> dict[str, dict[str, int]]:
+def round_stats(state: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Stacks taken and ties per player name in the current round's calls."""
     stats = {p["name"]: {"stacks": 0, "ties": 0} for p in state["players"]}
     for call in state["calls"]:
@@ -401,7 +418,7 @@ def round_stats(state: State) -> dict[str, dict[str, int]]:
     return stats
 
 
-def clock_seconds(state: State, now: float | None) -> float:
+def clock_seconds(state: Mapping[str, Any], now: float | None) -> float:
     """Round clock reading: elapsed time, plus ``now - since`` while running (never negative)."""
     clock = state["clock"]
     elapsed = float(clock["elapsed"])
@@ -410,9 +427,9 @@ def clock_seconds(state: State, now: float | None) -> float:
     return elapsed
 
 
-def _close_round(state: State) -> None:
+def _close_round(state: RatukiState) -> None:
     stats = round_stats(state)
-    record = {
+    record: RoundRecord = {
         "round": state["round"],
         "duration_s": round(state["clock"]["elapsed"], 3),
         "stopped": state.get("stopped"),
@@ -431,19 +448,19 @@ def _close_round(state: State) -> None:
     best = max(state["totals"].values())
     leaders = [p["name"] for p in state["players"] if state["totals"][p["name"]] == best]
     if best >= state["settings"]["target"] and (len(leaders) == 1 or state["settings"]["equal_at_target"] == "draw"):
-        state["phase"] = "over"
+        state["phase"] = Phase.OVER
         state["result"] = {"kind": "win" if len(leaders) == 1 else "draw", "winners": leaders}
     else:
-        state["phase"] = "ready"
+        state["phase"] = Phase.READY
         state["round"] += 1
 
 
-def _phase_reason(state: State, what: str) -> str:
+def _phase_reason(state: RatukiState, what: str) -> str:
     """Why ``what`` (already in words: "start a round") cannot be done in this part of the round."""
     phase = state["phase"]
-    if phase == "ready":
+    if phase == Phase.READY:
         return _("cannot {what} now: round {n} has not started yet").format(what=what, n=state["round"])
-    if phase == "playing":
+    if phase == Phase.PLAYING:
         return _("cannot {what} now: round {n} is still being played").format(what=what, n=state["round"])
     return _("cannot {what} now: round {n} is being scored").format(what=what, n=state["round"])
 
@@ -458,7 +475,7 @@ def _tick(action: Action, key: str) -> float:
     return float(value)  # type: ignore[arg-type]
 
 
-def _name(state: State, seat: object) -> str:
+def _name(state: Mapping[str, Any], seat: object) -> str:
     require(_int(seat), _("seat must be a whole number, not {value!r}").format(value=seat))
     player = player_for_seat(state, seat)  # type: ignore[arg-type]
     require(player is not None, _("nobody sits at seat {seat}").format(seat=seat))
@@ -466,7 +483,7 @@ def _name(state: State, seat: object) -> str:
     return str(player["name"])
 
 
-def _presses(state: State, raw: object, key: str) -> list[Press]:
+def _presses(state: RatukiState, raw: object, key: str) -> list[Press]:
     require(isinstance(raw, list), _("'{key}' must be a list of {{seat, tick}} presses").format(key=key))
     assert isinstance(raw, list)
     out: list[Press] = []
@@ -481,7 +498,7 @@ def _presses(state: State, raw: object, key: str) -> list[Press]:
     return sorted(out)
 
 
-def _outside_reason(state: State, presses: list[Press], window: int) -> str:
+def _outside_reason(state: RatukiState, presses: list[Press], window: int) -> str:
     first = presses[0]
     for press in presses[1:]:
         gap = micros(press.tick - first.tick) / 1000
@@ -493,7 +510,7 @@ def _outside_reason(state: State, presses: list[Press], window: int) -> str:
     return _("a press is outside the tie window")
 
 
-def _check_claim(state: State, claim: object, verdict: Verdict) -> None:
+def _check_claim(state: RatukiState, claim: object, verdict: Verdict) -> None:
     require(isinstance(claim, dict), _("the verdict claim must be an object"))
     assert isinstance(claim, dict)
     derived = describe_verdict(state, verdict)

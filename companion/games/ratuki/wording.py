@@ -4,7 +4,10 @@ central", "pila de puntuación")."""
 
 from __future__ import annotations
 
-from companion.games.base import Action, State
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Action
 from companion.games.ratuki.referee import SEPARATE, TIE
 from companion.i18n import _, pgettext
 
@@ -25,7 +28,7 @@ def stop_reason(reason: object) -> str:
     return wording() if wording is not None else str(reason)
 
 
-def describe(action: Action, state: State | None = None) -> str:
+def describe(action: Action, state: Mapping[str, Any] | None = None) -> str:
     """One line for the log and the undo prompt."""
     kind = action.get("type")
     if kind == "call":
@@ -82,7 +85,7 @@ def verdict_line(kind: str, names: list[str], margin_ms: float | None = None, ru
     return line
 
 
-def score_sheet(state: State) -> list[list[str]]:
+def score_sheet(state: Mapping[str, Any]) -> list[list[str]]:
     """The score sheet as text rows: a header of names, one row per finished round (points and, in
     brackets, stacks taken), then the running totals."""
     names = [p["name"] for p in state["players"]]
@@ -97,7 +100,7 @@ def score_sheet(state: State) -> list[list[str]]:
     return rows
 
 
-def result_line(state: State) -> str:
+def result_line(state: Mapping[str, Any]) -> str:
     """The end-of-game line, e.g. "ANA wins with 112 points" or "DRAW: Ana, Bo with 104 points" (empty before)."""
     result = state["result"]
     if result is None:
