@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.metrics import dp
-from kivy.properties import ObjectProperty
+from kivy.properties import NumericProperty, ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -66,6 +67,39 @@ class SeatButtons(BoxLayout):
                     color=readable_text(player.colour),
                 )
             )
+
+
+class FitLines(Label):
+    """Text in a box of a fixed height, never moving what is around it: wrapped to the width in the largest
+    font from ``max_font`` down to ``min_font`` (1 px steps) whose lines fit the height; still too long at
+    ``min_font``, it is cut after the lines that fit (the screens show the whole text on a tap)."""
+
+    max_font = NumericProperty(dp(18))
+    min_font = NumericProperty(dp(16))
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit_soon = Clock.create_trigger(self.fit, -1)
+        super().__init__(**kwargs)
+        self.bind(text=self._fit_soon, size=self._fit_soon, max_font=self._fit_soon, min_font=self._fit_soon)
+        self.bind(bold=self._fit_soon, markup=self._fit_soon)
+
+    def fit(self, *_args: Any) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        width, height = max(1.0, float(self.width)), max(1.0, float(self.height))
+        size = float(self.max_font)
+        while size > float(self.min_font):
+            probe = CoreLabel(
+                text=str(self.text), font_size=size, bold=self.bold, markup=self.markup, text_size=(width, None)
+            )
+            probe.refresh()
+            if probe.texture is None or probe.texture.height <= height + 0.5:
+                break
+            size -= dp(1)
+        self.font_size = max(size, float(self.min_font))
+        line = CoreLabel(text="Ag", font_size=self.font_size, bold=self.bold).get_extents("Ag")[1]
+        self.max_lines = max(1, int((height + 0.5) // max(1, line)))
+        self.text_size = (width, height)
 
 
 def readable_text(colour: str) -> tuple[float, float, float, float]:

@@ -51,10 +51,12 @@ def buttons(ui: UI) -> list[Any]:
 
 
 def tap_face(ui: UI, die: int, face: int) -> None:
-    """Tap face ``face`` in the 1-6 row of die ``die`` (rows top to bottom); found afresh after each rebuild."""
+    """Tap face ``face`` on the faces keypad (one row of 1-6: each tap is the next die's face; ``die`` says which
+    die that is); found afresh after each rebuild."""
+    assert ui.screen().faces.index(None) == die
     faces = [b for b in buttons(ui) if len(b.text) == 1 and b.text in "123456"]
-    rows = sorted({b.y for b in faces}, reverse=True)
-    ui.tap(next(b for b in faces if b.y == rows[die] and b.text == str(face)))
+    row = next(y for y in {b.y for b in faces} if len([b for b in faces if b.y == y]) == 6)
+    ui.tap(next(b for b in faces if b.y == row and b.text == str(face)))
 
 
 def die_button(ui: UI) -> Any:

@@ -10,7 +10,7 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.metrics import dp
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -290,6 +290,7 @@ class RatatatScreen(GameScreen):
 
     prompt = StringProperty("")
     info = StringProperty("")
+    info_room = BooleanProperty(True)  # the info line's two lines are kept (all but the end table)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -446,6 +447,7 @@ class RatatatScreen(GameScreen):
         state = self.state
         phase = state["phase"]
         me = self.state["players"][state["current"]]
+        self.info_room = phase != ratatat.OVER
         if phase != ratatat.ROLL:
             self.info = ""
         getattr(self, f"_controls_{phase}")(box, me)
@@ -504,11 +506,12 @@ class RatatatScreen(GameScreen):
             choices.append(self._button(label, lambda n=n: self._choose_count(n), kind=kind))
         box.add_widget(self._row(choices))
         if self.dice_count:
-            self._face_rows(box, self.dice_count)
+            self.info = _("Dice: {faces}. Tap each die's face, in any order").format(faces=self._entered())
+            self._face_keypad(box)
             ready = all(f is not None for f in self.faces)
             go = self._button(_("Use these dice"), self._submit_roll, kind="AccentButton", disabled=not ready)
             back = self._button(_("Back"), lambda: self._choose_count(0))  # to the chances and the camera
-            box.add_widget(self._row([go, back]))
+            box.add_widget(self._row([go, self._delete_face_button(), back]))
         else:
             box.add_widget(self._odds_table(help_))
             if self.app is not None and self.app.manager.has_screen("dice"):
@@ -518,17 +521,30 @@ class RatatatScreen(GameScreen):
     def _odds_table(self, help_: dict[str, Any]) -> GridLayout:
         """The assistant panel: for 1, 2 and 3 dice, the chance of each region, a picture space, the lowest card."""
         regions = self.state["board"]["regions"]
-        grid = GridLayout(cols=len(regions) + 3, size_hint_y=None, height=dp(26) * 4, spacing=dp(2))
+        # 16 px type (it was 15, drawn ~12 px in the old font); rows just taller than a line, so the roll phase
+        # fits under the fixed prompt and info lines with a notice shown
+        grid = GridLayout(cols=len(regions) + 3, size_hint_y=None, height=dp(22) * 4 + dp(2) * 3, spacing=dp(2))
 
         def cell(text: str, colour: Any = (0.85, 0.85, 0.9, 1), bold: bool = False) -> Label:
-            return Label(text=text, font_size=dp(15), color=colour, bold=bold)
+            return Label(text=text, font_size=dp(16), color=colour, bold=bold)
 
         # TRANSLATORS: column heads of the chances table: the number of dice, the picture-die spaces, the lowest card
-        grid.add_widget(cell(_("dice"), bold=True))
+        heads = (_("dice"), _("picture"), _("low {value}").format(value=help_["lowest"]))
+        from kivy.core.text import Label as CoreLabel
+
+        measure = CoreLabel(font_size=dp(16), bold=True).get_extents
+        # every column at least as wide as its widest text (a head, or "100%")
+        widest = measure("100%")[0] + dp(4)
+        worded = dict(zip((0, len(regions) + 1, len(regions) + 2), heads, strict=True))
+        grid.cols_minimum = {
+            col: max(widest, measure(worded[col])[0] + dp(6)) if col in worded else widest
+            for col in range(len(regions) + 3)
+        }
+        grid.add_widget(cell(heads[0], bold=True))
         for region in regions:  # each region by its colour, a swatch: no name to shorten in any language
             grid.add_widget(Swatch(colour=get_color_from_hex(region["colour"])))
-        grid.add_widget(cell(_("picture"), bold=True))
-        grid.add_widget(cell(_("low {value}").format(value=help_["lowest"]), (1, 0.85, 0.3, 1), True))
+        grid.add_widget(cell(heads[1], bold=True))
+        grid.add_widget(cell(heads[2], (1, 0.85, 0.3, 1), True))
         for n in (1, 2, 3):
             option = help_["options"][n]
             grid.add_widget(cell(str(n), bold=True))
@@ -544,16 +560,32 @@ class RatatatScreen(GameScreen):
         self.faces = [None] * n
         self.refresh()
 
-    def _face_rows(self, box: BoxLayout, count: int) -> None:
-        for die in range(count):
-            buttons = []
-            for face in range(1, 7):
-                kind = "AccentButton" if self.faces[die] == face else "BigButton"
-                buttons.append(self._button(str(face), lambda d=die, f=face: self._set_face(d, f), kind=kind))
-            box.add_widget(self._row(buttons, dp(50)))
+    def _face_keypad(self, box: BoxLayout) -> None:
+        """One row of faces 1-6: each tap is the next die's face (the info line shows them). One row for any
+        number of dice, so the keypad stays where it is as faces are entered."""
+        full = all(f is not None for f in self.faces)
+        buttons = [
+            self._button(str(face), lambda f=face: self._add_face(f), font_size=dp(24), disabled=full)
+            for face in range(1, 7)
+        ]
+        box.add_widget(self._row(buttons, dp(52)))
 
-    def _set_face(self, die: int, face: int) -> None:
-        self.faces[die] = face
+    def _delete_face_button(self) -> Button:
+        return self._button(_("Delete last"), self._delete_face, disabled=all(f is None for f in self.faces))
+
+    def _entered(self) -> str:
+        """The faces entered so far, a ? for each die still to tap ("3 + 5 + ?")."""
+        return " + ".join(str(f) if f is not None else "?" for f in self.faces)
+
+    def _add_face(self, face: int) -> None:
+        if None in self.faces:
+            self.faces[self.faces.index(None)] = face
+        self._build_controls()
+
+    def _delete_face(self) -> None:
+        entered = [i for i, f in enumerate(self.faces) if f is not None]
+        if entered:
+            self.faces[entered[-1]] = None
         self._build_controls()
 
     def _submit_roll(self) -> None:
@@ -592,14 +624,14 @@ class RatatatScreen(GameScreen):
         if self.reroll_pick:
             count = len(self.reroll_pick)
             self.info = ngettext(
-                "Re-roll {n} die: roll, or tap the new faces below",
-                "Re-roll {n} dice: roll, or tap the new faces below",
+                "Re-roll {n} die: roll it, or tap its new face: {faces}",
+                "Re-roll {n} dice: roll them, or tap their new faces: {faces}",
                 count,
-            ).format(n=count)
-            self._face_rows(box, len(self.reroll_pick))
+            ).format(n=count, faces=self._entered())
+            self._face_keypad(box)
             ready = all(f is not None for f in self.faces)
             go = self._button(_("Spend a token: re-roll"), self._submit_roll, kind="AccentButton", disabled=not ready)
-            box.add_widget(self._row([go, self._button(_("Cancel"), self._cancel_reroll)]))
+            box.add_widget(self._row([go, self._delete_face_button(), self._button(_("Cancel"), self._cancel_reroll)]))
         else:
             self.info = ngettext(
                 "Tap dice to re-roll them ({n} token to spend)",
