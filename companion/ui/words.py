@@ -66,3 +66,24 @@ def face_name(face: Any) -> str:
         return "/".join(face_name(part) for part in text.split("/"))
     wording = FACE_NAMES.get(text)
     return wording() if wording is not None else text
+
+
+def setting_words(engine: Any, key: str, value: Any, names: list[str] | None = None) -> str | None:
+    """A recorded game option in the table's words, "Play to: 150 points" (its label and value as the setup
+    screen shows them), or ``None`` for an option the game does not offer (kept out of summaries)."""
+    setting = getattr(engine, "settings", {}).get(key)
+    if setting is None or not setting.shown or not setting.label:
+        return None
+    if setting.player:
+        shown = names[value] if names is not None and isinstance(value, int) and 0 <= value < len(names) else None
+        if shown is None:
+            return None
+    elif (label := setting.choice_label(value)) is not None:
+        shown = _(label).format(value=value)
+    elif isinstance(value, bool):
+        shown = _("on") if value else _("off")
+    elif setting.files or isinstance(value, dict | list) or value is None:
+        return None
+    else:
+        shown = str(value)
+    return _("{setting}: {value}").format(setting=_(setting.label), value=shown)

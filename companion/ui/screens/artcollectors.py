@@ -571,10 +571,11 @@ class ArtCollectorsScreen(GameScreen):
         gaps = dp(3) * max(0, len(kept) - 1)
         size = max(dp(48), min(dp(60), (room - gaps) / max(1, len(kept))))
         for index, code in enumerate(self.order):
-            top = index == len(self.order) - 1
+            # TRANSLATORS: under the token that will lie on top of the pile
+            top = _("top") if index == len(self.order) - 1 else ""
             label = plain(code) + ("*" if code != plain(code) else "")
             chip = ACChip(
-                text=f"{label}\n[size=11]{_('top') if top else ''}[/size]",
+                text=f"{label}\n[size=11]{top}[/size]",
                 tile=painting_colour(painting_of(code)),
                 size_hint_x=None,
                 width=size,
@@ -659,15 +660,16 @@ class ArtCollectorsScreen(GameScreen):
         turn = state["turn"]
         offers: list[tuple[str, Action]] = []
         if self.robin_plan is not None:  # one thing at a time: finish or cancel the deal first
-            moves.add_widget(
-                Label(
-                    text=_("Robin Tell's deal: Deal or Cancel first"),
-                    size_hint=(1, None),
-                    height=dp(52),
-                    font_size=dp(15),
-                    color=(0.75, 0.75, 0.8, 1),
-                )
+            note = Label(
+                text=_("Robin Tell's deal: Deal or Cancel first"),
+                size_hint=(1, None),
+                height=dp(52),
+                font_size=dp(15),
+                color=(0.75, 0.75, 0.8, 1),
+                halign="center",
             )
+            note.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))  # two lines when it must
+            moves.add_widget(note)
             return
         if state["settings"]["steal_hints"]:
             for seat in options["steal"]:

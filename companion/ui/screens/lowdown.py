@@ -217,6 +217,16 @@ def line_pieces(line: list[list[int]]) -> list[tuple[tuple[int, int, int], tuple
     return out
 
 
+def _fitting_size(text: str, room: float, largest: float, smallest: float) -> float:
+    """The largest type (``largest`` down to ``smallest``) in which ``text`` fits ``room`` px on one line."""
+    from kivy.core.text import Label as CoreLabel
+
+    size = largest
+    while size > smallest and CoreLabel(font_size=size).get_extents(text)[0] > room:
+        size -= dp(1)
+    return size
+
+
 def _short(name: str, most: int) -> str:
     """``name`` cut to ``most`` characters with an ellipsis, so a long name cannot push text out of its box."""
     return name if len(name) <= most else name[: most - 1] + "…"
@@ -656,7 +666,9 @@ class LowdownScreen(GameScreen):
                 more = _("No open die colour fits: look at the secret pair.")
         elif not plain:
             more = _("No die colour fits: use a wild colour.")
-        if more:
+        if more and p == state["active"]:
+            self.info = more  # in place of whose secret pair it is: the column has room for one of them
+        elif more:
             self.info = f"{self.info}\n{more}"
         self._dice_rows(box)
 
@@ -803,18 +815,18 @@ class LowdownScreen(GameScreen):
         layout = state["layout"]
         need = self._need(mode)
         panel = BoxLayout(orientation="vertical", spacing=dp(6))
+        hint = (
+            _("Tap 2 colour + 2 number dice. Tap a chosen die to remove it.")
+            if mode == "roll"
+            else _("Tap the secret pair: 1 colour + 1 number. Tap a chosen die to remove it.")
+        )
         panel.add_widget(
             Label(
-                text=(
-                    _("Tap 2 colour + 2 number dice. Tap a chosen die to remove it.")
-                    if mode == "roll"
-                    else _("Tap the secret pair: 1 colour + 1 number. Tap a chosen die to remove it.")
-                ),
-                font_size=dp(16),
+                text=hint,
+                font_size=_fitting_size(hint, dp(540), dp(16), dp(12)),  # one line in every language
                 size_hint_y=None,
                 height=dp(26),
                 text_size=(dp(540), dp(26)),
-                shorten=True,
                 halign="left",
                 valign="middle",
             )

@@ -37,15 +37,28 @@ def stat_text(stat: str, value: float) -> str:
 
 
 def options_text(play: Play) -> str:
-    """Edition and options in a line ("edition es · target 100 · count hand off")."""
+    """Edition and options in a line, in the words of the setup screen ("Rules: Spanish manual … · Play to:
+    150 points"); options the game no longer offers, files and the sound are left out."""
+    from companion.games import engine as find_engine
+    from companion.ui.words import setting_words
+
+    try:
+        engine = find_engine(play.game)
+    except (KeyError, LookupError, ImportError):
+        engine = None
     parts = []
+    names = [seat.name for seat in sorted(play.players, key=lambda p: p.seat)]
+    options = dict(play.options)
     if play.edition:
-        parts.append(_("edition {edition}").format(edition=play.edition))
-    for key, value in play.options.items():
-        if key in ("edition", "board", "deck", "picture_die", "layout", "catalogue", "data", "sound"):
+        options.setdefault("edition", play.edition)
+    for key, value in options.items():
+        if key in ("board", "deck", "picture_die", "layout", "catalogue", "data", "sound"):
             continue
-        shown = (_("on") if value else _("off")) if isinstance(value, bool) else str(value)
-        parts.append(f"{key.replace('_', ' ')} {shown}")
+        words = setting_words(engine, key, value, names) if engine is not None else None
+        if words is None and key == "edition":
+            words = _("edition {edition}").format(edition=value)
+        if words is not None:
+            parts.append(words)
     return " · ".join(parts)
 
 
@@ -105,7 +118,11 @@ class PlayScreen(Screen):
         grid = Factory.GridLayout(cols=columns, size_hint_y=None, spacing=(dp(4), dp(4)), row_default_height=dp(48))
         grid.bind(minimum_height=grid.setter("height"))
         for header in ["", _("Player"), _("Score"), *(_(STAT_LABELS[s]) for s in stats)]:
-            grid.add_widget(_cell(f"[color=9aa0b0]{escape_markup(header)}[/color]", size=16))
+            # A long heading wraps to a second line ("Empats de la pila central"), never cut short.
+            head = Label(text=f"[color=9aa0b0]{escape_markup(header)}[/color]", markup=True, font_size=dp(16))
+            head.halign, head.valign = "left", "middle"
+            head.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+            grid.add_widget(head)
         for seat in sorted(play.players, key=lambda p: (p.rank or 99, p.seat)):
             person = people.get(seat.seat)
             name = person.name if person is not None else seat.name
@@ -140,7 +157,8 @@ class PlayScreen(Screen):
                 cols=1 + len(order), size_hint_y=None, spacing=(dp(4), dp(2)), row_default_height=dp(36)
             )
             sheet.bind(minimum_height=sheet.setter("height"))
-            sheet.add_widget(_cell(f"[color=9aa0b0]{_('Round')}[/color]", size=16))
+            round_word = _("Round")  # (outside the f-string: Babel does not look inside one)
+            sheet.add_widget(_cell(f"[color=9aa0b0]{round_word}[/color]", size=16))
             for seat in order:
                 person = people.get(seat.seat)
                 who = person.name if person is not None else seat.name

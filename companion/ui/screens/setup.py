@@ -65,7 +65,9 @@ class SetupScreen(Screen):
         engine = find_engine(game)
         self.game = game
         self.seed = seed
-        self.title_text = _("New {game}").format(game=engine.title)
+        from companion.ui.words import game_title
+
+        self.title_text = _("New {game}").format(game=game_title(engine))
         self.error_text = ""
         self.rows = starting_rows(app)
         self.settings = engine.default_settings()
@@ -103,14 +105,16 @@ class SetupScreen(Screen):
         for index in range(self.count):
             row = self.rows[index]
             line = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(52))
-            seat = Factory.BigButton(text=f"Seat {row['seat']}", size_hint_x=None, width=dp(96), height=dp(52))
+            seat = Factory.BigButton(
+                text=_("Seat {n}").format(n=row["seat"]), size_hint_x=None, width=dp(96), height=dp(52)
+            )
             seat.bind(on_release=lambda _b, i=index: self.cycle_seat(i))
             name = Factory.BigButton(
                 text=row["name"], font_size=dp(22), height=dp(52), halign="left", background_color=NAME_BG
             )
             name.bind(on_release=lambda _b, i=index: self.edit_name(i))
             colour = Factory.BigButton(
-                text="colour",
+                text=_("colour"),
                 size_hint_x=None,
                 width=dp(96),
                 height=dp(52),
