@@ -236,7 +236,9 @@ class CompanionApp(App):
         """The camera feed's news: ``None`` when frames flow, else what stopped them."""
         shown: Text | None = None
         if isinstance(problem, CameraReconnecting):
-            shown = str(problem)  # the reconnecting source's sentence says it all
+            from companion.ui.words import camera_news
+
+            shown = camera_news(problem)  # the reconnecting source's sentence, in the table's language
         elif problem is not None:
             # A bare reason from a plain source.
             shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=str(problem))
@@ -364,6 +366,28 @@ class CompanionApp(App):
         why = Notice(Topic.CALIBRATION, Severity.WARNING, Lazy("Calibration: {why}", why=found.message))
         self.hub.put("notice", (Topic.CALIBRATION, why if found.broken else None))
         return found.profile
+
+    def camera_reads(self, kind: str) -> bool:
+        """Whether the camera can read dice of ``kind`` ("colour" or "picture"): only where it is calibrated for
+        them (the active profile of this camera at the size of its frames; number dice read without one).
+        False without a camera. Never raises."""
+        from companion import paths
+        from companion.vision.dice_kinds import KindStage, active_vision_profile
+
+        if self.camera is None or self.feed is None:
+            return False
+        latest = getattr(self.feed, "latest", None)
+        if latest is not None and getattr(latest[0], "shape", None) is not None:
+            resolution = (int(latest[0].shape[1]), int(latest[0].shape[0]))
+        else:
+            resolution = (int(self.settings["camera"]["width"]), int(self.settings["camera"]["height"]))
+        try:
+            found = active_vision_profile(resolution, self.camera.id, base_dir=paths.calibration_dir())
+        except Exception:  # a calibration that cannot be read is no calibration here (the dice screen says why)
+            log.exception("calibration could not be checked")
+            return False
+        stages = found.profile.classifiers if found.profile is not None else ()
+        return any(isinstance(stage, KindStage) and kind in stage.kinds.kinds for stage in stages)
 
     def open_dice(self, return_to: str, back_to: str | None = None) -> None:
         """Open the dice screen; "use this roll" returns to ``return_to``, Back to ``back_to`` (default: the same)."""

@@ -720,6 +720,8 @@ class RatatatScreen(GameScreen):
             )
 
     def _picture_buttons(self, box: BoxLayout, reroll: bool) -> None:
+        """The picture die's faces to tap and, where the camera is calibrated for the picture die, the camera
+        (as the number dice are read: the dice screen hands the reading to :meth:`on_roll`)."""
         faces = sorted(set(self.state["picture_faces"]))
         kind = "reroll" if reroll else "picture"
         buttons = [
@@ -727,6 +729,10 @@ class RatatatScreen(GameScreen):
             for f in faces
         ]
         box.add_widget(self._row(buttons, dp(60)))
+        app = self.app
+        if app is not None and app.manager.has_screen("dice") and app.camera_reads("picture"):
+            camera = self._button(_("Read the picture die with the camera"), self.open_dice)
+            box.add_widget(self._row([camera]))
 
     def _picture(self, face: str, kind: str) -> None:
         action = {"type": "picture", "face": face} if kind == "picture" else {"type": "reroll", "picture": face}
