@@ -236,9 +236,7 @@ class CompanionApp(App):
         """The camera feed's news: ``None`` when frames flow, else what stopped them."""
         shown: Text | None = None
         if isinstance(problem, CameraReconnecting):
-            from companion.ui.words import camera_news
-
-            shown = camera_news(problem)  # the reconnecting source's sentence, in the table's language
+            shown = str(problem)  # the reconnecting source's sentence says it all
         elif problem is not None:
             # A bare reason from a plain source.
             shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=str(problem))
