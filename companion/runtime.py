@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.i18n import Lazy
+from companion.i18n import Lazy, Text
 from companion.notices import Notice, Severity, Topic
 from hardware.buttons import ButtonBoard, FakeButtons
 
@@ -40,6 +40,40 @@ def is_pi() -> bool:
         return False
 
 
+def camera_news(problem: Any) -> Text:
+    """A reconnecting camera's news (:class:`hardware.camera.CameraReconnecting`) in the table's language, worded
+    again after a language switch; the reason itself is the camera's own (a device's words)."""
+    reason = getattr(problem, "reason", "")
+    if not reason:
+        return str(problem)
+    if getattr(problem, "lost", False):
+        return Lazy(
+            "Camera lost ({camera}): {reason}. Reconnecting; touch input works meanwhile.",
+            camera=getattr(problem, "camera", ""),
+            reason=reason,
+        )
+    return Lazy("Camera not available: {reason}. Trying again; touch input works meanwhile.", reason=reason)
+
+
+def buttons_news(message: str) -> Text:
+    """The buttons' fallback message (hardware.gpio says it in English) in the table's language; the reason
+    inside it, a device's words, as it is."""
+    from hardware.gpio import FALLBACK_TAIL, NO_GPIO_MESSAGE
+
+    if message == NO_GPIO_MESSAGE:
+        return Lazy("No GPIO found: using keys 1–5 and on-screen buttons")
+    tail = f": {FALLBACK_TAIL}"
+    head = "GPIO buttons unavailable ("
+    if message.startswith(head) and message.endswith(")" + tail):
+        return Lazy(
+            "GPIO buttons unavailable ({problem}): using keys 1–5 and on-screen buttons",
+            problem=message[len(head) : -len(tail) - 1],
+        )
+    if message.endswith(tail):
+        return Lazy("{problem}: using keys 1–5 and on-screen buttons", problem=message[: -len(tail)])
+    return message
+
+
 def build(config: Config, *, simulate: bool = False) -> Hardware:
     """Open buttons and camera as the config says (``simulate`` forces the fakes)."""
     notices: dict[str, Notice] = {}
@@ -53,7 +87,7 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
 
         buttons, message = open_buttons(pins, backend=backend, **timing)
         if message:
-            notices[Topic.BUTTONS] = Notice(Topic.BUTTONS, Severity.WARNING, message)
+            notices[Topic.BUTTONS] = Notice(Topic.BUTTONS, Severity.WARNING, buttons_news(message))
     except ImportError:
         buttons = FakeButtons(list(pins), **timing)
     camera = None
@@ -69,7 +103,9 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
 
         camera, message = open_camera(spec, size=(config["camera"]["width"], config["camera"]["height"]))
         if message:
-            notices[Topic.CAMERA] = Notice(Topic.CAMERA, Severity.WARNING, message)
+            problem = getattr(camera, "problem", None)
+            shown = camera_news(problem) if problem is not None else message
+            notices[Topic.CAMERA] = Notice(Topic.CAMERA, Severity.WARNING, shown)
     except ImportError:
         camera = None
     except Exception as err:  # a broken camera setting must not stop the app: report it

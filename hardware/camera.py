@@ -30,7 +30,15 @@ class CameraUnavailable(RuntimeError):
 
 class CameraReconnecting(CameraUnavailable):
     """Raised by :class:`hardware.sources.ReconnectingSource`: the camera is gone and is being reopened by itself;
-    the message is a whole sentence for the players (what happened, that it comes back, that touch works)."""
+    the message is a whole sentence for the players (what happened, that it comes back, that touch works).
+    ``lost`` (it was working) or not (it never opened), ``camera`` and ``reason`` let the app say the same in the
+    table's language."""
+
+    def __init__(self, message: str, *, lost: bool = False, camera: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.lost = lost
+        self.camera = camera
+        self.reason = reason
 
 
 class FrameSource(Protocol):

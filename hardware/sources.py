@@ -363,6 +363,8 @@ class ReconnectingSource:
         self.backoff_s = tuple(backoff_s) or (1.0,)
         self.connected = False
         self.message: str | None = None
+        self._news: dict[str, Any] = {}  # what the last CameraReconnecting said, as its fields
+        self.problem: CameraReconnecting | None = None  # the last one raised (None while frames flow)
         self.failures = 0
         self._retry_at: float | None = None
 
@@ -374,7 +376,7 @@ class ReconnectingSource:
         """A frame; :class:`CameraReconnecting` while the camera is gone (reopened when it is due)."""
         if not self.connected:
             if self._retry_at is not None and self.clock() < self._retry_at:
-                raise CameraReconnecting(self.message or f"{self.name}: not available")
+                raise CameraReconnecting(self.message or f"{self.name}: not available", **self._news)
             self._connect()
         try:
             frame = self.source.read()
@@ -396,8 +398,10 @@ class ReconnectingSource:
             self._retry_at = self.clock() + delay
             reason = str(err) if isinstance(err, CameraUnavailable) else f"{type(err).__name__}: {err}"
             self.message = f"Camera not available: {reason}. Trying again; touch input works meanwhile."
-            raise CameraReconnecting(self.message) from err
-        self.connected, self.message, self._retry_at = True, None, None
+            self._news = {"lost": False, "camera": self.name, "reason": reason}
+            self.problem = CameraReconnecting(self.message, **self._news)
+            raise self.problem from err
+        self.connected, self.message, self._retry_at, self.problem = True, None, None, None
 
     def _lost(self, reason: str, err: BaseException | None) -> NoReturn:
         with contextlib.suppress(Exception):
@@ -406,7 +410,9 @@ class ReconnectingSource:
         self.failures += 1
         self._retry_at = self.clock() + self.backoff_s[0]
         self.message = f"Camera lost ({self.name}): {reason}. Reconnecting; touch input works meanwhile."
-        raise CameraReconnecting(self.message) from err
+        self._news = {"lost": True, "camera": self.name, "reason": reason}
+        self.problem = CameraReconnecting(self.message, **self._news)
+        raise self.problem from err
 
     def close(self) -> None:
         """Close the camera; a later read opens it again."""

@@ -236,7 +236,9 @@ class CompanionApp(App):
         """The camera feed's news: ``None`` when frames flow, else what stopped them."""
         shown: Text | None = None
         if isinstance(problem, CameraReconnecting):
-            shown = str(problem)  # the reconnecting source's sentence says it all
+            from companion.runtime import camera_news
+
+            shown = camera_news(problem)  # the reconnecting source's sentence, in the table's language
         elif problem is not None:
             # A bare reason from a plain source.
             shown = Lazy("Camera lost: {reason}. Touch entry still works; reconnecting…", reason=str(problem))
