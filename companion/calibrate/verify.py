@@ -56,11 +56,21 @@ class Verification:
 
     def summary(self) -> str:
         """One or two lines for the screen: accuracy and the worst confusions."""
+        from companion.calibrate.wizard import face_words
+        from companion.i18n import _
+
         if not self.rolls:
-            return "No dice checked yet"
-        text = f"{self.correct} of {self.rolls} right ({self.accuracy:.0%})"
+            return _("No dice checked yet")
+        text = _("{right} of {rolls} right ({share:.0%})").format(
+            right=self.correct, rolls=self.rolls, share=self.accuracy
+        )
         confused = self.confusions()
         if confused:
-            parts = [f"{t} read as {r}" + (f" ×{n}" if n > 1 else "") for t, r, n in confused[:3]]
-            text += ". Confused: " + ", ".join(parts) + ". Capture those faces again"
+            parts = [
+                _("{face} read as {read}").format(face=face_words(t), read=face_words(r)) + (f" ×{n}" if n > 1 else "")
+                for t, r, n in confused[:3]
+            ]
+            text = _("{summary}. Confused: {faces}. Capture those faces again").format(
+                summary=text, faces=", ".join(parts)
+            )
         return text

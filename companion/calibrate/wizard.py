@@ -28,6 +28,7 @@ from calibration.profile import (
 )
 from calibration.store import ProfileExists, ProfileStore, same_name_key
 from companion.calibrate.verify import Verification
+from companion.i18n import _, ngettext, pgettext
 from companion.vision.colour import die_feature, tray_colour
 from companion.vision.dice_kinds import DieKinds
 from companion.vision.picture import encode_patch, face_patch
@@ -61,6 +62,26 @@ class Step(StrEnum):
 
 STEPS: tuple[Step, ...] = tuple(Step)
 """The wizard's steps in order; "colour" and "picture" may be skipped (their old data is then kept)."""
+
+
+def face_words(face: str) -> str:
+    """A die face as the players call it ("rojo", "고양이"), for the wizard's sentences; unknown faces as they are
+    (the same catalogue words as the game screens')."""
+    words = {
+        "red": lambda: pgettext("colour", "red"),
+        "orange": lambda: pgettext("colour", "orange"),
+        "purple": lambda: pgettext("colour", "purple"),
+        "blue": lambda: pgettext("colour", "blue"),
+        "green": lambda: pgettext("colour", "green"),
+        "yellow": lambda: pgettext("colour", "yellow"),
+        "cat": lambda: pgettext("picture die", "cat"),
+        "rat": lambda: pgettext("picture die", "rat"),
+        "swap": lambda: pgettext("picture die", "swap"),
+        "unknown": lambda: _("unknown"),
+    }
+    wording = words.get(str(face))
+    return wording() if wording is not None else str(face)
+
 
 STEP_TITLES = {
     Step.CAMERA: "Camera check",
@@ -198,7 +219,7 @@ class Wizard:
     def next(self) -> Step:
         """Move on to the next step; refuses when a step's requirement is missing (with the reason)."""
         if self.step == Step.EMPTY and self.empty_image is None:
-            raise WizardError("Take the empty-tray picture first: clear the tray and press Capture")
+            raise WizardError(_("Take the empty-tray picture first: clear the tray and press Capture"))
         if self.step == Step.SAVE:
             return self.step
         self.step = STEPS[self.step_index + 1]
@@ -232,20 +253,22 @@ class Wizard:
         quad, seen = find_tray_markers(frame)
         problem = ""
         if quad is None and len(seen) == 4:
-            problem = "The 4 markers do not make a tray shape: stick one at each corner of the tray"
+            problem = _("The 4 markers do not make a tray shape: stick one at each corner of the tray")
         elif quad is None:
             missing = [str(i) for i in range(4) if i not in seen]
-            problem = f"Markers found: {len(seen)} of 4 (missing {', '.join(missing)})"
+            problem = _("Markers found: {n} of 4 (missing {missing})").format(n=len(seen), missing=", ".join(missing))
         elif quad_area(quad) < MIN_TRAY_SHARE * self._frame_area():
-            problem = "The markers are too close together: stick them at the tray's corners, a few dice apart"
+            problem = _("The markers are too close together: stick them at the tray's corners, a few dice apart")
         self.markers_failed = bool(problem)
         if problem:
             if self.profile.tray is not None:
-                return f"{problem}. The tray area set before is kept; or tap the tray's four corners"
-            return f"{problem}. Or tap the tray's four corners"
+                return _("{problem}. The tray area set before is kept; or tap the tray's four corners").format(
+                    problem=problem
+                )
+            return _("{problem}. Or tap the tray's four corners").format(problem=problem)
         assert quad is not None
         self.profile.tray = TrayArea(quad, "aruco")
-        return "Tray found from the 4 markers"
+        return _("Tray found from the 4 markers")
 
     def set_tray_taps(self, points: Sequence[tuple[float, float]]) -> str:
         """Set the tray area from four tapped corners (frame pixels, any order); :class:`WizardError` (or its
@@ -256,11 +279,11 @@ class Wizard:
             raise WizardError(str(exc)) from None
         w, h = self.profile.resolution
         if not all(-1 <= x <= w + 1 and -1 <= y <= h + 1 for x, y in quad):
-            raise WizardError("a corner lies outside the picture: tap inside the live image")
+            raise WizardError(_("a corner lies outside the picture: tap inside the live image"))
         if quad_area(quad) < MIN_TRAY_SHARE * self._frame_area():
-            raise TrayTooSmall("That area is too small to hold the dice: tap the four corners of the whole tray")
+            raise TrayTooSmall(_("That area is too small to hold the dice: tap the four corners of the whole tray"))
         self.profile.tray = TrayArea(quad, "taps")
-        return "Tray area set from your taps"
+        return _("Tray area set from your taps")
 
     def capture_empty(self, frame: Image) -> str:
         """Keep this frame as the empty-tray reference; :class:`DiceOnEmptyTray` when dice are seen in the tray
@@ -268,9 +291,12 @@ class Wizard:
         self._check_size(frame)
         dice = self.dice_in_empty(frame)
         if dice:
-            what = "a die" if len(dice) == 1 else f"{len(dice)} dice"
             raise DiceOnEmptyTray(
-                f"There is {what} in the tray: take the dice out of the tray first, then capture the empty tray"
+                ngettext(
+                    "There is a die in the tray: take the dice out of the tray first, then capture the empty tray",
+                    "There are {n} dice in the tray: take the dice out of the tray first, then capture the empty tray",
+                    len(dice),
+                ).format(n=len(dice))
             )
         self.empty_image = frame.copy()
         corners = self.profile.tray.corners if self.profile.tray else None
@@ -313,7 +339,7 @@ class Wizard:
     def find(self, frame: Image) -> list[Blob]:
         """The dice on the tray now (against the empty-tray reference)."""
         if self.empty_image is None:
-            raise WizardError("Take the empty-tray picture first")
+            raise WizardError(_("Take the empty-tray picture first"))
         corners = self.profile.tray.corners if self.profile.tray else None
         return find_dice(frame, self.empty_image, corners, None)
 
@@ -323,12 +349,16 @@ class Wizard:
         task = self.task(kind)
         face = task.current
         if face is None:
-            return FaceCapture(False, f"Every {kind} face is captured")
+            return FaceCapture(
+                False, _("Every picture face is captured") if kind == "picture" else _("Every colour face is captured")
+            )
         blobs = self.find(frame)
         if not blobs:
-            return FaceCapture(False, f"No die found: put the die on the tray with {face} on top")
+            return FaceCapture(
+                False, _("No die found: put the die on the tray with {face} on top").format(face=face_words(face))
+            )
         if kind == "picture" and len(blobs) > 1:
-            return FaceCapture(False, "Put only the picture die on the tray", tuple(b.box for b in blobs))
+            return FaceCapture(False, _("Put only the picture die on the tray"), tuple(b.box for b in blobs))
         boxes = [b.box for b in blobs]
         if kind == "colour":
             tray_bgr = tray_colour(frame, boxes, self.profile.tray.corners if self.profile.tray else None)
@@ -353,9 +383,13 @@ class Wizard:
         task.sides.extend(b.side for b in blobs)
         task.done[face] = task.done.get(face, 0) + 1
         left = task.per_face - task.done[face]
-        dice = f"{len(blobs)} dice" if len(blobs) > 1 else "1 die"
-        follow = f"roll it again and capture {left} more" if left else "done"
-        return FaceCapture(True, f"{face}: captured {dice}; {follow}", tuple(boxes))
+        dice = ngettext("{n} die", "{n} dice", len(blobs)).format(n=len(blobs))
+        follow = _("roll it again and capture {n} more").format(n=left) if left else _("done")
+        return FaceCapture(
+            True,
+            _("{face}: captured {dice}; {next}").format(face=face_words(face), dice=dice, next=follow),
+            tuple(boxes),
+        )
 
     def _preload(self) -> None:
         """Start each kind from what the base profile learned, so one confused face can be captured again alone."""
@@ -410,7 +444,13 @@ class Wizard:
         """Put a finished kind's captures into the profile (replacing only that kind)."""
         task = self.task(kind)
         if task.current is not None:
-            raise WizardError(f"Capture every {kind} face first (next: {task.current})")
+            raise WizardError(
+                (
+                    _("Capture every picture face first (next: {face})")
+                    if kind == "picture"
+                    else _("Capture every colour face first (next: {face})")
+                ).format(face=face_words(str(task.current)))
+            )
         if kind == "colour":
             self.profile.colour = ColourCalibration(dict(task.samples), round(task.texture, 4), now_iso())
         else:
@@ -436,7 +476,7 @@ class Wizard:
         try:
             reads = reader.read(frame)
         except ValueError as exc:
-            raise WizardError(f"Could not read the dice: {exc}") from None
+            raise WizardError(_("Could not read the dice: {problem}").format(problem=exc)) from None
         return [(box, read.kind, read.face) for box, read in reads]
 
     def verification_for(self, kind: str) -> Verification:
@@ -465,9 +505,11 @@ class Wizard:
         :class:`ProfileError`) is raised instead when another saved profile has that name."""
         name = name.strip()
         if not name:
-            raise WizardError("Give the profile a name, e.g. 'kitchen table'")
+            raise WizardError(_("Give the profile a name, e.g. 'kitchen table'"))
         if not replace and self.would_replace(store, name):
-            raise ProfileExists(f"A profile called '{name}' is already saved for this camera: replace it?")
+            raise ProfileExists(
+                _("A profile called '{name}' is already saved for this camera: replace it?").format(name=name)
+            )
         profile = self.profile
         if profile.name != name and store.exists(name, profile.camera, profile.resolution):
             old = store.load(name, profile.camera, profile.resolution)  # recalibrating part of another profile
@@ -497,7 +539,9 @@ class Wizard:
         w, h = self.profile.resolution
         if frame.ndim != 3 or frame.shape[1] != w or frame.shape[0] != h:
             raise WizardError(
-                f"the camera gives {frame.shape[1]}x{frame.shape[0]} frames but this calibration is for {w}x{h}"
+                _("the camera gives {fw}x{fh} frames but this calibration is for {w}x{h}").format(
+                    fw=frame.shape[1], fh=frame.shape[0], w=w, h=h
+                )
             )
 
 
@@ -520,13 +564,17 @@ def _colour_problem(face: str, features: list[npt.NDArray[np.float64]], samples:
     centre = np.median(stack, axis=0)
     spread = np.sqrt((((stack - centre) / FEATURE_FLOOR) ** 2).sum(axis=1))
     if len(features) > 1 and float(spread.max()) > SAME_COLOUR:
-        return f"The dice do not all show the same colour: put every colour die with {face.upper()} on top"
+        return _("The dice do not all show the same colour: put every colour die with {face} on top").format(
+            face=face_words(face).upper()
+        )
     for other, known in samples.items():
         if other == face or not known:
             continue
         distance = float(np.sqrt((((centre - np.mean(known, axis=0)) / FEATURE_FLOOR) ** 2).sum()))
         if distance < SAME_COLOUR:
-            return f"That looks like {other.upper()}, captured before: is {face.upper()} on top?"
+            return _("That looks like {other}, captured before: is {face} on top?").format(
+                other=face_words(other).upper(), face=face_words(face).upper()
+            )
     return ""
 
 
@@ -545,5 +593,7 @@ def _picture_problem(face: str, patch: Image, patches: dict[str, list[Image]]) -
         return ""
     rival, score = max(rivals.items(), key=lambda item: item[1])
     if score >= SAME_PICTURE and score > best.get(face, -1.0):
-        return f"That looks like {rival.upper()}, captured before: is {face.upper()} on top?"
+        return _("That looks like {other}, captured before: is {face} on top?").format(
+            other=face_words(rival).upper(), face=face_words(face).upper()
+        )
     return ""

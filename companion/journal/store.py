@@ -574,12 +574,16 @@ def open_for_app(
     try:
         _move_aside(path, kept)
         return Journal(path, now=now), (
-            f"The saved games could not be opened ({problem}). The file is kept as {kept.name}; a new one was "
-            "started and new games are saved."
+            _(
+                "The saved games could not be opened ({problem}). The file is kept as {name}; a new one was "
+                "started and new games are saved."
+            ).format(problem=problem, name=kept.name)
         )
     except (OSError, JournalError) as err:
         return Journal(":memory:", now=now), (
-            f"Games are NOT being saved: the journal cannot be used ({problem}; {err}). Check the SD card."
+            _("Games are NOT being saved: the journal cannot be used ({problem}; {error}). Check the SD card.").format(
+                problem=problem, error=err
+            )
         )
 
 

@@ -56,13 +56,15 @@ class Exposure:
     @property
     def advice(self) -> str:
         """One line telling the player what to fix, or that all is well."""
+        from companion.i18n import _
+
         if self.brightness < BRIGHT_RANGE[0]:
-            return "Too dark: add light over the tray"
+            return _("Too dark: add light over the tray")
         if self.brightness > BRIGHT_RANGE[1] or self.clipped >= 0.05:
-            return "Too bright: move the lamp or reduce glare"
+            return _("Too bright: move the lamp or reduce glare")
         if not self.sharp_ok:
-            return "Blurry: adjust the camera's focus or hold it still"
-        return "Focus and exposure look good"
+            return _("Blurry: adjust the camera's focus or hold it still")
+        return _("Focus and exposure look good")
 
 
 def measure_exposure(frame: Image) -> Exposure:
@@ -150,7 +152,9 @@ def order_quad(points: Sequence[Point]) -> list[Point]:
     d1, d2 = ordered[2] - ordered[0], ordered[3] - ordered[1]
     area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     if area < 1e-6 or not cv2.isContourConvex(ordered.astype(np.float32).reshape(-1, 1, 2)):
-        raise ValueError("those four corners do not make a tray: tap each corner of the tray once")
+        from companion.i18n import _
+
+        raise ValueError(_("those four corners do not make a tray: tap each corner of the tray once"))
     return [(float(x), float(y)) for x, y in ordered]
 
 
