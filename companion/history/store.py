@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.history.results import Play
+from companion.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -103,7 +104,9 @@ def _guarded(method: F) -> F:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as err:
-            raise HistoryError(f"{self.path}: the history could not be read or written ({err})") from err
+            raise HistoryError(
+                _("{path}: the history could not be read or written ({error})").format(path=self.path, error=err)
+            ) from err
 
     return wrapper  # type: ignore[return-value]
 
@@ -128,7 +131,9 @@ class HistoryStore:
                 self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except (sqlite3.Error, OSError) as err:
-            raise HistoryError(f"{self.path}: not a usable history file ({err})") from err
+            raise HistoryError(
+                _("{path}: not a usable history file ({error})").format(path=self.path, error=err)
+            ) from err
         if row is None or not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
             raise HistoryError(f"{self.path}: history schema {row and row[0]} is newer than this app understands")
 
@@ -177,9 +182,9 @@ class HistoryStore:
         """A new person (refused when the name, or a name they were once known by, is someone's already)."""
         text = clean_name(name)
         if not text:
-            raise HistoryError("a player needs a name")
+            raise HistoryError(_("a player needs a name"))
         if self.find(text) is not None:
-            raise HistoryError(f"there is already a player called {text}")
+            raise HistoryError(_("there is already a player called {name}").format(name=text))
         person = Person(uid or secrets.token_hex(8), text, colour, initial, self._now(), 0.0)
         with self._tx():
             self._db.execute(
@@ -200,15 +205,15 @@ class HistoryStore:
         avatar initial. A name that is someone else's is refused: merge the two instead."""
         person = self.person(uid)
         if person is None:
-            raise HistoryError("that player no longer exists")
+            raise HistoryError(_("that player no longer exists"))
         with self._tx():
             if name is not None and clean_name(name) != person.name:
                 text = clean_name(name)
                 if not text:
-                    raise HistoryError("a player needs a name")
+                    raise HistoryError(_("a player needs a name"))
                 other = self.find(text)
                 if other is not None and other.uid != uid:
-                    raise HistoryError(f"{other.name} is another player: merge the two instead")
+                    raise HistoryError(_("{name} is another player: merge the two instead").format(name=other.name))
                 self._db.execute("DELETE FROM aliases WHERE key = ?", (name_key(text),))
                 self._db.execute(
                     "INSERT OR REPLACE INTO aliases(key, person) VALUES (?, ?)", (name_key(person.name), uid)
@@ -228,15 +233,17 @@ class HistoryStore:
         names ``source`` went by lead to ``target`` from now on. Nothing of either's history is lost."""
         a, b = self.person(source), self.person(target)
         if a is None or b is None:
-            raise HistoryError("that player no longer exists")
+            raise HistoryError(_("that player no longer exists"))
         if a.uid == b.uid:
-            raise HistoryError("a player cannot be merged with themselves")
+            raise HistoryError(_("a player cannot be merged with themselves"))
         clash = self._db.execute(
             "SELECT s1.play FROM seats s1 JOIN seats s2 ON s1.play = s2.play WHERE s1.person = ? AND s2.person = ?",
             (a.uid, b.uid),
         ).fetchone()
         if clash is not None:
-            raise HistoryError(f"{a.name} and {b.name} played in the same game: they are two people")
+            raise HistoryError(
+                _("{name} and {other} played in the same game: they are two people").format(name=a.name, other=b.name)
+            )
         with self._tx():
             self._db.execute("UPDATE seats SET person = ? WHERE person = ?", (b.uid, a.uid))
             self._db.execute("UPDATE aliases SET person = ? WHERE person = ?", (b.uid, a.uid))

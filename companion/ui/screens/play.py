@@ -73,12 +73,18 @@ class PlayScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.play: Play | None = None
+        self.back_to = "history"
 
-    def show(self, uid: str) -> None:
+    def show(self, uid: str, back_to: str = "history") -> None:
+        """Show the play ``uid``; Back returns to ``back_to`` (History, or Saved games for a finished game)."""
         app = App.get_running_app()
         self.play = app.history.play(uid)
+        self.back_to = back_to
         self.showing_timeline = False
         self.fill()
+
+    def back(self) -> None:
+        App.get_running_app().go(self.back_to)
 
     def names(self) -> dict[int, Any]:
         """seat -> the person now (renamed or merged players show as who they are now)."""
@@ -296,7 +302,7 @@ class PlayScreen(Screen):
             self.info_text = _("Not deleted: {error}").format(error=escape_markup(str(err)))
             return
         self.play = None
-        app.go("history")
+        self.back()
 
 
 def _cell(text: str, *, size: int, width: float | None = None) -> Label:
