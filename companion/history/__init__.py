@@ -212,6 +212,15 @@ class History:
             self.store.link(uid, player.seat, person, when=_seat_time(record.created, player.seat))
             self.store.update_person(person, colour=player.colour)
 
+    def seats_of(self, game_id: int) -> dict[int, str]:
+        """seat -> person uid of a journal game's players (who sat where), e.g. to play it again with the same
+        people; empty when the game or its play is not known."""
+        try:
+            record = self.journal.game(game_id)
+        except JournalError:
+            return {}
+        return self.store.links(record_uid(record))
+
     def person_named(self, name: str) -> Person | None:
         return self.store.find(name)
 

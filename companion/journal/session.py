@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import hashlib
 from collections import deque
@@ -191,6 +192,12 @@ class GameSession:
 
     def scores(self) -> dict[str, Any]:
         return self.engine.scores(self.state)
+
+
+def rematch_setup(setup: Setup, seed: int) -> Setup:
+    """The next game at the same table: the same game, the players in the same seats and colours, the same
+    options, and a new seed (a new shuffle)."""
+    return Setup(game=setup.game, players=tuple(setup.players), settings=copy.deepcopy(setup.settings), seed=seed)
 
 
 def latest_unfinished(journal: Journal, records: list[GameRecord]) -> GameRecord | None:

@@ -183,6 +183,30 @@ class GameScreen(Screen):
         """Leave the game (it stays in the journal and can be resumed from the home screen)."""
         self.app.go("home")
 
+    def rematch(self) -> None:
+        """*Rematch* on the end screen: a new game of the same players in the same seats and colours, with the same
+        options (a new shuffle), on this screen. A game that cannot be started says why and changes nothing."""
+        import os
+
+        from companion.games.base import BadSetup
+        from companion.history import HistoryError
+        from companion.journal.session import rematch_setup
+
+        if self.session is None:
+            return
+        app = self.app
+        setup = rematch_setup(self.session.setup, int.from_bytes(os.urandom(4), "big"))
+        try:
+            persons = app.history.seats_of(self.session.game_id)
+        except HistoryError:  # history is a convenience: the names still bring their people
+            persons = {}
+        try:
+            app.start_game(setup, persons)
+        except BadSetup as err:
+            self.show_message(str(err), error=True)
+        except JournalError as err:
+            self.show_message(not_saved(err), error=True)
+
     def open_dice(self) -> None:
         """Show the live dice reader; its "use this roll" comes back to :meth:`on_roll`."""
         self.app.open_dice(self.name)

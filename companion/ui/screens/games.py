@@ -48,10 +48,16 @@ class GamesScreen(Screen):
             records = []
         if not records:
             grid.add_widget(Factory.Caption(text=_("No games yet."), font_size=dp(20)))
+        results = self.results(records)
         for record in records:
             line = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
-            finished = "  [color=9aa0b0]" + escape_markup(_("(finished)")) + "[/color]"
-            title = app.game_title(record.game) + (finished if record.finished else "")
+            line.game_id = record.id  # type: ignore[attr-defined]  # which game a row is (tests find it)
+            result = results.get(record.id)
+            # A game played to its end is finished; one nobody will resume (Stop offering) is only not offered.
+            state = _("(finished)") if result is not None else _("(no longer offered)")
+            title = app.game_title(record.game) + (
+                "  [color=9aa0b0]" + escape_markup(state) + "[/color]" if record.finished else ""
+            )
             names = ", ".join(p.name for p in record.setup.players)
             when = ago(time.time() - record.updated)
             if record.problem is not None:  # named, kept in the file, never resumed
@@ -76,6 +82,10 @@ class GamesScreen(Screen):
                 drop = Factory.DangerButton(text=_("Stop"), size_hint_x=None, width=dp(80))
                 drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
+            if result is not None:  # its final scores and winner, as in History
+                shown = Factory.AccentButton(text=_("Result"), size_hint_x=None, width=dp(104))
+                shown.bind(on_release=lambda _b, uid=result: self.open_result(uid))
+                line.add_widget(shown)
             if record.problem is None:
                 export = Factory.BigButton(text=_("Export"), size_hint_x=None, width=dp(100))
                 export.bind(on_release=lambda _b, gid=record.id: self.export(gid))
@@ -85,6 +95,43 @@ class GamesScreen(Screen):
                 drop.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
                 line.add_widget(drop)
             grid.add_widget(line)
+
+    def results(self, records: list[GameRecord]) -> dict[int, str]:
+        """journal game id -> its play in history (uid), for the games played to their end (a game stopped being
+        offered is not one). Derived from the journal by history (replayed when they changed); a game history
+        cannot tell about is asked of its own replay."""
+        from companion.history import FINISHED, HistoryError, record_uid
+        from companion.journal import GameSession, ReplayError
+
+        app = App.get_running_app()
+        ended = [r for r in records if r.finished and r.problem is None]
+        if not ended:
+            return {}
+        plays: dict[str, Any] = {}
+        try:
+            app.history.refresh()
+            plays = {p.uid: p for p in app.history.plays(statuses=(FINISHED,))}
+        except (HistoryError, JournalError):
+            pass
+        out: dict[int, str] = {}
+        for record in ended:
+            uid = record_uid(record)
+            if uid in plays:
+                out[record.id] = uid
+                continue
+            try:
+                over = GameSession(app.journal, record.id).over
+            except (ReplayError, JournalError):
+                over = False
+            if over and app.history.play(uid) is not None:
+                out[record.id] = uid
+        return out
+
+    def open_result(self, uid: str) -> None:
+        """A finished game's final scores and winner (the History play screen; Back comes here)."""
+        app = App.get_running_app()
+        app.manager.get_screen("play").show(uid, back_to=self.name)
+        app.go("play")
 
     def ask_abandon(self, record: GameRecord) -> ModalView:
         """Stop offering a game only after a confirmation: a mis-tap must not hide a game in progress."""

@@ -73,7 +73,8 @@ class HomeScreen(Screen):
             records = []
         # A game whose row is damaged is named, never offered; the others stay playable.
         app.notice("damaged-games", damaged_notice([g for g in records if g.problem], app.game_title))
-        unfinished = [g for g in records if _known(g.game) and g.problem is None]
+        # A game with no moves yet (set up, then left) does not take the Continue slot; Saved games lists it.
+        unfinished = [g for g in records if _known(g.game) and g.problem is None and g.actions > 0]
         try:  # a game whose moves end it is never offered, whatever its flag says
             self._latest = latest_unfinished(app.journal, unfinished)
         except JournalError:

@@ -801,6 +801,14 @@ class LowdownScreen(GameScreen):
                     text_size=(None, None),
                 )
             )
+        row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(8))
+        # Rematch: the same players in the same seats and colours, the same options
+        ends = ((_("Home"), self.go_home, "BigButton"), (_("Rematch"), self.rematch, "AccentButton"))
+        for text, action, kind in ends:
+            button = getattr(Factory, kind)(text=text, height=dp(52))
+            button.bind(on_release=lambda _b, act=action: act())
+            row.add_widget(button)
+        box.add_widget(row)
 
     # -- dice entry (open roll and physical secret pair) ---------------------------------------------------
 

@@ -990,7 +990,8 @@ class RatatatScreen(GameScreen):
         self.info = _("Lowest total wins: everyone's cards added up") if len(ranked) <= 3 else ""
         colours = {p.name: p.colour for p in self.players}
         box.add_widget(self._score_table(ranked, {p: int(scores[p]) for p in ranked}, winners, colours))
-        box.add_widget(self._row([self._button(_("Home"), self.go_home, kind="AccentButton")], dp(52)))
+        home = self._button(_("Home"), self.go_home)
+        box.add_widget(self._row([home, self._button(_("Rematch"), self.rematch, kind="AccentButton")], dp(52)))
 
     def _score_table(
         self, ranked: list[str], totals: dict[str, int], winners: list[str], colours: dict[str, str]
