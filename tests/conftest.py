@@ -47,6 +47,15 @@ from collections.abc import Iterator  # noqa: E402
 import pytest  # noqa: E402
 
 TOY_MODULE = "companion_tests_toy_engine"
+UI_TESTS = ROOT / "tests" / "ui"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test under tests/ui, and any test that takes the ``ui`` fixture, is a ``ui`` test (it draws the app
+    offscreen), so ``-m "not ui"`` leaves out exactly those; tests elsewhere that start the app say so themselves."""
+    for item in items:
+        if UI_TESTS in item.path.parents or "ui" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.ui)
 
 
 @pytest.fixture

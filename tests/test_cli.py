@@ -88,6 +88,7 @@ def test_export_writes_the_journaled_actions(
     assert [r["seq"] for r in records[1:]] == [1, 2]
 
 
+@pytest.mark.ui  # draws the app's first screen offscreen (a subprocess)
 def test_screenshot_renders_home_and_exits(tmp_path: Path) -> None:
     out = tmp_path / "home.png"
     env = dict(os.environ, COMPANION_HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"))

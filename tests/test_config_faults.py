@@ -60,6 +60,7 @@ def test_a_30000_character_value_is_refused_and_shown_short(tmp_path: Path, text
     assert loaded.problems and all(len(p) < len(str(path)) + 400 for p in loaded.problems)
 
 
+@pytest.mark.ui  # draws the app's first screen offscreen (a subprocess)
 def test_the_app_starts_with_a_config_nested_5000_deep(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")

@@ -1,42 +1,38 @@
-"""House style gates: ruff on the whole tree, mypy --strict on the engines and calibration, mypy on the rest."""
+"""House style gates that are not a linter's: engines import only the standard library; ruff and mypy run as CI
+steps of their own (README, Quick start), which the first test here makes sure of."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import re
 import sys
+import tomllib
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.skipif(
-    shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(), reason="ruff not installed"
-)
-def test_ruff_check() -> None:
-    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
-    proc = subprocess.run([ruff, "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-4000:]
+def ci_command() -> str:
+    """The README's second Quick start line: what ``.ci/run`` runs."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"^#+\s*Quick start.*?```[a-z]*\n(.*?)```", text, re.S | re.I | re.M)
+    assert found is not None, "README has no Quick start block"
+    lines = [line for line in found.group(1).splitlines() if line.strip() and not line.strip().startswith("#")]
+    return lines[1]
 
 
-def mypy(*args: str) -> None:
-    """Run mypy on ``args`` from the repository root; fail with its report."""
-    pytest.importorskip("mypy")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stdout[-4000:]
-
-
-def test_mypy_strict_engines_and_calibration() -> None:
-    mypy("--strict", "companion/games", "calibration")
-
-
-def test_mypy_everything_else() -> None:
-    """The app, vision, hardware and training code type-check too (not strict: Kivy and OpenCV are untyped)."""
-    mypy("companion", "hardware", "calibration")
+def test_ci_lints_and_type_checks_before_the_tests() -> None:
+    """ruff and mypy are CI steps of their own (#23.9), each stopping the run, before the whole suite: mypy's files
+    and its strict engines and calibration are set in pyproject.toml, so a plain ``mypy`` is the same check."""
+    steps = [step.strip() for step in ci_command().rstrip("'").split("&&")]
+    assert ".venv/bin/ruff check ." in steps and ".venv/bin/mypy" in steps, steps
+    pytest_step = next(i for i, step in enumerate(steps) if "-m pytest" in step)
+    assert steps.index(".venv/bin/ruff check .") < pytest_step and steps.index(".venv/bin/mypy") < pytest_step
+    assert steps[pytest_step] == ".venv/bin/python -m pytest -q"  # the whole suite: no marker left out
+    with (ROOT / "pyproject.toml").open("rb") as fh:
+        mypy = tomllib.load(fh)["tool"]["mypy"]
+    assert set(mypy["files"]) == {"companion", "hardware", "calibration"}
+    strict = next(o for o in mypy["overrides"] if "companion.games.*" in o["module"])
+    assert {"calibration", "calibration.*"} <= set(strict["module"]) and strict["disallow_untyped_defs"]
 
 
 def test_engines_import_only_the_standard_library() -> None:

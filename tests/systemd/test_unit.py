@@ -441,6 +441,7 @@ def test_the_dice_reader_runs_with_memory_deny_write_execute(tmp_path: Path) -> 
     assert proc.returncode == 0 and "sum" in proc.stdout, proc.stderr[-2000:]
 
 
+@pytest.mark.ui  # draws the app's first screen offscreen (a subprocess)
 def test_the_app_draws_with_memory_deny_write_execute(tmp_path: Path) -> None:
     """Kivy, SDL and Python draw the first screen under W^X. Mesa here renders in software: llvmpipe needs W+X
     memory for its JIT (the installer's no-v3d.conf), so softpipe stands in for the Pi's V3D, which needs none."""
