@@ -69,6 +69,21 @@ class SeatButtons(BoxLayout):
             )
 
 
+def fit_font(text: str, room: float, largest: float, smallest: float, *, bold: bool = False) -> float:
+    """The largest type, ``largest`` down to ``smallest`` (1 px steps), in which every word of ``text`` fits
+    ``room`` px, so a word is never broken in two ("Deshace / r"); for kv: ``font_size: fit_font(self.text, ...)``."""
+    from kivy.core.text import Label as CoreLabel
+
+    words = str(text).split() or [""]
+    size = float(largest)
+    while size > smallest:
+        measure = CoreLabel(font_size=size, bold=bold).get_extents
+        if max(measure(word)[0] for word in words) <= room:
+            break
+        size -= dp(1)
+    return max(size, float(smallest))
+
+
 class FitLines(Label):
     """Text in a box of a fixed height, never moving what is around it: wrapped to the width in the largest
     font from ``max_font`` down to ``min_font`` (1 px steps) whose lines fit the height; still too long at

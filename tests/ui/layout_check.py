@@ -25,7 +25,7 @@ _MARKUP = re.compile(
 @dataclass
 class Problem:
     where: str  # the screen/shot name
-    kind: str  # clipped / shortened / overflow / offscreen / overlap / tofu
+    kind: str  # clipped / shortened / broken word / overflow / offscreen / overlap / tofu
     text: str
     detail: str = ""
 
@@ -179,6 +179,9 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
                     problems.append(Problem(where, "shortened", text, f"shows {shown!r}"))
             else:
                 problems.append(Problem(where, "clipped", text, f"shows {shown!r}"))
+        broken = _broken_words(text, lines)
+        if broken:
+            problems.append(Problem(where, "broken word", text, f"split as {broken!r}"))
         tw, th = label.texture_size
         if tw > label.width + TOLERANCE or th > label.height + TOLERANCE:
             problems.append(
@@ -211,6 +214,26 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
             if both is not None and both[2] - both[0] > OVERLAP and both[3] - both[1] > OVERLAP:
                 problems.append(Problem(where, "overlap", plain(a), f"with {plain(b)[:50]!r}"))
     return problems
+
+
+def _broken_words(text: str, lines: list[Any]) -> list[str]:
+    """Pieces of a word that Kivy split over two lines because the word alone is wider than the box ("Deshace" /
+    "r"): rendered words that are no word of the text. Hangul and Han may break between any two characters (as
+    Korean sets them), and a shortened word ends in an ellipsis: neither counts."""
+    if len(lines) < 2:
+        return []
+    wanted = set(text.split())
+    pieces = []
+    for line in lines:
+        for token in "".join(word.text for word in line.words).split():
+            if token in wanted or "…" in token or "..." in token:
+                continue
+            if any(
+                "\u1100" <= ch <= "\u11ff" or "\uac00" <= ch <= "\ud7a3" or "\u4e00" <= ch <= "\u9fff" for ch in token
+            ):
+                continue
+            pieces.append(token)
+    return pieces
 
 
 def _related(a: Any, b: Any) -> bool:

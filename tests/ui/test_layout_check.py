@@ -43,7 +43,9 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
     over_a = _label("Robin Tell", (300, 300), (200, 40))
     over_b = _label("el banquer", (310, 305), (200, 40))
     tofu = _label("Naïve த", (500, 400), (250, 40))
-    root = _place(ui, lost, wide, short, over_a, over_b, tofu)
+    split = _label("Deshacer", (600, 100), (60, 60))  # one word wider than its box: Kivy breaks it in two
+    split.text_size = (split.width, None)
+    root = _place(ui, lost, wide, short, over_a, over_b, tofu, split)
     try:
         problems = check(root, ui.window, "faults")
         kinds = {(p.kind, p.text) for p in problems}
@@ -52,6 +54,7 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
         assert ("shortened", short.text) in kinds
         assert any(p.kind == "overlap" and p.text in (over_a.text, over_b.text) for p in problems)
         assert any(p.kind == "tofu" and "U+0BA4" in p.detail for p in problems), problems
+        assert ("broken word", split.text) in kinds, problems
         assert not any(p.kind == "tofu" and "Naïve" in p.text and "U+00EF" in p.detail for p in problems)
         allowed = check(root, ui.window, "names", allow_shortened={"Guillem Ferrer"})
         assert not any(p.kind == "shortened" for p in allowed)  # a long name cut by design

@@ -265,7 +265,7 @@ class CalibrateScreen(Screen):
             self.bright_level = min(1.0, exposure.brightness / 255.0)
             self.sharp_ok, self.bright_ok = exposure.sharp_ok, exposure.bright_ok
             self.meter_text = _(
-                "Sharpness {sharp} (need {sharp_need})   Brightness {bright} (need {low}-{high})"
+                "Sharpness {sharp} (need {sharp_need})\nBrightness {bright} (need {low}-{high})"
             ).format(
                 sharp=f"{exposure.sharpness:.0f}",
                 sharp_need=f"{SHARP_ENOUGH:.0f}",

@@ -398,15 +398,21 @@ class DiceScreen(Screen):
     def _fill_picker(self, faces: list[Any], *, allow_remove: bool) -> None:
         grid = self.ids.picker
         grid.clear_widgets()
+        from companion.ui.widgets import fit_font
+
+        def fitted(button: Any, largest: float) -> Any:  # no word broken over two lines ("Cancel·l / a")
+            button.bind(width=lambda b, w: setattr(b, "font_size", fit_font(b.text, w - dp(10), largest, dp(16))))
+            return button
+
         for face in faces:
-            button = Factory.BigButton(text=face_name(face), font_size=dp(20))
+            button = fitted(Factory.BigButton(text=face_name(face), font_size=dp(20)), dp(20))
             button.bind(on_release=lambda _b, f=face: self.pick(f))
             grid.add_widget(button)
         if allow_remove:
-            remove = Factory.DangerButton(text=_("Not a die"), font_size=dp(18))
+            remove = fitted(Factory.DangerButton(text=_("Not a die"), font_size=dp(18)), dp(18))
             remove.bind(on_release=lambda _b: self.pick(None))
             grid.add_widget(remove)
-        cancel = Factory.BigButton(text=_("Cancel"), font_size=dp(18))
+        cancel = fitted(Factory.BigButton(text=_("Cancel"), font_size=dp(18)), dp(18))
         cancel.bind(on_release=lambda _b: self.cancel_pick())
         grid.add_widget(cancel)
 

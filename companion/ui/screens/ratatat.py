@@ -608,15 +608,17 @@ class RatatatScreen(GameScreen):
         self.ids.board.odds = {target: 1.0}
         self.ids.board.redraw()
         dice = []
+        again = escape_markup(_("(re-roll)"))  # under a picked die's face, in a smaller type (fits every language)
         for i, face in enumerate(state["dice"]):
             picked = i in self.reroll_pick
             dice.append(
                 self._button(
-                    _("{face}\n(re-roll)").format(face=face) if picked else str(face),
+                    f"[size={int(dp(26))}]{face}[/size]\n{again}" if picked else str(face),
                     lambda i=i: self._pick_die(i),
                     kind="DangerButton" if picked else "BigButton",
-                    font_size=dp(26),
+                    font_size=dp(16) if picked else dp(26),
                     height=dp(64),
+                    markup=True,
                 )
             )
         box.add_widget(self._row(dice, dp(64)))
@@ -1006,11 +1008,15 @@ class RatatatScreen(GameScreen):
             height=row_h * len(ranked) + dp(2) * (len(ranked) - 1),
             spacing=dp(2),
         )
+        from kivy.core.text import Label as CoreLabel
+
+        # the column as wide as the word ("GUANYA", "승리"), at least as before
+        win_w = max(dp(46), CoreLabel(font_size=dp(18), bold=True).get_extents(_("WIN"))[0] + dp(6))
         for name in ranked:
             won = name in winners
             row = BoxLayout(size_hint_y=None, height=row_h, spacing=dp(6))
             row.add_widget(
-                self._cell(_("WIN") if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=dp(46), halign="center")
+                self._cell(_("WIN") if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=win_w, halign="center")
             )
             who = BoxLayout(orientation="vertical")
             colour = get_color_from_hex(colours.get(name, "#ffffff"))
