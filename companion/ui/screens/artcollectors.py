@@ -36,6 +36,7 @@ from companion.games.artcollectors import (
 from companion.games.artcollectors.wording import painting_characters, place, short_name
 from companion.games.base import Action
 from companion.i18n import _, and_list, ngettext
+from companion.ui.contrast import legible_rgba
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import dialog, readable_text
@@ -176,17 +177,11 @@ class ACRank(BoxLayout):
         ids.total.text = str(total)
 
         def head(room: float) -> tuple[str, float]:
-            line = f"{place} {name}"
-            if text_width(line, dp(15), bold=True) <= room:
-                return line, dp(15)
-            for size in (dp(15), dp(14)):  # the place above the name, a size smaller before the name is cut
-                if text_width(name, size, bold=True) <= room:
-                    return f"{place}\n{name}", size
-            return f"{place}\n{shortened(name, room, dp(13), bold=True)}", dp(13)
+            # one line of 16 px (text is never smaller): the place, then the name, shortened when long
+            return shortened(f"{place} {name}", room, dp(16), bold=True), dp(16)
 
         keep_fitted(ids.head, head, margin=dp(2))
-        ids.detail.text = detail
-        fit_font(ids.detail, dp(13), dp(9))
+        ids.detail.text = detail  # 16 px, wrapped to two lines where the tile is narrow
 
 
 class ACCountCell(BoxLayout):
@@ -325,7 +320,9 @@ class ArtCollectorsScreen(GameScreen):
             info = state["paintings"][key]
             ids.chips.add_widget(
                 ACTile(
-                    text=f"{key}\n[size=12]×{info['tokens']}[/size]", tile=painting_colour(int(key)), halign="center"
+                    text=f"{key}\n[size={int(dp(16))}]×{info['tokens']}[/size]",
+                    tile=painting_colour(int(key)),
+                    halign="center",
                 )
             )
         if state["settings"]["tracker"]:
@@ -398,7 +395,7 @@ class ArtCollectorsScreen(GameScreen):
             )
             button.bind(on_release=lambda _b, s=holder: self.set_black_cat(s))
             cat.add_widget(button)
-            keep_fitted(button, partial(name_text, name, size=dp(17), smaller=dp(15)))
+            keep_fitted(button, partial(name_text, name, size=dp(17), smaller=dp(16)))
 
     @staticmethod
     def tab_text(name: str, held: int, room: float, widest: float) -> tuple[str, float]:
@@ -474,22 +471,22 @@ class ArtCollectorsScreen(GameScreen):
         width = dp(52) if len(names) <= 3 else dp(44)
         head = ids.head
         head.clear_widgets()
-        head.add_widget(Label(text="#", size_hint_x=None, width=dp(44), font_size=dp(15)))
+        head.add_widget(Label(text="#", size_hint_x=None, width=dp(44), font_size=dp(16)))
         for seat, name in enumerate(names):
             head.add_widget(
                 Label(
                     text=name,
                     size_hint_x=None,
                     width=width,
-                    font_size=dp(14),
-                    color=hex_rgba(state["colours"][seat]),
+                    font_size=dp(16),
+                    color=legible_rgba(state["colours"][seat]),
                     text_size=(width, None),
                     halign="center",
                     shorten=True,
                     shorten_from="right",
                 )
             )
-        why_head = Label(text=_("won by · why"), font_size=dp(15), halign="left", valign="middle")
+        why_head = Label(text=_("won by · why"), font_size=dp(16), halign="left", valign="middle")
         why_head.bind(size=lambda lab, size: setattr(lab, "text_size", size))
         head.add_widget(why_head)
         rows = ids.rows
@@ -506,16 +503,18 @@ class ArtCollectorsScreen(GameScreen):
                 line.add_widget(Label(text=mark, markup=True, size_hint_x=None, width=width, font_size=dp(17)))
             winner = row["winner"]
             who = "—" if winner is None else f"[b]{escape_markup(names[winner])}[/b] +{row['value']}"
+            # 16 px and whole: a long reason takes a second line and its row grows (it was 14 px, cut)
             why = Label(
                 text=f"{who} · {escape_markup(wording.reason_text(row, result, state))}",
                 markup=True,
-                font_size=dp(14),
+                font_size=dp(16),
                 halign="left",
                 valign="middle",
-                shorten=True,
-                shorten_from="right",
             )
-            why.bind(size=lambda lab, size: setattr(lab, "text_size", size))
+            low = line.height
+            why.bind(width=lambda lab, w: setattr(lab, "text_size", (w, None)))
+            why.bind(texture_size=lambda lab, ts, ln=line, low=low: setattr(ln, "height", max(low, ts[1] + dp(4))))
+            why.bind(height=lambda lab, h: setattr(lab, "text_size", (lab.width, None)))
             line.add_widget(why)
             rows.add_widget(line)
         ranking = ids.ranking
@@ -575,7 +574,7 @@ class ArtCollectorsScreen(GameScreen):
             top = _("top") if index == len(self.order) - 1 else ""
             label = plain(code) + ("*" if code != plain(code) else "")
             chip = ACChip(
-                text=f"{label}\n[size=11]{top}[/size]",
+                text=f"{label}\n[size={int(dp(16))}]{top}[/size]",
                 tile=painting_colour(painting_of(code)),
                 size_hint_x=None,
                 width=size,
@@ -606,22 +605,25 @@ class ArtCollectorsScreen(GameScreen):
                 color=readable_text(colour),
                 size_hint_y=None,
                 height=dp(26),
-                font_size=dp(15),
+                font_size=dp(16),
                 shorten=True,
                 halign="center",
                 valign="middle",
             )
             name.bind(size=lambda lab, size: setattr(lab, "text_size", size))
-            size = Label(size_hint_y=None, height=dp(20), font_size=dp(13))
+            # the size and what lies below: 16 px, on two lines in a narrow column ("12 tokens · angel")
+            size = Label(size_hint_y=None, height=dp(42), font_size=dp(16), halign="center", valign="top")
+            size.bind(width=lambda lab, w: setattr(lab, "text_size", (w, None)))
             tiles = [
                 ACTile(
                     size_hint_y=None,
                     height=dp(30) if depth == 0 else dp(24),
-                    font_size=dp(18) if depth == 0 else dp(14),
+                    font_size=dp(18) if depth == 0 else dp(16),
                 )
                 for depth in range(pile_depth_shown(state))
             ]
-            below = Label(size_hint_y=None, height=dp(18), font_size=dp(12))
+            below = Label(size_hint_y=None, height=dp(42), font_size=dp(16), halign="center", valign="top")
+            below.bind(width=lambda lab, w: setattr(lab, "text_size", (w, None)))
             for widget in (name, size, *tiles, below, Label()):
                 column.add_widget(widget)
             piles.add_widget(column)
@@ -664,7 +666,7 @@ class ArtCollectorsScreen(GameScreen):
                 text=_("Robin Tell's deal: Deal or Cancel first"),
                 size_hint=(1, None),
                 height=dp(52),
-                font_size=dp(15),
+                font_size=dp(16),
                 color=(0.75, 0.75, 0.8, 1),
                 halign="center",
             )
@@ -713,7 +715,7 @@ class ArtCollectorsScreen(GameScreen):
         button_width = (width - dp(4) * (per_row - 1)) / per_row - 1
         for text, action in offers:
             button = Button(
-                text=text, font_size=dp(14), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
+                text=text, font_size=dp(16), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
             )
             button.text_size = (button_width - dp(6), None)
             button.background_normal = ""
@@ -722,7 +724,7 @@ class ArtCollectorsScreen(GameScreen):
             moves.add_widget(button)
         for text, seat in robin:
             button = Button(
-                text=text, font_size=dp(14), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
+                text=text, font_size=dp(16), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
             )
             button.text_size = (button_width - dp(6), None)
             button.background_normal = ""
@@ -734,7 +736,7 @@ class ArtCollectorsScreen(GameScreen):
             if turn["drawn"]:
                 hint = _("Draw again, or choose the top token and Stop.")
             moves.add_widget(
-                Label(text=hint, size_hint=(1, None), height=dp(52), font_size=dp(15), color=(0.75, 0.75, 0.8, 1))
+                Label(text=hint, size_hint=(1, None), height=dp(52), font_size=dp(16), color=(0.75, 0.75, 0.8, 1))
             )
 
     def _show_picker(self, state: dict[str, Any], options: dict[str, Any]) -> None:
@@ -747,7 +749,8 @@ class ArtCollectorsScreen(GameScreen):
             left = int(state["bag"][code])
             name = short_name(state, code)
             remaining = ngettext("{n} left", "{n} left", left).format(n=left)
-            chip.text = f"{plain(code)}  [size=13]{name}[/size]\n[size=14]{remaining}[/size]"
+            small = int(dp(16))  # the character and the count under the painting's number, at 16 px like all text
+            chip.text = f"{plain(code)}  [size={small}]{name}[/size]\n[size={small}]{remaining}[/size]"
             chip.disabled = code not in options["draw"]
             chip.opacity = 1 if left else 0.35
         cat = self.tracker.ids.black_cat
@@ -888,7 +891,7 @@ class ArtCollectorsScreen(GameScreen):
             )
             button.bind(on_release=lambda _b, s=seat: self.robin_give(s))
             ids.givers.add_widget(button)
-            keep_fitted(button, partial(name_text, name, size=dp(18), smaller=dp(14)))
+            keep_fitted(button, partial(name_text, name, size=dp(18), smaller=dp(16)))
         given: dict[int, list[str]] = {}
         for code, seat in zip(plan["tokens"], plan["gives"], strict=False):
             given.setdefault(seat, []).append(plain(code))

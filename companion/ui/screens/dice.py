@@ -142,7 +142,7 @@ class DiceView(Image):
                     w, h = label.texture.size
                     Rectangle(texture=label.texture, pos=((ax + bx - w) / 2, (ay + by - h) / 2), size=(w, h))
                     continue
-                label = CoreLabel(text=f"{face_text(die)} {die.confidence:.0%}", font_size=dp(15), bold=True)
+                label = CoreLabel(text=f"{face_text(die)} {die.confidence:.0%}", font_size=dp(16), bold=True)
                 label.refresh()
                 Rectangle(texture=label.texture, pos=(ax, by + dp(2)), size=label.texture.size)
 

@@ -20,6 +20,7 @@ from companion.games import engine as find_engine
 from companion.history import ABANDONED, DAMAGED, FINISHED, HistoryError, Play
 from companion.i18n import _, ngettext
 from companion.journal.store import JournalError
+from companion.ui.contrast import BUTTON, legible
 from companion.ui.screens import load_kv
 from companion.ui.widgets import dialog
 
@@ -67,7 +68,7 @@ def play_line(play: Play, names: dict[int, str]) -> str:
         if seat.winner:
             parts.append(f"[b][color={WIN}]{name}{score}[/color][/b]")
         else:
-            parts.append(f"[color={seat.colour}]{name}[/color]{score}")
+            parts.append(f"[color={legible(seat.colour, BUTTON)}]{name}[/color]{score}")
     return "  ·  ".join(parts)
 
 
@@ -135,7 +136,7 @@ class HistoryScreen(Screen):
         everyone.bind(on_release=lambda _b: pick(None))
         grid.add_widget(everyone)
         for person in app.history.store.persons():
-            label = f"[color={person.colour}]{escape_markup(person.name)}[/color]"
+            label = f"[color={legible(person.colour, BUTTON)}]{escape_markup(person.name)}[/color]"
             button = Factory.BigButton(text=label, markup=True)
             button.bind(on_release=lambda _b, uid=person.uid: pick(uid))
             grid.add_widget(button)

@@ -136,9 +136,9 @@ class LowdownBoard(BoxLayout):
             column.add_widget(
                 Label(
                     text=colour_name(grid["name"]),
-                    font_size=dp(14),
+                    font_size=dp(16),
                     size_hint_y=None,
-                    height=dp(20),
+                    height=dp(20),  # the line of 16 px type, within the 22 dp kept above each grid
                     color=(0.85, 0.85, 0.9, 1),
                 )
             )
@@ -405,11 +405,14 @@ class LowdownScreen(GameScreen):
         wilds = int(state["layout"]["wilds"])
         used = int(state["boards"][self.viewing]["wilds"])
         row = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(6), padding=(dp(4), dp(2)))
-        row.add_widget(Label(text=_("Wild colours"), font_size=dp(15), size_hint_x=None, width=dp(96)))
+        wild = Label(text=_("Wild colours"), font_size=dp(16), size_hint_x=None)
+        wild.texture_update()
+        wild.width = max(dp(96), wild.texture_size[0] + dp(8))
+        row.add_widget(wild)
         for k in range(wilds):
             row.add_widget(Factory.WildBox(text="X" if k < used else ""))
         crossed = len(state["boards"][self.viewing]["crossed"])
-        row.add_widget(Label(text=_("Crossed lines: {n}").format(n=crossed), font_size=dp(15), halign="right"))
+        row.add_widget(Label(text=_("Crossed lines: {n}").format(n=crossed), font_size=dp(16), halign="right"))
         panel.add_widget(row)
         if lines:
             row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
@@ -420,7 +423,7 @@ class LowdownScreen(GameScreen):
                     text=_("Cross {grid} {line}: {values}").format(
                         grid=grid_name, line=line_name(state, line), values=" ".join(map(str, values))
                     ),
-                    font_size=dp(15),
+                    font_size=dp(16),
                     height=dp(52),
                 )
                 button.bind(on_release=lambda _b, ln=line: self.cross(ln))
@@ -604,7 +607,7 @@ class LowdownScreen(GameScreen):
                     usable = face in (numbers if kind == "number" else colours)
                     picked = face == (self.number if kind == "number" else self.colour)
                     row.add_widget(self._tile(kind, face, enabled=usable, picked=picked))
-                row.add_widget(Label(text=_("secret pair\n(must use)"), font_size=dp(14), halign="center"))
+                row.add_widget(Label(text=_("secret pair\n(must use)"), font_size=dp(16), halign="center"))
             else:
                 look = Factory.BigButton(text=_("Look at the secret pair"), font_size=dp(16), height=dp(52))
                 look.bind(on_release=lambda _b: self.look())

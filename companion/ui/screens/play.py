@@ -21,6 +21,7 @@ from companion.history.adapters import STAT_LABELS
 from companion.history.stats import GAME_STATS
 from companion.i18n import _
 from companion.journal.store import JournalError
+from companion.ui.contrast import legible
 from companion.ui.screens import load_kv
 from companion.ui.screens.history import WIN, duration_text, game_title, score_text, when_text
 from companion.ui.widgets import dialog, readable_text
@@ -168,7 +169,7 @@ class PlayScreen(Screen):
             for seat in order:
                 person = people.get(seat.seat)
                 who = person.name if person is not None else seat.name
-                sheet.add_widget(_cell(f"[color={seat.colour}]{escape_markup(who)}[/color]", size=17))
+                sheet.add_widget(_cell(f"[color={legible(seat.colour)}]{escape_markup(who)}[/color]", size=17))
             totals = {seat.seat: 0.0 for seat in order}
             for number, record in enumerate(rounds, start=1):
                 sheet.add_widget(_cell(str(number), size=17))

@@ -21,6 +21,7 @@ import companion.ui.screens.play  # noqa: F401  (PlayRow, AvatarChip)
 from companion.history import HistoryError, Person
 from companion.history.stats import player_stats
 from companion.i18n import _, ngettext
+from companion.ui.contrast import BUTTON, legible
 from companion.ui.namepad import NamePad
 from companion.ui.screens import load_kv
 from companion.ui.screens.setup import PALETTE
@@ -129,7 +130,8 @@ class PlayersScreen(Screen):
         for other in app.history.store.persons():
             if other.uid == person.uid:
                 continue
-            button = Factory.BigButton(text=f"[color={other.colour}]{escape_markup(other.name)}[/color]", markup=True)
+            shown = f"[color={legible(other.colour, BUTTON)}]{escape_markup(other.name)}[/color]"
+            button = Factory.BigButton(text=shown, markup=True)
             button.bind(on_release=lambda _b, o=other: (view.dismiss(), self.ask_merge(person, o)))
             grid.add_widget(button)
         scroll.add_widget(grid)

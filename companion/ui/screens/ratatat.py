@@ -23,6 +23,7 @@ from companion.games import ratatat
 from companion.games.base import Action
 from companion.games.ratatat import wording
 from companion.i18n import _, and_list, ngettext
+from companion.ui.contrast import legible_rgba
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -50,6 +51,13 @@ def fit_width(text: str, room: float, font_size: float, *, bold: bool = False, k
         if measure(cut)[0] <= room:
             return cut
     return ELLIPSIS + keep
+
+
+def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
+    """How wide ``text`` is drawn in the labels' font at ``font_size`` (pixels)."""
+    from kivy.core.text import Label as CoreLabel
+
+    return float(CoreLabel(font_size=font_size, bold=bold).get_extents(text)[0])
 
 
 class RingBoard(Widget):
@@ -184,7 +192,7 @@ class RingBoard(Widget):
         # TRANSLATORS: the re-roll tokens left in the middle of the board (the bank)
         self._label(_("bank {n}").format(n=state["bank"]), cx, cy + dp(10), dp(17), (1, 1, 1, 1), True)
         # TRANSLATORS: the face-down draw pile (카드 더미) in the middle of the board
-        self._label(_("pile {n}").format(n=state["pile"]), cx, cy - dp(12), dp(14), (0.75, 0.75, 0.8, 1), False)
+        self._label(_("pile {n}").format(n=state["pile"]), cx, cy - dp(13), dp(16), (0.75, 0.75, 0.8, 1), False)
 
     def _label(self, text: str, x: float, y: float, font: float, colour: Any, bold: bool) -> None:
         label = Label(text=text, font_size=font, color=colour, bold=bold, size=(dp(90), dp(30)))
@@ -998,8 +1006,8 @@ class RatatatScreen(GameScreen):
     def _score_table(
         self, ranked: list[str], totals: dict[str, int], winners: list[str], colours: dict[str, str]
     ) -> BoxLayout:
-        """One row a player, lowest total first: WIN, the name (shortened with an ellipsis when long) over the cards
-        added up (small, wrapped), and the total at the right edge, always whole. Sized for five players of the
+        """One row a player, lowest total first: WIN, the name (shortened with an ellipsis when long), the cards
+        added up (16 px, whole) and the total at the right edge, always whole. Sized for five players of the
         longest names with five cards each in the panel beside the board."""
         row_h = dp(44) if len(ranked) <= 3 else dp(38)
         table = BoxLayout(
@@ -1018,15 +1026,14 @@ class RatatatScreen(GameScreen):
             row.add_widget(
                 self._cell(_("WIN") if won else "", dp(18), (1, 0.85, 0.3, 1), bold=True, width=win_w, halign="center")
             )
-            who = BoxLayout(orientation="vertical")
-            colour = get_color_from_hex(colours.get(name, "#ffffff"))
-            # the name's line fits its share of the row (21 px of a 38 px row: 17 px type in the UI font's lines)
-            who.add_widget(self._cell(name, dp(20) if len(ranked) <= 3 else dp(17), colour, bold=won, valign="bottom"))
+            colour = legible_rgba(colours.get(name, "#ffffff"))  # the player's colour, readable on the dark
+            # one line: the name takes the room the cards and the total leave (text at least 16 px: the cards
+            # were 14 px under the name and shrank to 10 px when long)
+            row.add_widget(self._cell(name, dp(20) if len(ranked) <= 3 else dp(18), colour, bold=won))
             values = " + ".join(str(v) for v in self.state["hands"][name])
-            cards = self._cell(values, dp(14), (0.75, 0.75, 0.8, 1), valign="top", wrap=True)
-            cards.size_hint_y, cards.height = None, dp(17)
-            who.add_widget(cards)
-            row.add_widget(who)
+            cards = self._cell(values, dp(16), (0.75, 0.75, 0.8, 1), halign="right", shorten=False)
+            cards.size_hint_x, cards.width = None, text_width(values, dp(16)) + dp(4)
+            row.add_widget(cards)
             row.add_widget(
                 self._cell(
                     str(totals[name]), dp(28), (1, 1, 1, 1), bold=True, width=dp(60), halign="right", shorten=False

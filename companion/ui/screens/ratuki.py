@@ -35,6 +35,7 @@ from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict,
 from companion.games.ratuki.stall import StallWatch
 from companion.games.ratuki.wording import shout
 from companion.i18n import _, ngettext
+from companion.ui.contrast import legible_rgba
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
@@ -233,7 +234,7 @@ class RatukiSheet(BoxLayout):
                 if c == 0:
                     cell.size_hint_x, cell.width = None, self.ROUND_COLUMN
                 if r == 0 and c > 0:
-                    cell.color = get_color_from_hex(colours[c - 1])
+                    cell.color = legible_rgba(colours[c - 1])  # the player's colour, readable on the dark
                     cell.bold = True
                     cell.bind(width=_fit_name)  # a 14-letter bold name: 16 px rather than shortened
                 if r == len(rows) - 1:
@@ -741,7 +742,7 @@ class RatukiScreen(GameScreen):
             grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(16), color=(0.75, 0.75, 0.8, 1), height=dp(28)))
         for player in self.players:
             name = Factory.RatukiCell(
-                text=player.name, halign="left", shorten_from="right", color=get_color_from_hex(player.colour)
+                text=player.name, halign="left", shorten_from="right", color=legible_rgba(player.colour)
             )
             name.bold = True
             stacks, ties = Factory.RatukiCell(), Factory.RatukiCell()

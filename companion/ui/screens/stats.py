@@ -17,6 +17,7 @@ from companion.history import FINISHED, HistoryError
 from companion.history.adapters import STAT_LABELS
 from companion.history.stats import GAME_STATS, PlayerStats, player_stats, ranked, results_over_time
 from companion.i18n import _
+from companion.ui.contrast import BUTTON, legible
 from companion.ui.screens import load_kv
 from companion.ui.screens.history import game_title, score_text
 from companion.ui.screens.play import stat_text
@@ -69,16 +70,15 @@ class StatsScreen(Screen):
         headers += [_(STAT_LABELS[s]) for s in extras]
         grid.cols = len(headers)
         for index, header in enumerate(headers):
-            cell = _cell(f"[color=9aa0b0]{escape_markup(header)}[/color]", 15)
+            cell = _cell(f"[color=9aa0b0]{escape_markup(header)}[/color]", 16)
             cell.size_hint_x = NAME_WIDTH if index == 0 else 1
             grid.add_widget(cell)
         for line in table:
             person = persons.get(line.person)
             if person is None:
                 continue
-            name = Factory.PlayRow(
-                text=f"[color={person.colour}][b]{escape_markup(person.name)}[/b][/color]", height=dp(48)
-            )
+            shown = f"[color={legible(person.colour, BUTTON)}][b]{escape_markup(person.name)}[/b][/color]"
+            name = Factory.PlayRow(text=shown, height=dp(48))
             name.person = person.uid
             name.size_hint_x = NAME_WIDTH
             name.bind(on_release=lambda _b, uid=person.uid: self.chart_person(uid))
