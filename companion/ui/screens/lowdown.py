@@ -792,7 +792,10 @@ class LowdownScreen(GameScreen):
         self.prompt = ngettext("{names} wins with {score}", "{names} win with {score}", len(winners)).format(
             names=and_list(winners), score=best
         )
-        self.info = _("Lowest score wins. Tap a name below to see each board.")
+        # the hint only where there is room: four names, Home and Rematch must fit under a two-line winner line
+        # (Korean, Catalan) with a notice shown
+        players = len([k for k in scores if k != "winners"])
+        self.info = _("Lowest score wins. Tap a name below to see each board.") if players <= 3 else ""
         for name, points in sorted(((k, v) for k, v in scores.items() if k != "winners"), key=lambda kv: kv[1]):
             box.add_widget(
                 Label(
