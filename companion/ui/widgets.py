@@ -9,7 +9,8 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.metrics import dp
-from kivy.properties import NumericProperty, ObjectProperty
+from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -115,6 +116,14 @@ class FitLines(Label):
         line = CoreLabel(text="Ag", font_size=self.font_size, bold=self.bold).get_extents("Ag")[1]
         self.max_lines = max(1, int((height + 0.5) // max(1, line)))
         self.text_size = (width, height)
+
+
+class PlayRow(ButtonBehavior, BoxLayout):
+    """One entry of a list, the whole row a touch target: the first line of ``text`` over the second, each cut
+    with an ellipsis only where it is too long (a Button's ``shorten`` draws both on one line). Layout in
+    ``screens/history.kv``."""
+
+    text = StringProperty("")
 
 
 def readable_text(colour: str) -> tuple[float, float, float, float]:

@@ -65,6 +65,10 @@ def test_the_list_newest_first_with_filters_and_abandoned_apart(ui: UI) -> None:
     plays = ui.app.history.plays()
     assert [r.play_uid for r in listed] == [p.uid for p in plays] and len(plays) == 5
     assert "[b][color=ffca28]" in listed[0].text and "Art" in listed[0].text  # the newest; its winner in gold
+    # Two lines a row: the game and when, over the players (a shortened Button drew them on one line).
+    top, players = reversed(listed[0].children)
+    assert top.text.startswith("[b]Art Collectors") and "Ana" in players.text and "Ana" not in top.text
+    assert players.top <= top.y + 1 and not players.is_shortened
     # Game filter by touch: one game, then the next, then all again.
     ui.tap(screen.ids.game)
     first_game = screen.game
