@@ -92,8 +92,15 @@ def player_stats(
 
 
 def ranked(stats: Mapping[str, PlayerStats]) -> list[PlayerStats]:
-    """Most wins first, then the better win rate, then more plays."""
-    return sorted(stats.values(), key=lambda s: (-s.wins, -s.win_rate, -s.plays, s.person))
+    """Most wins first, then the better win rate, then more plays, then the better average score (the lower one
+    in a lowest-wins game)."""
+
+    def key(line: PlayerStats) -> tuple[float, float, float, bool, float, str]:
+        average = line.average
+        better = 0.0 if average is None else average if line.lowest_wins else -average
+        return (-line.wins, -line.win_rate, -line.plays, average is None, better, line.person)
+
+    return sorted(stats.values(), key=key)
 
 
 def results_over_time(

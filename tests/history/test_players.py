@@ -3,6 +3,7 @@ statistics per game and player."""
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from pathlib import Path
 
@@ -135,6 +136,12 @@ def test_stats_read_lowest_wins_games_the_right_way(journal: Journal, history: H
         assert line.extras["tokens_used"] == sum(m.stats["tokens_used"] for m in mine if m is not None)
     board = ranked(stats)
     assert [s.wins for s in board] == sorted((s.wins for s in board), reverse=True)
+    # Equal on wins, win rate and plays: the lower average (the better one here) first.
+    pairs = list(itertools.pairwise(board))
+    for a, b in pairs:
+        if (a.wins, a.win_rate, a.plays) == (b.wins, b.win_rate, b.plays):
+            assert a.average is not None and b.average is not None and a.average <= b.average
+    assert any((a.wins, a.plays) == (b.wins, b.plays) and a.average != b.average for a, b in pairs)
 
 
 def test_stats_highest_wins_and_over_all_games(journal: Journal, history: History) -> None:
