@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import sys
@@ -48,6 +49,27 @@ import pytest  # noqa: E402
 
 TOY_MODULE = "companion_tests_toy_engine"
 UI_TESTS = ROOT / "tests" / "ui"
+
+
+# The garbage collector, tuned for a process that builds and drops a whole Kivy app per UI test (each app is a
+# web of cycles of ~100,000 objects only the collector frees): collect the young generation every 10,000
+# allocations instead of 700, so a full collection comes every few tests rather than several times a test, and
+# (below) keep the process's lasting objects out of every full collection. Together about a fifth of the UI
+# tests' CPU time, at the same peak memory. Tests only: the app keeps Python's defaults.
+gc.set_threshold(10_000, 10, 10)
+_FROZEN: list[bool] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """After the first UI test (Kivy, the window and the app's modules loaded; its app closed and its fixtures
+    let go): a full collection, then what is left, the objects that last the whole run (~180,000), is frozen out
+    of later collections."""
+    yield
+    if not _FROZEN and item.get_closest_marker("ui") is not None:
+        gc.collect()
+        gc.freeze()
+        _FROZEN.append(True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
