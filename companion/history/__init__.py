@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 # Bump when what ``derive`` reads changes (a new stat, a fixed adapter): every play is derived again once.
-RESULTS_VERSION = 1
+RESULTS_VERSION = 2  # 2: edition and options as played (the engine's defaults under the recorded ones)
 
 
 def history_file(journal_path: Path) -> Path:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.games.base import Action, Engine, Setup, State
+from companion.games import engine as find_engine
+from companion.games.base import Action, BadSetup, Engine, Setup, State
 from companion.i18n import N_
 
 # stat id -> label (marked for translation, translated where shown)
@@ -91,7 +92,7 @@ class Adapter:
     tracker: Callable[[Setup], Tracker] = Tracker
 
     def edition(self, setup: Setup) -> str | None:
-        value = setup.settings.get("edition")
+        value = played_settings(setup).get("edition")
         return str(value) if isinstance(value, str) else None
 
     def scores(self, engine: Engine, setup: Setup, state: State) -> tuple[dict[int, float | None], list[int]]:
@@ -106,10 +107,21 @@ class Adapter:
         return scores, winners
 
 
+def played_settings(setup: Setup) -> dict[str, Any]:
+    """The settings a game was played with: the recorded ones over the engine's defaults (a game recorded without
+    an option, by a script or an older app, played it at its default: the engine merges them the same way)."""
+    try:
+        defaults = find_engine(setup.game).default_settings()
+    except BadSetup:  # a game this version does not have (an imported play)
+        defaults = {}
+    return {**defaults, **setup.settings}
+
+
 def options(setup: Setup) -> dict[str, Any]:
-    """The settings a player chose, as shown in history: scalars only (inline boards, decks and catalogues are
-    data the game carries, not options)."""
-    return {k: v for k, v in sorted(setup.settings.items()) if v is None or isinstance(v, str | int | float | bool)}
+    """The settings the game was played with, as shown in history: scalars only (inline boards, decks and
+    catalogues are data the game carries, not options)."""
+    played = played_settings(setup)
+    return {k: v for k, v in sorted(played.items()) if v is None or isinstance(v, str | int | float | bool)}
 
 
 # -- Ratuki ---------------------------------------------------------------------------------------------------
@@ -165,7 +177,7 @@ class RatukiAdapter(Adapter):
 
     def edition(self, setup: Setup) -> str | None:
         # The Spanish rules' decks have 35 cards, the Hasbro edition's 34 (the game's only edition difference).
-        deck = setup.settings.get("deck_size", 35)
+        deck = played_settings(setup).get("deck_size")
         return {35: "es", 34: "hasbro"}.get(deck, f"{deck} cards") if isinstance(deck, int) else None
 
 
@@ -270,8 +282,7 @@ class ArtAdapter(Adapter):
     tracker = ArtTracker
 
     def edition(self, setup: Setup) -> str | None:
-        full = setup.settings.get("full_game", True)
-        return "full" if full else "basic"
+        return "full" if played_settings(setup).get("full_game", True) else "basic"
 
 
 ADAPTERS: dict[str, Adapter] = {a.game: a for a in (RatukiAdapter(), RatatatAdapter(), LowdownAdapter(), ArtAdapter())}

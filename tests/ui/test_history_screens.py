@@ -107,6 +107,9 @@ def test_a_play_opens_to_its_score_sheet_timeline_and_chart(ui: UI) -> None:
     for seat in play.players:
         assert seat.name in texts
     assert "Round by round" in texts and "Avg margin" in texts and "[color=ffca28]" in texts
+    # Edition and options in the setup screen's words, under the scores; the edition said once, by its option.
+    assert "Cards per deck: 34 (Hasbro edition)" in texts and "Play to: 100 points" in texts
+    assert "edition hasbro" not in texts and not screen.info_text
     ui.tap(screen.ids.timeline)
     ui.screenshot("history-play-timeline")
     assert "Round started" in ui.texts() and "takes the stack" in ui.texts()
@@ -124,6 +127,7 @@ def test_a_play_opens_to_its_score_sheet_timeline_and_chart(ui: UI) -> None:
     ui.tap(lowdown)
     ui.screenshot("history-play-lowdown")
     assert "Lowest score wins." in ui.texts() and "Lines crossed" in ui.texts()
+    assert "Rules: English edition" in ui.texts() and "edition en" not in ui.texts()
     ui.tap(ui.screen().ids.chart)
     assert ui.wait_until(lambda: ui.screen().ids.picture.texture is not None)
     ui.screenshot("chart-lowdown-breakdown")

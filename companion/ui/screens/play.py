@@ -38,8 +38,9 @@ def stat_text(stat: str, value: float) -> str:
 
 
 def options_text(play: Play) -> str:
-    """Edition and options in a line, in the words of the setup screen ("Rules: Spanish manual … · Play to:
-    150 points"); options the game no longer offers, files and the sound are left out."""
+    """Edition and options in a line, in the words and the order of the setup screen ("Rules: Spanish manual … ·
+    Play to: 150 points"); options the game no longer offers, files and the sound are left out. An edition the
+    game tells by another option (Ratuki's deck size, Art Collectors' full game) is said by that option."""
     from companion.games import engine as find_engine
     from companion.ui.words import setting_words
 
@@ -47,17 +48,18 @@ def options_text(play: Play) -> str:
         engine = find_engine(play.game)
     except (KeyError, LookupError, ImportError):
         engine = None
-    parts = []
+    if engine is None:  # a game this version does not have (an imported play): its edition as recorded
+        return _("edition {edition}").format(edition=play.edition) if play.edition else ""
     names = [seat.name for seat in sorted(play.players, key=lambda p: p.seat)]
     options = dict(play.options)
-    if play.edition:
-        options.setdefault("edition", play.edition)
-    for key, value in options.items():
+    if play.edition and "edition" in engine.settings:
+        options.setdefault("edition", play.edition)  # a play imported from an older export
+    order = list(engine.settings)
+    parts = []
+    for key in sorted(options, key=lambda k: order.index(k) if k in order else len(order)):
         if key in ("board", "deck", "picture_die", "layout", "catalogue", "data", "sound"):
             continue
-        words = setting_words(engine, key, value, names) if engine is not None else None
-        if words is None and key == "edition":
-            words = _("edition {edition}").format(edition=value)
+        words = setting_words(engine, key, options[key], names)
         if words is not None:
             parts.append(words)
     return " · ".join(parts)
@@ -105,7 +107,7 @@ class PlayScreen(Screen):
             self.has_chart = False
             return
         self.title_text = f"{game_title(play.game)} · {when_text(play.started)} · {duration_text(play.duration_s)}"
-        self.info_text = escape_markup(options_text(play))
+        self.info_text = ""
         self.has_chart = play.game in CHARTED and bool(play.series)
         if self.showing_timeline:
             self._timeline(body, play)
@@ -155,7 +157,7 @@ class PlayScreen(Screen):
         if play.lowest_wins:
             body.add_widget(Factory.Caption(text=_("Lowest score wins.")))
         if play.problem:
-            body.add_widget(Factory.Caption(text=escape_markup(play.problem), color=(1, 0.55, 0.5, 1)))
+            body.add_widget(Factory.Caption(text=play.problem, color=(1, 0.55, 0.5, 1)))
         rounds = play.series.get("rounds") if play.game == "ratuki" else None
         if rounds:
             body.add_widget(Factory.Caption(text=_("Round by round"), font_size=dp(18)))
@@ -178,6 +180,10 @@ class PlayScreen(Screen):
                     totals[seat.seat] += points
                     sheet.add_widget(_cell(f"{points:+.0f}  [color=9aa0b0]{totals[seat.seat]:.0f}[/color]", size=17))
             body.add_widget(sheet)
+        # Edition and options last (above the scores, a Ratuki play's seven took three lines of the first screen).
+        options = options_text(play)
+        if options:
+            body.add_widget(Factory.Caption(text=options))
 
     # -- timeline ----------------------------------------------------------------------------------------------
 
