@@ -396,12 +396,15 @@ class Journal:
     # -- actions -----------------------------------------------------------------------------------------
 
     @_guarded
-    def append(self, game_id: int, action: dict[str, Any], *, finished: bool | None = None) -> int:
+    def append(
+        self, game_id: int, action: dict[str, Any], *, finished: bool | None = None, at: float | None = None
+    ) -> int:
         """Commit one action; returns its sequence number. Undone actions after the tip are discarded.
         ``finished`` (when given) marks whether the game is over in the same transaction: a move that ends the
-        game and the mark that it ended are never apart."""
+        game and the mark that it ended are never apart. ``at``: when it was played, for a game brought in from
+        an export (default: now)."""
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
-        now = self._now()
+        now = self._now() if at is None else float(at)
         with self._tx():
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND undone = 1", (game_id,))
             (seq,) = self._db.execute(

@@ -76,6 +76,10 @@ def test_an_empty_install_importing_the_export_has_the_same_history(tmp_path: Pa
         assert fresh.timeline(play)
     ratuki = fresh.plays(game="ratuki")[0]
     assert ratuki.series["rounds"]
+    # ...and each move keeps when it was played (the timeline's times are the game's, not the import's).
+    for play in history.plays(statuses=(FINISHED, ABANDONED)):
+        theirs, mine = history.timeline(play), fresh.timeline(fresh.play(play.uid))  # type: ignore[arg-type]
+        assert theirs and mine and [(m.at, m.text) for m in mine] == [(m.at, m.text) for m in theirs]
     again = import_from(fresh, tmp_path / "out")  # twice: nothing more
     assert (again.plays, again.games, again.players, again.skipped) == (0, 0, 0, 5)
     assert comparable(fresh) == comparable(history)
@@ -125,3 +129,51 @@ def test_files_that_are_not_an_export_are_refused_with_the_reason(tmp_path: Path
     (tmp_path / "out" / "plays.csv").write_text("\n".join(text) + "\n", encoding="utf-8")
     report = import_from(install(tmp_path / "c"), tmp_path / "out")
     assert report.plays == 4 and any("line 2" in p for p in report.problems)
+
+
+def test_an_export_edited_by_hand_brings_in_only_what_the_app_itself_writes(tmp_path: Path) -> None:
+    """plays.csv and players.csv opened in a spreadsheet or an editor may come back with anything: a line the app
+    would never write is refused naming the file and line (the rest comes in), so no name of 10,000 characters,
+    colour 'red', start in the year 5000 or NaN score reaches the screens."""
+    import datetime as dt
+    import math
+    import re
+
+    export(filled(tmp_path), tmp_path / "out")
+    path = tmp_path / "out" / "plays.csv"
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    plays = list(dict.fromkeys(r["play"] for r in rows))
+    assert len(plays) == 5
+
+    def spoil(play: str, **changes: str) -> None:
+        row = next(r for r in rows if r["play"] == play)
+        row.update(changes)
+
+    spoil(plays[0], name="A" * 10_000)
+    spoil(plays[1], colour="red")
+    spoil(plays[2], started="1e20")
+    spoil(plays[3], score="nan", stats='{"tokens_used": Infinity}')
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=PLAY_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+        writer.writerow({**rows[-1], "play": "../../../etc/passwd", "seat": "9"})
+        writer.writerow({**rows[-1], "play": "0123456789abcdef", "options": "[" * 5000 + "]" * 5000})
+    people = tmp_path / "out" / "players.csv"
+    lines = people.read_text(encoding="utf-8-sig").splitlines()
+    lines += ["zz1,Zed,blue,,", "zz2," + "Ω" * 300 + ",#123456,,", "zz3,Ok Name,#123456,ABC,"]
+    people.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fresh = install(tmp_path / "b")
+    report = import_from(fresh, tmp_path / "out")
+    assert report.plays == 1  # only the play nobody touched
+    assert len(report.problems) == 9
+    assert all(re.match(r"(plays|players)\.csv, line \d+: ", p) for p in report.problems), report.problems
+    assert not any("recursion" in p or "Expecting" in p for p in report.problems)  # no Python words
+    everyone = fresh.store.persons()
+    assert {p.name for p in everyone}.isdisjoint({"Zed", "Ok Name"}) and all(len(p.name) <= 14 for p in everyone)
+    for play in fresh.plays(statuses=(FINISHED, ABANDONED)):
+        dt.datetime.fromtimestamp(play.started)
+        for seat in play.players:
+            assert re.fullmatch(r"#[0-9a-f]{6}", seat.colour) and len(seat.name) <= 14
+            assert seat.score is None or math.isfinite(seat.score)
