@@ -456,10 +456,11 @@ def quick_step(ui: UI, screen: Any) -> None:
         actions = [{"space": {"type": "take_pile", "balloon": False}, "endgame": {"type": "pass"}}[phase]]
     for action in actions:
         assert screen.act(action), (action, screen.header_text)
-    ui.advance(1)
 
 
 def play_until(ui: UI, screen: Any, done: Any) -> None:
+    """Quick steps until ``done(state)``; the screen rebuilds at every act, and frames are drawn once it is reached
+    (not at every step: the way there is not what these tests look at)."""
     for _ in range(300):
         if done(screen.state):
             ui.advance(2)
