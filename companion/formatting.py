@@ -38,6 +38,14 @@ def date(value: _dt.date | _dt.datetime | float, *, style: str = "medium") -> st
     return _dates.format_date(value, format=style, locale=current_locale())
 
 
+def day(value: _dt.date | _dt.datetime | float, *, year: bool = False) -> str:
+    """A short day as the language writes it ("3 Dec", "12월 3일", "3 dic", "3 de des."; ``year``: with the
+    year); a float is a Unix time."""
+    if isinstance(value, int | float):
+        value = _dt.datetime.fromtimestamp(value)
+    return _dates.format_skeleton("yMMMd" if year else "MMMd", value, locale=current_locale())
+
+
 def time(value: _dt.datetime | _dt.time | float, *, style: str = "short") -> str:
     """A time of day ("14:05", "오후 2:05"); a float is a Unix time."""
     if isinstance(value, int | float):

@@ -8,7 +8,6 @@ at the end of their lines in their own colours (no legend to match up).
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -222,7 +221,9 @@ def results_over_time(
         ax.scatter(
             [x for x, _y in wins], [y for _x, y in wins], marker="*", s=520, color=GOLD, zorder=3, edgecolors="none"
         )
-    labels = [_dt.datetime.fromtimestamp(when).strftime("%d/%m") for when, _s, _w in points]
+    from companion import formatting
+
+    labels = [formatting.day(when) for when, _s, _w in points]
     step = max(1, len(labels) // 8)
     ticks = list(range(1, len(labels) + 1))[::step]
     ax.set_xticks(ticks)

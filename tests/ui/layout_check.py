@@ -16,6 +16,7 @@ from typing import Any
 NOTDEF = "\U0010fffd"  # a private-use code point no UI font has: it draws the font's .notdef box
 TOLERANCE = 2  # px a texture may pass its box by (rounding)
 OVERLAP = 3  # px two texts may share in both directions before it counts
+SPILL = 6  # px a label may reach out of its row (a 56 px button in a 52 px row reaches into the row's padding)
 
 _MARKUP = re.compile(
     r"\[/?(?:b|i|u|s|sub|sup|color|size|font|font_context|font_family|font_features|ref|anchor|text_language)(?:=[^\]]*)?\]"
@@ -25,7 +26,7 @@ _MARKUP = re.compile(
 @dataclass
 class Problem:
     where: str  # the screen/shot name
-    kind: str  # clipped / shortened / broken word / overflow / offscreen / overlap / tofu
+    kind: str  # clipped / shortened / broken word / overflow / outside its row / offscreen / overlap / tofu
     text: str
     detail: str = ""
 
@@ -182,6 +183,9 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
         broken = _broken_words(text, lines)
         if broken:
             problems.append(Problem(where, "broken word", text, f"split as {broken!r}"))
+        spill = _outside_layout(label)
+        if spill:
+            problems.append(Problem(where, "outside its row", text, spill))
         tw, th = label.texture_size
         if tw > label.width + TOLERANCE or th > label.height + TOLERANCE:
             problems.append(
@@ -214,6 +218,29 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
             if both is not None and both[2] - both[0] > OVERLAP and both[3] - both[1] > OVERLAP:
                 problems.append(Problem(where, "overlap", plain(a), f"with {plain(b)[:50]!r}"))
     return problems
+
+
+def _outside_layout(label: Any) -> str:
+    """Text drawn beyond the row or column that lays it out (a caption that wrapped to two lines in a one-line
+    row, a title pushed up by a column too full): the part outside is drawn under its neighbours. A button counts
+    by its face, a label by its ink. Only box and grid layouts place their children inside themselves; other
+    parents may let a child reach out on purpose."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.gridlayout import GridLayout
+
+    parent = label.parent
+    if not isinstance(parent, BoxLayout | GridLayout) or parent.width <= 1 or parent.height <= 1:
+        return ""
+    drawn = _window_rect(label) if isinstance(label, Button) else ink_rect(label)
+    if drawn is None:
+        return ""
+    x0, y0, x1, y1 = drawn
+    p0, q0, p1, q1 = _window_rect(parent)
+    out = max(p0 - x0, q0 - y0, x1 - p1, y1 - q1)
+    if out > SPILL:
+        return f"reaches {out:.0f} px out of its {type(parent).__name__}"
+    return ""
 
 
 def _broken_words(text: str, lines: list[Any]) -> list[str]:

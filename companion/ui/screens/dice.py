@@ -21,7 +21,7 @@ from kivy.uix.image import Image
 from kivy.uix.label import CoreLabel
 from kivy.uix.screenmanager import Screen
 
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.journal import JournalError
 from companion.ui.screens import load_kv
 from companion.ui.screens.camera import frame_texture
@@ -412,7 +412,8 @@ class DiceScreen(Screen):
             remove = fitted(Factory.DangerButton(text=_("Not a die"), font_size=dp(18)), dp(18))
             remove.bind(on_release=lambda _b: self.pick(None))
             grid.add_widget(remove)
-        cancel = fitted(Factory.BigButton(text=_("Cancel"), font_size=dp(18)), dp(18))
+        # TRANSLATORS: closes the dice screen's face picker without choosing (a short word: a third of a column)
+        cancel = fitted(Factory.BigButton(text=pgettext("face picker", "Cancel"), font_size=dp(18)), dp(18))
         cancel.bind(on_release=lambda _b: self.cancel_pick())
         grid.add_widget(cancel)
 

@@ -38,11 +38,12 @@ def score_text(value: float | None) -> str:
 
 
 def when_text(seconds: float) -> str:
-    """A play's start, e.g. "12/11 20:14" (this year) or "12/11/2024 20:14"."""
+    """A play's start as the language writes it: "12 Nov 20:14" (this year) or "12 Nov 2024 20:14" (Babel)."""
+    from companion import formatting
+
     moment = dt.datetime.fromtimestamp(seconds)
-    if moment.year == dt.datetime.now().year:
-        return moment.strftime("%d/%m %H:%M")
-    return moment.strftime("%d/%m/%Y %H:%M")
+    day = formatting.day(moment, year=moment.year != dt.datetime.now().year)
+    return f"{day} {formatting.time(moment)}"
 
 
 def duration_text(seconds: float) -> str:

@@ -3,7 +3,6 @@ and *Delete* (after a confirmation; its saved game stays in the journal unless t
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from kivy.app import App
@@ -16,6 +15,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
+from companion import formatting
 from companion.history import HistoryError, Play
 from companion.history.adapters import STAT_LABELS
 from companion.history.stats import GAME_STATS
@@ -204,7 +204,7 @@ class PlayScreen(Screen):
         grid = Factory.GridLayout(cols=1, size_hint_y=None, spacing=dp(2))
         grid.bind(minimum_height=grid.setter("height"))
         for moment in moments:
-            at = dt.datetime.fromtimestamp(moment.at).strftime("%H:%M:%S") if moment.at is not None else ""
+            at = formatting.time(moment.at, style="medium") if moment.at is not None else ""
             text = f"[color=9aa0b0]{moment.number:>3}  {at}[/color]   {escape_markup(moment.text)}"
             line = Label(text=text, markup=True, font_size=dp(17), halign="left", valign="middle", size_hint_y=None)
             line.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))

@@ -3,7 +3,6 @@ avatar initial, or merge two entries that are one person. Nothing of anyone's hi
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from kivy.app import App
@@ -18,6 +17,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup
 
 import companion.ui.screens.play  # noqa: F401  (PlayRow, AvatarChip)
+from companion import formatting
 from companion.history import HistoryError, Person
 from companion.history.stats import player_stats
 from companion.i18n import _, ngettext
@@ -53,7 +53,7 @@ class PlayersScreen(Screen):
             grid.add_widget(Factory.Caption(text=_("Nobody has played yet."), font_size=dp(20)))
         for person in persons:
             plays = counts[person.uid].plays if person.uid in counts else 0
-            when = dt.datetime.fromtimestamp(person.last_used).strftime("%d/%m/%Y") if person.last_used else "–"
+            when = formatting.day(person.last_used, year=True) if person.last_used else "–"
             detail = ngettext("{n} finished game", "{n} finished games", plays).format(n=plays)
             detail += "  ·  " + _("last played {date}").format(date=when)
             row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
