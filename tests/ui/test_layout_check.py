@@ -45,7 +45,14 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
     tofu = _label("Naïve த", (500, 400), (250, 40))
     split = _label("Deshacer", (600, 100), (60, 60))  # one word wider than its box: Kivy breaks it in two
     split.text_size = (split.width, None)
-    root = _place(ui, lost, wide, short, over_a, over_b, tofu, split)
+    from kivy.uix.boxlayout import BoxLayout
+
+    row = BoxLayout(pos=(520, 250), size=(250, 22), size_hint=(None, None))  # a one-line row...
+    tall = _label("Queden: robar + descartar", (0, 0), (250, 60))  # ...holding two lines: drawn out of it
+    tall.size_hint_x = 1
+    tall.text_size = (250, None)
+    row.add_widget(tall)
+    root = _place(ui, lost, wide, short, over_a, over_b, tofu, split, row)
     try:
         problems = check(root, ui.window, "faults")
         kinds = {(p.kind, p.text) for p in problems}
@@ -55,6 +62,7 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
         assert any(p.kind == "overlap" and p.text in (over_a.text, over_b.text) for p in problems)
         assert any(p.kind == "tofu" and "U+0BA4" in p.detail for p in problems), problems
         assert ("broken word", split.text) in kinds, problems
+        assert ("outside its row", tall.text) in kinds, problems
         assert not any(p.kind == "tofu" and "Naïve" in p.text and "U+00EF" in p.detail for p in problems)
         allowed = check(root, ui.window, "names", allow_shortened={"Guillem Ferrer"})
         assert not any(p.kind == "shortened" for p in allowed)  # a long name cut by design
