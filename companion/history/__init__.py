@@ -8,6 +8,8 @@ journal, replaying only the games whose journal changed since.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +26,8 @@ from companion.history.results import (
     play_uid,
     timeline,
 )
-from companion.history.store import IMPORTED, JOURNAL, HistoryError, HistoryStore, Person, name_key
+from companion.history.store import IMPORTED, JOURNAL, HistoryBusy, HistoryError, HistoryStore, Person, name_key
+from companion.i18n import Lazy
 from companion.journal.store import GameRecord, Journal, JournalError
 
 __all__ = [
@@ -40,6 +43,8 @@ __all__ = [
     "Play",
     "history_file",
 ]
+
+log = logging.getLogger(__name__)
 
 # Bump when what ``derive`` reads changes (a new stat, a fixed adapter): every play is derived again once.
 RESULTS_VERSION = 2  # 2: edition and options as played (the engine's defaults under the recorded ones)
@@ -65,19 +70,51 @@ class Refreshed:
 class History:
     """The history of one install: the journal's games as plays, and the players who played them."""
 
-    def __init__(self, journal: Journal, store: HistoryStore) -> None:
+    def __init__(self, journal: Journal, store: HistoryStore, problem: Lazy | None = None) -> None:
         self.journal = journal
         self.store = store
+        self.problem = problem  # what went wrong opening the history file, for the banner (None: nothing)
 
     @classmethod
     def open(cls, journal: Journal) -> History:
-        """The history beside ``journal`` (in memory when the journal is, or when the file cannot be used)."""
-        path = Path(":memory:") if str(journal.path) == ":memory:" else history_file(journal.path)
+        """The history beside ``journal`` (in memory when the journal is). A damaged file (or one from a newer
+        app) is kept as ``history.sqlite3.damaged-<date>`` and a new one started: the plays come back from the
+        journal, only renames, merges and plays imported from CSV stay in the kept file. A file another program
+        holds is left alone and this run's history kept in memory. Either way ``problem`` says so."""
+        if str(journal.path) == ":memory:":
+            return cls(journal, HistoryStore(":memory:"))
+        path = history_file(journal.path)
         try:
+            return cls(journal, HistoryStore(path))
+        except HistoryBusy:
+            problem = Lazy(
+                "The players and history file is in use by another program: this run's players and history are "
+                "not kept. Close the other program and restart the app."
+            )
+            return cls(journal, HistoryStore(":memory:"), problem)
+        except HistoryError as err:
+            log.warning("history file not usable, kept aside: %s", err)
+        kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            for suffix in ("", "-wal", "-shm"):  # the WAL goes with its database: it holds its commits
+                part = Path(f"{path}{suffix}")
+                if part.exists():
+                    part.rename(Path(f"{kept}{suffix}"))
             store = HistoryStore(path)
-        except HistoryError:
-            store = HistoryStore(":memory:")
-        return cls(journal, store)
+        except (OSError, HistoryError) as err:
+            problem = Lazy(
+                "The players and history file cannot be used ({reason}): this run's players and history are not "
+                "kept. The saved games are not affected.",
+                reason=str(err),
+            )
+            return cls(journal, HistoryStore(":memory:"), problem)
+        problem = Lazy(
+            "The players and history file was damaged; it is kept as {kept} and a new one started. Every play "
+            "comes back from the saved games; renamed or merged players and plays imported from a CSV file are "
+            "only in the kept file.",
+            kept=kept.name,
+        )
+        return cls(journal, store, problem)
 
     # -- plays --------------------------------------------------------------------------------------------------
 

@@ -66,6 +66,18 @@ class HistoryError(RuntimeError):
     """The history file cannot be read or written (the message names it), or a player edit is refused."""
 
 
+class HistoryBusy(HistoryError):
+    """Another program holds the history file's lock (not damage: the file is fine)."""
+
+
+def _is_busy(err: sqlite3.Error) -> bool:
+    """True for "database is locked" / "busy": another connection holds the lock."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return True
+    return "locked" in str(err).lower() or "busy" in str(err).lower()
+
+
 def name_key(name: str) -> str:
     """How two spellings of one name are told to be the same: Unicode NFC, spaces collapsed, case folded (so
     "ana", "Ana " and "ANA" are one person, and a Hangul name typed in decomposed jamo matches the composed one)."""
@@ -130,11 +142,16 @@ class HistoryStore:
                         self._db.execute(statement)
                 self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            # A garbled page is found now, not by the query that happens to read it one day.
+            check = self._db.execute("PRAGMA quick_check").fetchone()
         except (sqlite3.Error, OSError) as err:
-            raise HistoryError(
-                _("{path}: not a usable history file ({error})").format(path=self.path, error=err)
-            ) from err
+            kind = HistoryBusy if isinstance(err, sqlite3.Error) and _is_busy(err) else HistoryError
+            raise kind(_("{path}: not a usable history file ({error})").format(path=self.path, error=err)) from err
+        if check is None or check[0] != "ok":
+            self._db.close()
+            raise HistoryError(_("{path}: the history file is damaged").format(path=self.path))
         if row is None or not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
+            self._db.close()
             raise HistoryError(f"{self.path}: history schema {row and row[0]} is newer than this app understands")
 
     def close(self) -> None:

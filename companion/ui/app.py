@@ -131,6 +131,8 @@ class CompanionApp(App):
                 )
             )
             self.notices[Topic.CONFIG] = Notice(Topic.CONFIG, Severity.WARNING, worded)
+        if self.history.problem is not None:  # a damaged or locked history file: the games are not affected
+            self.notices[Topic.HISTORY] = Notice(Topic.HISTORY, Severity.ERROR, self.history.problem)
         self._watchdog: Any = None
 
     # -- wiring ------------------------------------------------------------------------------------------

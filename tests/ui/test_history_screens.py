@@ -4,6 +4,7 @@ Screenshots in tests/screenshots/history-*.png and chart-*.png."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from logplay import logs, play_log
@@ -232,3 +233,21 @@ def test_export_then_import_by_touch(ui: UI) -> None:
     ui.tap(place)
     assert "Imported 0 plays" in screen.status_text and "6 already here" in screen.status_text
     assert len(ui.app.history.plays(statuses=(FINISHED, ABANDONED))) == 6
+
+
+def test_a_damaged_history_file_is_named_on_the_banner_and_history_comes_back(tmp_path: Path) -> None:
+    from companion.journal import Journal
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    play_log(journal, logs("ratuki")[0])
+    journal.close()
+    (tmp_path / "history.sqlite3").write_bytes(b"not a database " * 500)
+    ui = UI(tmp_path)
+    try:
+        assert any("history.sqlite3.damaged-" in str(n) for n in ui.app.notices.values())
+        assert "players and history file" in ui.app.banner
+        screen = open_history(ui)
+        assert len(rows(ui)) == 1 and not screen.status_text
+        ui.screenshot("history-file-damaged")
+    finally:
+        ui.close()
