@@ -251,3 +251,44 @@ def test_a_damaged_history_file_is_named_on_the_banner_and_history_comes_back(tm
         ui.screenshot("history-file-damaged")
     finally:
         ui.close()
+
+
+def test_a_long_games_timeline_is_drawn_a_page_at_a_time(ui: UI) -> None:
+    """A long game's timeline draws PAGE lines at a time (5,000 moves drew 5,000 labels: seconds on a Pi, past
+    the watchdog); Earlier and Later move between pages."""
+    from kivy.uix.label import Label
+
+    from companion.games.base import Player, Setup
+    from companion.journal import GameSession
+    from companion.ui.screens.play import PAGE
+
+    session = GameSession.start(ui.app.journal, Setup("ratuki", (Player("Ana", seat=1), Player("Bo", seat=2))))
+    session.do({"type": "start", "tick": 0.0})
+    count = 2 * PAGE + 20
+    for i in range(count - 1):
+        session.do({"type": "call", "presses": [{"seat": 1 + i % 2, "tick": 1.0 + i}]})
+    ui.app.journal.abandon(session.game_id)
+    screen = open_history(ui)
+    ui.tap(screen.ids.kind)
+    ui.tap(rows(ui)[0])
+    play = ui.screen()
+    ui.tap(play.ids.timeline)
+
+    def lines() -> list[str]:
+        return [str(w.text) for w in play.ids.body.walk(restrict=True) if type(w) is Label]
+
+    assert len(lines()) == PAGE and "Round started" in lines()[0]
+    play.ids.scroll.scroll_y = 0  # swiped to the end of the page: the button to the next one
+    ui.advance(3)
+    ui.screenshot("history-timeline-page")
+    ui.tap(ui.find(f"{count - PAGE} later moves"))
+    assert len(lines()) == PAGE and lines()[0].startswith(f"[color=9aa0b0]{PAGE + 1}")
+    assert play.ids.scroll.scroll_y == 1  # the new page from its top
+    ui.advance(3)
+    ui.tap(ui.find(f"{PAGE} earlier moves"))  # at the top of the page
+    assert lines()[0].startswith("[color=9aa0b0]  1") and play.ids.scroll.scroll_y == 0  # ends where it left
+    ui.tap(ui.find(f"{count - PAGE} later moves"))
+    play.ids.scroll.scroll_y = 0
+    ui.advance(3)
+    ui.tap(ui.find("20 later moves"))
+    assert len(lines()) == 20 and ui.find(f"{2 * PAGE} earlier moves")

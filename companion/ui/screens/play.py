@@ -16,10 +16,10 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from companion import formatting
-from companion.history import HistoryError, Play
+from companion.history import HistoryError, Moment, Play
 from companion.history.adapters import STAT_LABELS
 from companion.history.stats import GAME_STATS
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.journal.store import JournalError
 from companion.ui.contrast import legible
 from companion.ui.screens import load_kv
@@ -29,6 +29,7 @@ from companion.ui.widgets import dialog, readable_text
 load_kv("play")
 
 CHARTED = ("ratuki", "lowdown")  # games whose play has a chart of its own
+PAGE = 150  # timeline lines drawn at once: a 5,000-move game made 5,000 labels (seconds on a Pi, past the watchdog)
 
 
 def stat_text(stat: str, value: float) -> str:
@@ -77,6 +78,8 @@ class PlayScreen(Screen):
         super().__init__(**kwargs)
         self.play: Play | None = None
         self.back_to = "history"
+        self.moments: list[Moment] | None = None  # the timeline of the play on show, worded once
+        self.page = 0  # the timeline's page on show (PAGE lines each)
 
     def show(self, uid: str, back_to: str = "history") -> None:
         """Show the play ``uid``; Back returns to ``back_to`` (History, or Saved games for a finished game)."""
@@ -84,6 +87,8 @@ class PlayScreen(Screen):
         self.play = app.history.play(uid)
         self.back_to = back_to
         self.showing_timeline = False
+        self.moments = None
+        self.page = 0
         self.fill()
 
     def back(self) -> None:
@@ -188,11 +193,14 @@ class PlayScreen(Screen):
     # -- timeline ----------------------------------------------------------------------------------------------
 
     def _timeline(self, body: Any, play: Play) -> None:
-        try:
-            moments = App.get_running_app().history.timeline(play)
-        except (HistoryError, JournalError) as err:
-            body.add_widget(Factory.Caption(text=escape_markup(str(err))))
-            return
+        """The moves, PAGE at a time (Earlier / Later moves between pages)."""
+        if self.moments is None:
+            try:
+                self.moments = App.get_running_app().history.timeline(play)
+            except (HistoryError, JournalError) as err:
+                body.add_widget(Factory.Caption(text=str(err)))
+                return
+        moments = self.moments
         if moments is None:
             body.add_widget(
                 Factory.Caption(
@@ -201,9 +209,18 @@ class PlayScreen(Screen):
                 )
             )
             return
+        self.page = max(0, min(self.page, (len(moments) - 1) // PAGE))
+        first = self.page * PAGE
+        shown = moments[first : first + PAGE]
+        if first:
+            earlier = Factory.BigButton(
+                text=ngettext("{n} earlier move", "{n} earlier moves", first).format(n=first), font_size=dp(18)
+            )
+            earlier.bind(on_release=lambda _b: self.turn_page(-1))
+            body.add_widget(earlier)
         grid = Factory.GridLayout(cols=1, size_hint_y=None, spacing=dp(2))
         grid.bind(minimum_height=grid.setter("height"))
-        for moment in moments:
+        for moment in shown:
             at = formatting.time(moment.at, style="medium") if moment.at is not None else ""
             text = f"[color=9aa0b0]{moment.number:>3}  {at}[/color]   {escape_markup(moment.text)}"
             line = Label(text=text, markup=True, font_size=dp(17), halign="left", valign="middle", size_hint_y=None)
@@ -211,6 +228,19 @@ class PlayScreen(Screen):
             line.bind(texture_size=lambda w, size: setattr(w, "height", max(dp(30), size[1] + dp(4))))
             grid.add_widget(line)
         body.add_widget(grid)
+        after = len(moments) - first - len(shown)
+        if after > 0:
+            later = Factory.BigButton(
+                text=ngettext("{n} later move", "{n} later moves", after).format(n=after), font_size=dp(18)
+            )
+            later.bind(on_release=lambda _b: self.turn_page(1))
+            body.add_widget(later)
+
+    def turn_page(self, step: int) -> None:
+        """The timeline's next (1) or previous (-1) page, from its top."""
+        self.page += step
+        self.fill()
+        self.ids.scroll.scroll_y = 1 if step > 0 else 0  # earlier moves: their end meets the page left
 
     # -- chart and delete --------------------------------------------------------------------------------------
 
