@@ -223,8 +223,13 @@ def results_over_time(
         )
     from companion import formatting
 
-    labels = [formatting.day(when) for when, _s, _w in points]
-    step = max(1, len(labels) // 8)
+    days = [formatting.day(when) for when, _s, _w in points]
+    # Several plays on one day (a games night) are told apart by their time, under the day.
+    labels = [
+        f"{day}\n{formatting.time(when)}" if days.count(day) > 1 else day
+        for day, (when, _s, _w) in zip(days, points, strict=True)
+    ]
+    step = max(1, len(labels) // (8 if len(set(days)) == len(days) else 6))
     ticks = list(range(1, len(labels) + 1))[::step]
     ax.set_xticks(ticks)
     ax.set_xticklabels([labels[t - 1] for t in ticks])
@@ -233,6 +238,10 @@ def results_over_time(
         lo, hi = min(ys), max(ys)
         pad = (hi - lo) * 0.15 or 2.0
         ax.set_ylim((hi + pad, lo - pad) if lowest_wins else (lo - pad, hi + pad))
+        if all(float(y).is_integer() for y in ys):  # whole points: no 23.5 on the axis
+            from matplotlib.ticker import MaxNLocator
+
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     note = _("lower is better") if lowest_wins else _("higher is better")
     ax.set_ylabel(_("score ({which})").format(which=note), fontsize=15 * PX, color=MUTED)
     ax.set_title(title, fontsize=20 * PX, loc="left", color=TEXT, pad=10)

@@ -60,10 +60,17 @@ def test_lowdown_breakdown_and_results_over_time(journal: Journal, history: Hist
         for p, s, w in results_over_time(history.plays(), history.store.all_links(), person.uid, "lowdown")
     ]
     assert points
-    image = pixels(
-        charts.results_over_time(points, charts.Who(person.name, person.colour), lowest_wins=True, title="x", size=SIZE)
+    fig = charts.results_over_time(
+        points, charts.Who(person.name, person.colour), lowest_wins=True, title="x", size=SIZE
     )
+    image = pixels(fig)
     assert count_colour(image, charts.readable(person.colour, ratio=3.0)) > 100
+    [ax] = fig.axes
+    assert all(float(t).is_integer() for t in ax.get_yticks())  # whole points on the axis, no 23.5
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # lowest wins: the axis runs downwards, better is up
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert len(points) > 1 and all("\n" in label for label in labels)  # one evening: each play's time under its day
+    assert len(set(labels)) == len(labels)
 
 
 def test_readable_lightens_dark_colours_only() -> None:

@@ -131,11 +131,13 @@ def test_a_play_opens_to_its_score_sheet_timeline_and_chart(ui: UI) -> None:
     assert "Rules: English edition" in ui.texts() and "edition en" not in ui.texts()
     ui.tap(ui.screen().ids.chart)
     assert ui.wait_until(lambda: ui.screen().ids.picture.texture is not None)
-    ui.screenshot("chart-lowdown-breakdown")
+    both_banners(ui, "chart-lowdown-breakdown")
 
 
 def test_stats_and_a_players_results_over_time(ui: UI) -> None:
     fill(ui)
+    for name in ("4p", "5p"):  # Ana's results over three Rat-a-Tat games
+        play_log(ui.app.journal, next(p for p in logs("ratatat") if name in p.name))
     open_history(ui)
     ui.tap(ui.find("Stats"))
     screen = ui.screen()
@@ -151,7 +153,7 @@ def test_stats_and_a_players_results_over_time(ui: UI) -> None:
     ui.tap(button)
     assert ui.app.manager.current == "chart"
     assert ui.wait_until(lambda: ui.screen().ids.picture.texture is not None)
-    assert "Ana at Rat-a-Tat Roll" in ui.screen().title_text
+    assert "Ana at Rat-a-Tat Roll: 1 of 3 won" in ui.screen().title_text
     both_banners(ui, "chart-player-results")
     ui.tap(ui.find("Back"))
     assert ui.app.manager.current == "stats"
