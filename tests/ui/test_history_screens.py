@@ -161,6 +161,7 @@ def test_stats_and_a_players_results_over_time(ui: UI) -> None:
 
 def test_players_rename_and_merge_keep_the_history(ui: UI) -> None:
     from companion.ui.namepad import NamePad
+    from companion.ui.screens.setup import PALETTE
 
     fill(ui)
     open_history(ui)
@@ -180,6 +181,24 @@ def test_players_rename_and_merge_keep_the_history(ui: UI) -> None:
     ui.tap(ui.find("OK", root=pad))
     assert ui.app.history.store.person(ana.uid).name == "Ana Mª"  # type: ignore[union-attr]
     assert len(ui.app.history.plays(person=ana.uid)) == before
+    # Her colour from the palette's swatches (hers ticked), and her avatar's initial.
+    ui.wait_until(lambda: pad.parent is None)
+    ui.tap(next(w for w in screen.ids.list.walk() if getattr(w, "person", None) == ana.uid))
+    ui.tap(in_view(ui, "Colour"))
+    swatches = [w for w in ui.window.children[0].walk() if hasattr(w, "colour") and w.__class__.__name__ == "BigButton"]
+    mine = ui.app.history.store.person(ana.uid).colour  # type: ignore[union-attr]
+    assert len(swatches) == (9 if mine in PALETTE else 10) and [w.colour for w in swatches if w.text == "✓"] == [mine]
+    ui.screenshot("history-player-colour")
+    ui.tap(next(w for w in swatches if w.colour == "#8e24aa"))
+    assert ui.app.history.store.person(ana.uid).colour == "#8e24aa"  # type: ignore[union-attr]
+    ui.tap(next(w for w in screen.ids.list.walk() if getattr(w, "person", None) == ana.uid))
+    ui.tap(in_view(ui, "Initial"))
+    pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+    ui.tap(ui.find("Clear", root=pad))
+    ui.window.dispatch("on_textinput", "AM")
+    ui.tap(ui.find("OK", root=pad))
+    badge = next(w for w in screen.ids.list.walk() if w.__class__.__name__ == "AvatarChip" and w.text == "AM")
+    assert badge.colour == "#8e24aa"
     # Merge Bo into Ana Mª: they sat at one table, so the store refuses, with the reason.
     bo = ui.app.history.person_named("Bo")
     assert bo is not None

@@ -14,7 +14,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
-from kivy.utils import escape_markup
+from kivy.utils import escape_markup, get_color_from_hex
 
 import companion.ui.screens.play  # noqa: F401  (PlayRow, AvatarChip)
 from companion import formatting
@@ -107,10 +107,34 @@ class PlayersScreen(Screen):
         pad.open()
         return pad
 
-    def recolour(self, person: Person) -> None:
-        """The next colour of the palette (tap again for the one after)."""
-        index = PALETTE.index(person.colour) if person.colour in PALETTE else -1
-        self._update(person, colour=PALETTE[(index + 1) % len(PALETTE)])
+    def recolour(self, person: Person) -> ModalView:
+        """The palette as swatches, the player's colour ticked; a tap gives them that one (it was the next colour
+        per tap, the dialog closing each time: up to eight taps and reopenings to reach one)."""
+        view = dialog(600, 300)
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
+        question = _("{name}'s colour").format(name=person.name)
+        box.add_widget(Factory.Caption(text=question, font_size=dp(20), halign="center"))
+        grid = Factory.GridLayout(cols=5, spacing=dp(8), size_hint_y=None, height=dp(136))
+
+        def pick(colour: str) -> None:
+            view.dismiss()
+            self._update(person, colour=colour)
+
+        # Their own colour is offered too when it is not the palette's (a configured seat colour, an old game's).
+        for colour in PALETTE if person.colour in PALETTE else [*PALETTE, person.colour]:
+            swatch = Factory.BigButton(text="✓" if colour == person.colour else "", font_size=dp(30), height=dp(64))
+            swatch.background_color = get_color_from_hex(colour)
+            swatch.color = readable_text(colour)
+            swatch.colour = colour
+            swatch.bind(on_release=lambda _b, c=colour: pick(c))
+            grid.add_widget(swatch)
+        box.add_widget(grid)
+        back = Factory.BigButton(text=_("Back"))
+        back.bind(on_release=lambda _b: view.dismiss())
+        box.add_widget(back)
+        view.add_widget(box)
+        view.open()
+        return view
 
     def set_initial(self, person: Person) -> NamePad:
         """One or two characters on the avatar (empty: the name's first letter)."""
