@@ -34,6 +34,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         by_folder.setdefault(p.parent.parent.name, []).append(ms)
     peak_mb, status = read_peak(paths)
     big = big_frame(paths, repeats)
+    phones = phone_photos(paths)
     return {
         "images": len(frames),
         "networks_run_by": backend(),
@@ -44,6 +45,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         "read_peak_mb": peak_mb,
         "read_exit": status,
         **big,
+        **phones,
     }
 
 
@@ -125,3 +127,28 @@ def big_frame(paths: list[Path], repeats: int) -> dict[str, Any]:
         "big_frame_read_peak_mb": peak_mb,
         "big_frame_read_exit": status,
     }
+
+
+PHONE_SIZES = ((4032, 3024), (3024, 4032), (4000, 3000), (2560, 1920), (8000, 6000), (1600, 1200))
+
+
+def phone_photos(paths: list[Path]) -> dict[str, Any]:
+    """Peak memory of ``companion dice read`` over a folder of phone-sized photos of different sizes (12 MP, 48 MP
+    and smaller; the sample photos blown up, with sensor grain, saved as JPEG): the target is 200 MB on any
+    folder (issue #20)."""
+    import tempfile
+
+    import cv2
+    import numpy as np
+
+    from companion.vision.dataset import load_image
+
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (w, h) in enumerate(PHONE_SIZES):
+            img = cv2.resize(load_image(paths[i % len(paths)]), (w, h), interpolation=cv2.INTER_CUBIC)
+            img = np.clip(img + rng.normal(0, 5, img.shape).astype(np.float32), 0, 255).astype(np.uint8)
+            cv2.imwrite(str(Path(tmp) / f"phone{i}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            del img
+        peak_mb, status = read_peak(sorted(Path(tmp).glob("*.jpg")))
+    return {"phone_photos": len(PHONE_SIZES), "phone_photos_read_peak_mb": peak_mb, "phone_photos_read_exit": status}

@@ -315,7 +315,7 @@ def warm_up() -> None:
     read is not slowed by the loading (~50 ms here, several times that on a Pi) or by the runtime's first-run
     set-up. The layout pair (``second_opinion``) stays loaded on first use: most frames never need it, and its two
     sessions cost ~10-15 MB of peak memory."""
-    load_net().run(to_blob(np.zeros((64, 64, 3), np.uint8)))
+    load_net(str(MODEL_PATH)).run(to_blob(np.zeros((64, 64, 3), np.uint8)))
     blank = np.zeros((1, 3, CROP, CROP), np.float32)
     for net in load_faces():
         net.run(blank)
@@ -415,7 +415,7 @@ def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, lon
     frame's pixels, sorted left to right. ``long_side``: the frame's longer side at the network's input (an input
     bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
     small, f = resized(frame_bgr, long_side)
-    out = run_in_tiles(load_net(), small)
+    out = run_in_tiles(load_net(str(MODEL_PATH)), small)
     det = decode(out, f, min_confidence)
     if len(det):
         h, w = frame_bgr.shape[:2]

@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 MODEL_PATH = Path(__file__).parent / "models" / "dice_verifier.onnx"
 CROP = 48  # side of the square crop the verifier reads
 CONTEXT = 2.25  # the crop covers the candidate box grown this much (the die and what lies around it)
-THRESHOLD = 0.5  # a candidate the verifier gives a lower die probability goes
+THRESHOLD = 0.5  # a candidate the verifier gives a lower die probability goes (chosen on the validation parts, docs)
+UNSURE = 0.8  # a die kept with a lower die probability is flagged for the player to check
 _missing_logged: set[str] = set()
 
 
@@ -72,7 +73,8 @@ def verify(
     frame_bgr: np.ndarray, det: Detections, threshold: float = THRESHOLD, path: Path | None = None
 ) -> Detections:
     """The dice the verifier takes for dice (probability at least ``threshold``), each with its probability in
-    ``data["die"]``; all of them when the model is missing."""
+    ``data["die"]`` and flagged when it is under ``UNSURE``; all of them, as they were, when the model is
+    missing."""
     if not len(det):
         return det
     p = die_probability(frame_bgr, det.boxes, path)
@@ -80,4 +82,5 @@ def verify(
         return det
     data = dict(det.data)
     data["die"] = p
-    return det.replace(data=data)[p >= threshold]
+    flagged = det.flagged | (p < UNSURE)  # kept, but the player is asked to look: it may be no die
+    return det.replace(data=data, flagged=flagged)[p >= threshold]

@@ -155,7 +155,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
         return probs[: len(boxes)]
 
     monkeypatch.setattr(learned, "classify_faces", classify)
-    det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8))
+    det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8), verify_threshold=None)  # stand-ins, no verifier
     assert set(asked) == {learned.FIND_THRESHOLD}
     assert seconds == [1]  # only the spot ruled out, found at 0.4 (>= the detector's own 0.3), was asked again
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]

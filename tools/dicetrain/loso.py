@@ -73,6 +73,44 @@ def score(
     return out
 
 
+RENDER_SEED = 8_000_000  # validation renders: seeds far from every training run's
+
+
+def score_renders(
+    n: int, thresholds: list[float | None], model: Path | None, seed0: int = RENDER_SEED
+) -> dict[str, list[ImageScore]]:
+    """The same on ``n`` appearance-wide renders (``tools/synth/wide.py``, plain surfaces only, no photos: the
+    holes, specks, coins, buttons, bricks and prints the development photos lack). A mostly covered die is no
+    label, and a reading on one is not counted as false."""
+    from companion.vision.scoring import Label
+    from tools.synth.wide import render_scene
+
+    out: dict[str, list[ImageScore]] = {}
+    for k in range(n):
+        sc = render_scene(seed0 + k)
+        truth = [
+            Label(int(v), tuple(float(x) for x in b))
+            for b, v in zip(sc.boxes[~sc.hidden], sc.values[~sc.hidden], strict=True)
+        ]
+        hidden = sc.boxes[sc.hidden]
+        cands = learned.read_candidates(sc.image)
+        if len(cands) and len(hidden):
+            c = cands.centres
+            on_hidden = (
+                (hidden[None, :, 0] <= c[:, None, 0])
+                & (c[:, None, 0] <= hidden[None, :, 2])
+                & (hidden[None, :, 1] <= c[:, None, 1])
+                & (c[:, None, 1] <= hidden[None, :, 3])
+            ).any(axis=1)
+            cands = cands[~on_hidden]
+        p = verifier.die_probability(sc.image, cands.boxes, model) if len(cands) and model else None
+        for t in thresholds:
+            det = cands if t is None or p is None else cands[p >= t]
+            key = "none" if t is None else f"{t:g}"
+            out.setdefault(key, []).append(score_image(truth, predictions(learned.one_per_die(det))))
+    return out
+
+
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
     s = total(scores)
     return {
@@ -95,9 +133,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--thresholds", default="none,0.3,0.5,0.7,0.9")
     ap.add_argument("--parts", default="val,report")
     ap.add_argument("--corrections", default=None, help="label corrections (JSON, see corrections.py)")
+    ap.add_argument("--renders", type=int, default=0, help="also score this many validation renders per fold")
+    ap.add_argument("--detector", default=None, help="another detector (ONNX) than the shipped one")
+    ap.add_argument(
+        "--faces", default=None, help="a folder with other face classifiers (dice_faces_stitched.onnx, dice_faces.onnx)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
+    if args.detector:
+        learned.MODEL_PATH = Path(args.detector)
+    if args.faces:
+        learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
     corrections = None
     if args.corrections:
         from tools.dicetrain.corrections import load_corrections
@@ -113,8 +160,11 @@ def main(argv: list[str] | None = None) -> int:
             if not model.is_file():
                 print(f"{name}: no verifier at {model}; scored without one", file=sys.stderr)
                 model = None
-        for part in args.parts.split(","):
-            scored = score(parts[part], thresholds if model else [None], model, corrections)
+        for part in args.parts.split(",") + (["renders"] if args.renders else []):
+            if part == "renders":
+                scored = score_renders(args.renders, thresholds if model else [None], model)
+            else:
+                scored = score(parts[part], thresholds if model else [None], model, corrections)
             for key, sc in scored.items():
                 fig = figures(sc)
                 results.setdefault(name, {}).setdefault(part, {})[key] = fig

@@ -28,6 +28,7 @@ Rendered scenes and mined candidates are cached under ``--cache`` (the same seed
 from __future__ import annotations
 
 import argparse
+import hashlib
 import pickle
 import time
 from dataclasses import dataclass
@@ -91,16 +92,23 @@ def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return np.asarray(np.all(np.abs(mid - c) <= half, axis=1))
 
 
+INCOMPLETE_LABELS = ("grey-mixed",)  # sets whose labels leave many dice out (by eye: unlabelled dice, faces at
+# an angle labelled on the side towards the camera): their photos give positives only, and no surfaces
+
+
 def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], threshold: float = 0.1) -> Pools:
     """Every candidate the present reader's detector proposes (at the scale it would choose), sorted into dice and
     negatives; a proposal on a hidden (mostly covered) rendered die is neither. On a photo, a proposal the face
-    classifiers read as a sure die (die and face both 0.95) is left out: the labels may have skipped it."""
+    classifiers read as a sure die (die and face both 0.95) is left out: the labels may have skipped it; a photo
+    of a set in ``INCOMPLETE_LABELS`` gives no negatives at all."""
     pools = Pools([], [], [], [])
     for i, s in enumerate(samples):
         for b in s.boxes:
             pools.dice.append((i, b.astype(np.float32)))
         for b in s.others:
             pools.things.append((i, b.astype(np.float32)))
+        if s.set_name in INCOMPLETE_LABELS:
+            continue
         found = learned.find_at_the_right_scale(s.image, threshold)
         if not len(found):
             continue
@@ -145,9 +153,12 @@ def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[l
 
 
 def painted_out(samples: list[Sample]) -> list[np.ndarray]:
-    """The photos with their labelled dice painted out (``cv2.inpaint``): real table surfaces without dice."""
+    """The photos with their labelled dice painted out (``cv2.inpaint``): real table surfaces without dice (not
+    the photos of sets in ``INCOMPLETE_LABELS``: dice would be left on them)."""
     out = []
     for s in samples:
+        if s.set_name in INCOMPLETE_LABELS:
+            continue
         mask = np.zeros(s.image.shape[:2], np.uint8)
         for x0, y0, x1, y1 in s.boxes.astype(int):
             w, h = x1 - x0, y1 - y0
@@ -178,7 +189,15 @@ def crop(img: np.ndarray, box: np.ndarray, rng: np.random.Generator, jitter: boo
     m = learned.crop_matrix(b, angle, flip, verifier.CROP, verifier.CONTEXT)
     side = max(b[2] - b[0], b[3] - b[1]) * verifier.CONTEXT
     interp = cv2.INTER_AREA if side > 2 * verifier.CROP else cv2.INTER_LINEAR
-    return cv2.warpAffine(img, m, (verifier.CROP, verifier.CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpAffine(img, m, (verifier.CROP, verifier.CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    if jitter and rng.random() < SMALL_VIEWS:  # as a die of 7-15 px would come out: fewer pixels, blown up
+        k = int(rng.integers(10, 24))
+        small = cv2.resize(out, (k, k), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (verifier.CROP, verifier.CROP), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+SMALL_VIEWS = 0.15  # share of training crops seen as from a tiny die (a big frame's 7-15 px dice)
 
 
 def off_die(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
@@ -237,10 +256,10 @@ def batch(
                 i, box = pools.things[int(rng.integers(len(pools.things)))]
             elif q < 0.85:
                 i = int(rng.integers(len(samples)))
-                box = off_die(samples[i], rng)
+                box = None if samples[i].set_name in INCOMPLETE_LABELS else off_die(samples[i], rng)
             else:
                 i = int(rng.integers(len(samples)))
-                box = random_spot(samples[i], rng)
+                box = None if samples[i].set_name in INCOMPLETE_LABELS else random_spot(samples[i], rng)
             if box is None:
                 continue
         c = crop(samples[i].image, box, rng, jitter=True)
@@ -290,6 +309,11 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="a set to leave out (a leave-one-set-out fold)")
     ap.add_argument("--scenes", type=int, default=1500, help="appearance-wide rendered scenes")
     ap.add_argument("--scene-seed", type=int, default=700000)
+    ap.add_argument(
+        "--no-photo-surfaces",
+        action="store_true",
+        help="render on made and pattern surfaces only (no training photos): one render cache for every fold",
+    )
     ap.add_argument("--minutes", type=float, default=20.0)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -305,12 +329,17 @@ def main() -> None:
     photos = load(parts["train"])
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
     cache = Path(args.cache) / (args.leave_out or "all")
-    backgrounds = Backgrounds(painted_out(photos))
-    rendered, hidden_r = scenes(cache, args.scenes, args.scene_seed, backgrounds)
+    if args.no_photo_surfaces:  # one set of renders for every fold (nothing of a left-out set in it)
+        rendered, hidden_r = scenes(Path(args.cache) / "shared", args.scenes, args.scene_seed, Backgrounds())
+    else:
+        rendered, hidden_r = scenes(cache, args.scenes, args.scene_seed, Backgrounds(painted_out(photos)))
     samples = photos + rendered
     real = [True] * len(photos) + [False] * len(rendered)
     hidden = [np.zeros((0, 4), np.float32)] * len(photos) + hidden_r
-    pool_path = cache / f"pools-{args.scenes}-{args.scene_seed}.pkl"
+    miners = hashlib.sha256(b"".join(p.read_bytes() for p in (learned.MODEL_PATH, *learned.FACES_PATHS)))
+    pool_path = (
+        cache / f"pools-{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{miners.hexdigest()[:8]}.pkl"
+    )
     if pool_path.exists():
         with pool_path.open("rb") as f:
             pools = pickle.load(f)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -155,10 +155,18 @@ def _put_text(
     thickness: int,
     line: int = cv2.LINE_AA,
 ) -> None:
-    """``cv2.putText`` into a float mask (OpenCV draws text on 8-bit images only): the mask's maximum with it."""
-    ink = np.zeros(mask.shape[:2], np.uint8)
-    cv2.putText(ink, text, org, font, scale, 255, thickness, line)
-    np.maximum(mask, ink.astype(np.float32) * (value / 255.0), out=mask)
+    """``cv2.putText`` into a float mask (OpenCV draws text on 8-bit images only): the mask's maximum with it,
+    drawn on a patch just big enough for the text."""
+    (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
+    pad = thickness + 2
+    x0, y0 = max(0, org[0] - pad), max(0, org[1] - th - pad)
+    x1, y1 = min(mask.shape[1], org[0] + tw + pad), min(mask.shape[0], org[1] + base + pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    ink = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.putText(ink, text, (org[0] - x0, org[1] - y0), font, scale, 255, thickness, line)
+    part = mask[y0:y1, x0:x1]
+    np.maximum(part, ink.astype(np.float32) * (value / 255.0), out=part)
 
 
 def _fill(hw: tuple[int, int], colour: np.ndarray) -> np.ndarray:
@@ -542,6 +550,7 @@ SURFACES: dict[str, tuple[Callable[[np.random.Generator, tuple[int, int]], np.nd
 
 # -- things that are not dice ----------------------------------------------------------------------------------------
 
+BLOCKS = 0.12  # share of scenes with a block of touching dice in rows
 THINGS = (
     "hole",
     "speck",
@@ -572,7 +581,7 @@ def _paint(scene: np.ndarray, mask: np.ndarray, colour: np.ndarray | float) -> N
     scene += mask[:, :, None] * colour
 
 
-def draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float]) -> None:
+def _draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float]) -> None:
     """Draw a thing that is not a die (supersampled coordinates inside)."""
     rng = np.random.default_rng(t.seed)
     h, w = scene.shape[:2]
@@ -829,7 +838,39 @@ def die_face(d: WideDie, n: int) -> tuple[np.ndarray, np.ndarray]:
     return canvas, _rounded_square(n, d.corner)
 
 
+def _region(scene: np.ndarray, centre: tuple[float, float], reach: float) -> tuple[np.ndarray, float, float]:
+    """The part of the (supersampled) scene within ``reach`` output px of ``centre`` (a view: drawing on it draws
+    on the scene), and its origin in output px."""
+    h, w = scene.shape[:2]
+    x0 = int(max(0, math.floor((centre[0] - reach) * SS)))
+    y0 = int(max(0, math.floor((centre[1] - reach) * SS)))
+    x1 = int(min(w, math.ceil((centre[0] + reach) * SS)))
+    y1 = int(min(h, math.ceil((centre[1] + reach) * SS)))
+    return scene[y0:y1, x0:x1], x0 / SS, y0 / SS
+
+
 def draw_die(scene: np.ndarray, d: WideDie, shadow: tuple[float, float, float]) -> np.ndarray:
+    """Draw a die (shadow, sides, top face) on the part of the scene it can reach; returns the top face's corners
+    in output px."""
+    reach = d.size * (1.3 + 2.0 * shadow[0] + 3.0 * shadow[1] + (d.side[1] if d.side else 0.0)) + 4
+    part, ox, oy = _region(scene, d.centre, reach)
+    if part.size == 0:
+        return _draw_die(scene, d, shadow)
+    local = replace(d, centre=(d.centre[0] - ox, d.centre[1] - oy))
+    return _draw_die(part, local, shadow) + np.array([ox, oy])
+
+
+def draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float]) -> None:
+    """Draw a thing that is not a die on the part of the scene it can reach."""
+    reach = t.size * (1.2 + 2.0 * shadow[0] + 3.0 * shadow[1]) + 4
+    if t.kind == "text":
+        reach = t.size * 4 + 8
+    part, ox, oy = _region(scene, t.centre, reach)
+    if part.size:
+        _draw_thing(part, replace(t, centre=(t.centre[0] - ox, t.centre[1] - oy)), shadow)
+
+
+def _draw_die(scene: np.ndarray, d: WideDie, shadow: tuple[float, float, float]) -> np.ndarray:
     """Draw a die (shadow, sides, top face); returns the top face's corners in output px."""
     h, w = scene.shape[:2]
     n = max(4, round(d.size * SS))
@@ -938,7 +979,21 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
     for t in things:
         draw_thing(scene, t, shadow)
     dice: list[WideDie] = []
-    for _ in range(n_dice):
+    if n_dice and rng.random() < BLOCKS:  # a block of touching dice in rows, as pushed together on a tray
+        cols, rows = int(rng.integers(2, 4)), int(rng.integers(1, 4))
+        gap = float(rng.uniform(1.0, 1.08)) * die_size
+        turn = float(rng.uniform(0, 360))
+        ca, sa = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        reach = gap * max(cols, rows)
+        if w > 2 * reach and h > 2 * reach:
+            ox, oy = float(rng.uniform(reach, w - reach)), float(rng.uniform(reach, h - reach))
+            for i in range(cols):
+                for j in range(rows):
+                    u, v = (i - (cols - 1) / 2) * gap, (j - (rows - 1) / 2) * gap
+                    c = (ox + u * ca - v * sa, oy + u * sa + v * ca)
+                    die = random_die(rng, c, die_size * float(rng.uniform(0.97, 1.03)))
+                    dice.append(replace(die, angle=turn + float(rng.uniform(-4, 4))))
+    for _ in range(max(0, n_dice - len(dice))):
         s = die_size * float(rng.uniform(0.85, 1.15))
         mode = rng.random()
         for _ in range(60):
@@ -957,7 +1012,7 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
             if not (s * 0.5 <= c[0] <= w - s * 0.5 and s * 0.5 <= c[1] <= h - s * 0.5):
                 continue
             near_die = [math.dist(c, d.centre) for d in dice]
-            if mode >= 0.3 and any(dd < (s + d.size) * 0.72 for dd, d in zip(near_die, dice, strict=True)):
+            if mode >= 0.38 and any(dd < (s + d.size) * 0.72 for dd, d in zip(near_die, dice, strict=True)):
                 continue
             if mode < 0.38 and near_die and min(near_die) < s * 0.5:
                 continue
