@@ -111,6 +111,13 @@ def test_a_play_opens_to_its_score_sheet_timeline_and_chart(ui: UI) -> None:
     # Edition and options in the setup screen's words, under the scores; the edition said once, by its option.
     assert "Cards per deck: 34 (Hasbro edition)" in texts and "Play to: 100 points" in texts
     assert "edition hasbro" not in texts and not screen.info_text
+    # The player's column is the wide one (equal columns cut a 12-letter name beside a 160 px rank column).
+    from kivy.uix.label import Label
+
+    ana = next(w for w in screen.ids.body.walk(restrict=True) if type(w) is Label and "Ana[/color][/b]" in w.text)
+    assert ana.width >= 200 and ana.x < 150
+    score = next(w for w in screen.ids.body.walk(restrict=True) if type(w) is Label and "Score" in w.text)
+    assert score.text_size[0] == score.width  # headings start where their column does, as the figures under them
     ui.tap(screen.ids.timeline)
     ui.screenshot("history-play-timeline")
     assert "Round started" in ui.texts() and "takes the stack" in ui.texts()
@@ -313,3 +320,14 @@ def test_a_long_games_timeline_is_drawn_a_page_at_a_time(ui: UI) -> None:
     ui.advance(3)
     ui.tap(ui.find("20 later moves"))
     assert len(lines()) == 20 and ui.find(f"{2 * PAGE} earlier moves")
+
+
+def test_games_are_named_in_the_tables_language() -> None:
+    from companion.i18n import using
+    from companion.ui.screens.history import game_title
+
+    with using("es"):
+        assert game_title("artcollectors") == "Coleccionistas de arte"
+    with using("ko"):
+        assert game_title("ratatat") != "Rat-a-Tat Roll"
+    assert game_title("chess") == "chess"  # an imported play of a game this version does not have

@@ -54,8 +54,15 @@ def duration_text(seconds: float) -> str:
 
 
 def game_title(game: str) -> str:
+    """The game's name in the table's language ("Coleccionistas de arte"); an imported play of a game this
+    version does not have keeps its id."""
+    from companion.ui.words import TITLES
+    from companion.ui.words import game_title as worded
+
+    if game in TITLES:
+        return worded(game)
     try:
-        return find_engine(game).title
+        return worded(find_engine(game))
     except Exception:  # a game this version does not have (an imported play)
         return game
 

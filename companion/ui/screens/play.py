@@ -111,7 +111,11 @@ class PlayScreen(Screen):
             self.info_text = ""
             self.has_chart = False
             return
-        self.title_text = f"{game_title(play.game)} · {when_text(play.started)} · {duration_text(play.duration_s)}"
+        # The game over when and how long, so the longest title ("Col·leccionistes d'art") is never cut.
+        when = f"{when_text(play.started)} · {duration_text(play.duration_s)}"
+        self.title_text = (
+            f"[b]{escape_markup(game_title(play.game))}[/b]\n[size={int(dp(16))}]{escape_markup(when)}[/size]"
+        )
         self.info_text = ""
         self.has_chart = play.game in CHARTED and bool(play.series)
         if self.showing_timeline:
@@ -128,14 +132,20 @@ class PlayScreen(Screen):
     def _sheet(self, body: Any, play: Play) -> None:
         people = self.names()
         stats = GAME_STATS.get(play.game, ())
-        columns = 3 + len(stats)
-        grid = Factory.GridLayout(cols=columns, size_hint_y=None, spacing=(dp(4), dp(4)), row_default_height=dp(48))
+        # Rank, score and the game's figures as wide as they need; the player's column takes the rest (equal
+        # columns left a 14-character name 130 px and cut it, beside a 160 px column for the rank).
+        widths = [dp(44), None, dp(100), *(dp(120) for _s in stats)]
+        grid = Factory.GridLayout(cols=len(widths), size_hint_y=None, spacing=(dp(4), dp(4)), row_default_height=dp(48))
         grid.bind(minimum_height=grid.setter("height"))
-        for header in ["", _("Player"), _("Score"), *(_(STAT_LABELS[s]) for s in stats)]:
+        for header, width in zip(
+            ["", _("Player"), _("Score"), *(_(STAT_LABELS[s]) for s in stats)], widths, strict=True
+        ):
             # A long heading wraps to a second line ("Empats de la pila central"), never cut short.
             head = Label(text=f"[color=9aa0b0]{escape_markup(header)}[/color]", markup=True, font_size=dp(16))
             head.halign, head.valign = "left", "middle"
             head.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+            if width is not None:
+                head.size_hint_x, head.width, head.text_size = None, width, (width, None)
             grid.add_widget(head)
         for seat in sorted(play.players, key=lambda p: (p.rank or 99, p.seat)):
             person = people.get(seat.seat)
@@ -154,10 +164,10 @@ class PlayScreen(Screen):
             shown = f"[color={WIN}]{escape_markup(label)}[/color]" if seat.winner else escape_markup(label)
             chip.add_widget(_cell(f"[b]{shown}[/b]", size=20))
             grid.add_widget(chip)
-            grid.add_widget(_cell(f"[b]{score_text(seat.score)}[/b]", size=22))
+            grid.add_widget(_cell(f"[b]{score_text(seat.score)}[/b]", size=22, width=widths[2]))
             for stat in stats:
                 value = seat.stats.get(stat)
-                grid.add_widget(_cell(stat_text(stat, value) if value is not None else "–", size=18))
+                grid.add_widget(_cell(stat_text(stat, value) if value is not None else "–", size=18, width=dp(120)))
         body.add_widget(grid)
         if play.lowest_wins:
             body.add_widget(Factory.Caption(text=_("Lowest score wins.")))
