@@ -85,6 +85,22 @@ def fit_font(text: str, room: float, largest: float, smallest: float, *, bold: b
     return max(size, float(smallest))
 
 
+def fit_name(name: str, words: Callable[[str], str], room: float, font_size: float, *, bold: bool = False) -> str:
+    """``name`` as it fits in ``words(name)`` on one line of ``room`` px: cut at the end with an ellipsis as much
+    as needed, so it is the name that is shortened, never the words around it ("Guillem F… tokens 2 +1 next
+    turn", "Torn de Guillem F…"). ``words`` gives the plain text around a name (no markup)."""
+    from kivy.core.text import Label as CoreLabel
+
+    measure = CoreLabel(font_size=font_size, bold=bold).get_extents
+    if measure(words(name))[0] <= room:
+        return name
+    for end in range(len(name) - 1, 0, -1):
+        cut = name[:end].rstrip() + "…"
+        if measure(words(cut))[0] <= room:
+            return cut
+    return "…"
+
+
 class FitLines(Label):
     """Text in a box of a fixed height, never moving what is around it: wrapped to the width in the largest
     font from ``max_font`` down to ``min_font`` (1 px steps) whose lines fit the height; still too long at

@@ -176,7 +176,8 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
         full, kept = _squash(text), _squash(shown)
         if kept != full:
             if label.shorten and ("..." in shown or "…" in shown):
-                if not any(name and name in text for name in allowed):
+                # a name cut where only its start fits: every other word still shown
+                if not _only_names_cut(text, shown, allowed):
                     problems.append(Problem(where, "shortened", text, f"shows {shown!r}"))
             else:
                 problems.append(Problem(where, "clipped", text, f"shows {shown!r}"))
@@ -218,6 +219,18 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
             if both is not None and both[2] - both[0] > OVERLAP and both[3] - both[1] > OVERLAP:
                 problems.append(Problem(where, "overlap", plain(a), f"with {plain(b)[:50]!r}"))
     return problems
+
+
+def _only_names_cut(text: str, shown: str, names: set[str]) -> bool:
+    """Whether a shortened label lost only (parts of) players' names: every other word of it is still shown."""
+    if not any(name and name in text for name in names):
+        return False
+    rest = text
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            rest = rest.replace(name, " ")
+    words = [w.strip(",.;:·()") for w in rest.split()]
+    return all(word in shown for word in words if word)
 
 
 def _outside_layout(label: Any) -> str:

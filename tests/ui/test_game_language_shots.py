@@ -189,6 +189,10 @@ def setup_screens(shots: Shots) -> None:
         screen._build_players()
         shots.notice()
         shots.take(f"{game}-setup")
+        if hasattr(screen, "how_to_play"):  # the game's rules page, opened from its setup screen
+            screen.how_to_play()
+            ui.advance(3)
+            shots.take(f"{game}-how-to-play")
 
 
 def ratatat(shots: Shots) -> None:

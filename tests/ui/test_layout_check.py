@@ -40,6 +40,8 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
     wide = _label("Col·leccionistes d'art", (10, 200), (60, 40))  # no text_size: drawn past its box
     short = _label("Guillem Ferrer Puigdomènech", (400, 10), (90, 40), shorten=True)
     short.text_size = short.size
+    sentence = _label("Guillem Ferrer Puigdomènech: take a number", (400, 60), (150, 40), shorten=True)
+    sentence.text_size = sentence.size  # cut where it is not the name: the words lost are not a name's
     over_a = _label("Robin Tell", (300, 300), (200, 40))
     over_b = _label("el banquer", (310, 305), (200, 40))
     tofu = _label("Naïve த", (500, 400), (250, 40))
@@ -52,7 +54,7 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
     tall.size_hint_x = 1
     tall.text_size = (250, None)
     row.add_widget(tall)
-    root = _place(ui, lost, wide, short, over_a, over_b, tofu, split, row)
+    root = _place(ui, lost, wide, short, sentence, over_a, over_b, tofu, split, row)
     try:
         problems = check(root, ui.window, "faults")
         kinds = {(p.kind, p.text) for p in problems}
@@ -64,8 +66,9 @@ def test_each_kind_of_fault_is_found(ui: UI) -> None:
         assert ("broken word", split.text) in kinds, problems
         assert ("outside its row", tall.text) in kinds, problems
         assert not any(p.kind == "tofu" and "Naïve" in p.text and "U+00EF" in p.detail for p in problems)
-        allowed = check(root, ui.window, "names", allow_shortened={"Guillem Ferrer"})
-        assert not any(p.kind == "shortened" for p in allowed)  # a long name cut by design
+        allowed = check(root, ui.window, "names", allow_shortened={"Guillem Ferrer Puigdomènech"})
+        assert not any(p.kind == "shortened" and p.text == short.text for p in allowed)  # a long name cut by design
+        assert any(p.kind == "shortened" and p.text == sentence.text for p in allowed)  # not the words after it
     finally:
         ui.window.remove_widget(root)
 

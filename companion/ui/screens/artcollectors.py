@@ -39,7 +39,7 @@ from companion.i18n import _, and_list, ngettext
 from companion.ui.contrast import legible_rgba
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
-from companion.ui.widgets import dialog, readable_text
+from companion.ui.widgets import dialog, fit_name, readable_text
 from hardware.buttons import ButtonEvent
 
 load_kv("artcollectors")
@@ -553,9 +553,15 @@ class ArtCollectorsScreen(GameScreen):
         ids = self.tracker.ids
         seat = int(state["current"])
         colour = state["colours"][seat]
-        ids.whose.text = _("{name}'s turn").format(
-            name=f"[color={colour.lstrip('#')}]{escape_markup(state['players'][seat])}[/color]"
+        whose = ids.whose
+        name = fit_name(  # the name is what gets cut when long, never "'s turn"
+            state["players"][seat],
+            lambda n: _("{name}'s turn").format(name=n),
+            whose.width - dp(4),
+            whose.font_size,
+            bold=whose.bold,
         )
+        whose.text = _("{name}'s turn").format(name=f"[color={colour.lstrip('#')}]{escape_markup(name)}[/color]")
         tokens: list[str] = list(state["turn"]["tokens"])
         left = Counter(tokens)  # matched by count: an undone draw or a stolen run can leave a code fewer times
         kept: list[str] = []

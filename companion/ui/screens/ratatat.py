@@ -263,18 +263,33 @@ class PlayerTile(BoxLayout):
         self.colour = colour
         self.cards = 0
         self.active = False
-        self.bind(pos=self.redraw, size=self.redraw)
+        self.tokens = self.fresh = 0
+        self.bind(pos=self.redraw, size=self.redraw, width=self._fit_text)
 
     def update(self, cards: int, tokens: int, fresh: int, active: bool) -> None:
         self.cards, self.active = cards, active
         # dimmed tiles sit on the dark background: white text; the active tile is solid: contrast with it
         self.ids.name.color = readable_text(self.colour) if active else (1, 1, 1, 1)
-        # TRANSLATORS: a player's re-roll tokens, label style ("tokens 2"); then those earned this turn
-        have = _("tokens {n}").format(n=tokens - fresh)
-        if fresh:
-            have = _("{tokens} +{n} next turn").format(tokens=have, n=fresh)
-        self.text = f"[b]{escape_markup(self.name)}[/b]  {escape_markup(have)}"
+        self.tokens, self.fresh = tokens - fresh, fresh
+        self._fit_text()
         self.redraw()
+
+    def _fit_text(self, *_args: Any) -> None:
+        """The name and the tokens on one line: a long name is cut to make room, never the tokens; with tokens
+        earned this turn and no room for their words, just their number ("tokens 2 +1")."""
+        from companion.ui.widgets import fit_name
+
+        # TRANSLATORS: a player's re-roll tokens, label style ("tokens 2"); then those earned this turn
+        have = _("tokens {n}").format(n=self.tokens)
+        label = self.ids.name
+        room = self.width - self.padding[0] - self.padding[2] - dp(2)
+        if self.fresh:
+            full = _("{tokens} +{n} next turn").format(tokens=have, n=self.fresh)
+            name = fit_name(self.name, lambda n: f"{n}  {full}", room, label.font_size, bold=True)
+            # TRANSLATORS: the short form of "tokens 2 +1 next turn" where a tile has no room for it
+            have = full if len(name) >= min(6, len(self.name)) else _("{tokens} +{n}").format(tokens=have, n=self.fresh)
+        name = fit_name(self.name, lambda n: f"{n}  {have}", room, label.font_size, bold=True)
+        self.text = f"[b]{escape_markup(name)}[/b]  {escape_markup(have)}"
 
     def redraw(self, *_args: Any) -> None:
         self.canvas.before.clear()
