@@ -124,7 +124,7 @@ def assistant(state: State) -> dict[str, Any]:
     return {"options": options, "best": best, "lowest": lowest}
 
 
-def _only(state: State, value: int) -> str:
+def _only(state: State, value: Any) -> str:
     """The refusal of one card value too many: the deck has only so many."""
     count = int(state["deck"][str(value)])
     return ngettext("the deck has only {n} card of {value}", "the deck has only {n} cards of {value}", count).format(
