@@ -249,6 +249,22 @@ def ink_rect(label: Any) -> tuple[float, float, float, float] | None:
     return (left + x0, top - y1, left + x1, top - y0)
 
 
+def small_markup(root: Any, min_font: float) -> list[str]:
+    """Text drawn smaller than ``min_font`` px by a ``[size=N]`` inside a shown label's markup (a label's own font
+    size is :func:`layout_problems`' ``min_font`` check)."""
+    import re
+
+    from kivy.uix.label import Label
+
+    found = []
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Label) and widget.markup and _shown(widget):
+            for size in re.findall(r"\[size=(\d+)", str(widget.text)):
+                if int(size) < min_font:
+                    found.append(f"[size={size}] in {str(widget.text)[:40]!r}")
+    return found
+
+
 def _intersect(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
     return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 

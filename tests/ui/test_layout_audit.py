@@ -1,7 +1,9 @@
 """Every game's screens at 800×480, with the notice banner shown and hidden: the example games of
 ``tests/games/logs/`` are played through the app, and at the first move of each phase and every few moves the
 screen is checked for text drawn over other text or buttons, text outside its box and anything off the window
-(``ui_support.layout_problems``). Screenshots of the first screen of each phase: tests/screenshots/audit-*.png."""
+(``ui_support.layout_problems``), and for text under 16 px, a long header message included (#21 item 10, the
+check ``test_readable_text`` makes of the other screens: one walk through the games serves both). Screenshots of
+the first screen of each phase: tests/screenshots/audit-*.png."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_support import UI, layout_problems
+from ui_support import UI, layout_problems, small_markup
 
 from companion.journal.replay import load_lines
 
@@ -21,6 +23,13 @@ NOTICE = "No GPIO buttons found: keys 1–5 and the on-screen buttons stand in f
 LONG_NOTICE = (
     "Camera lost: the camera gives no frames (it was unplugged or its cable is loose). Touch entry still works; "
     "reconnecting every 5 s. Plug it back in and the dice screen picks it up by itself."
+)
+
+
+MIN_FONT = 16  # px: no text smaller (#21 item 10)
+LONG_MESSAGE = (
+    "Bartholomew-Ch takes the Yellow 9 with a balloon: +1 token; the bank is empty now, so nobody gets a token "
+    "for a balloon until one is spent"
 )
 
 
@@ -37,8 +46,11 @@ def banner(ui: UI, shown: bool, *, long: bool = False) -> None:
     ui.advance(2)
 
 
-def check(ui: UI, where: str) -> list[str]:
-    return [f"{where}: {problem}" for problem in layout_problems(ui.app.root)]
+def check(ui: UI, where: str, *, min_font: float | None = None) -> list[str]:
+    problems = [f"{where}: {problem}" for problem in layout_problems(ui.app.root, min_font=min_font)]
+    if min_font is not None:
+        problems += [f"{where}: {problem}" for problem in small_markup(ui.app.root, min_font)]
+    return problems
 
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
@@ -62,9 +74,14 @@ def test_every_phase_fits_with_and_without_the_banner(ui: UI, path: Path) -> Non
         screen._changed()
         for shown, long in ((True, seq % 2 == 1), (False, False)):
             banner(ui, shown, long=long)
-            problems += check(ui, f"after move {seq} ({phase}, banner {'shown' if shown else 'hidden'})")
+            where = f"after move {seq} ({phase}, banner {'shown' if shown else 'hidden'})"
+            problems += check(ui, where, min_font=MIN_FONT)
             if first and shown:
                 ui.screenshot(f"audit-{path.stem}-{seq:03d}-{phase}")
+    banner(ui, True)
+    screen.show_message(LONG_MESSAGE)  # a long header message: smaller type, never below 16 px
+    ui.advance(2)
+    problems += check(ui, "a long message", min_font=MIN_FONT)
     assert not problems, "\n".join(problems[:20])
 
 
