@@ -62,6 +62,7 @@ COUNTS = {
 }
 
 
+@pytest.mark.slow
 def test_final_count_game_by_touch(ui: UI) -> None:
     screen = new_game(ui, 4)
     assert "painting 10 and its tokens are out" in ui.texts()
@@ -123,6 +124,7 @@ def pile_scores(state: dict[str, Any]) -> dict[str, int]:
     return dict(zip(names, totals, strict=True))
 
 
+@pytest.mark.slow
 def test_tracked_game_by_touch_until_the_bag_is_empty(ui: UI) -> None:
     screen = new_game(ui, 3, tracker=True)
     ui.tap_text("Start tracking")

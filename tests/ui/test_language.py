@@ -102,6 +102,7 @@ def test_a_notice_on_show_is_worded_again_after_a_switch(home: Path, tmp_path: P
         ui.close()
 
 
+@pytest.mark.slow
 def test_a_game_started_in_korean_resumes_in_catalan(home: Path, tmp_path: Path) -> None:
     """The journal holds actions, not sentences: the same rows replay to the same state in any language."""
     setup, actions = load_lines(LOG.read_text(encoding="utf-8").splitlines(), source=str(LOG))

@@ -104,6 +104,7 @@ def fast_forward(ui: UI, until: Any) -> None:
     ui.advance(3)
 
 
+@pytest.mark.slow
 def test_a_whole_game_by_touch(ui: UI) -> None:
     ui.app.start_game(Setup("lowdown", PLAYERS, {"end_grids": 1}, 3))
     ui.advance(3)

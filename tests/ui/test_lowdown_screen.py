@@ -346,6 +346,7 @@ def test_new_game_screen_offers_the_lowdown_settings(ui: UI) -> None:
     assert "app keeps a secret pair hidden" in screen.info
 
 
+@pytest.mark.slow
 def test_a_stuck_active_player_is_told_to_look_then_what_they_did(ui: UI) -> None:
     """Nothing fits the open dice and no wild is left: the hint and a tapped square both point at the secret
     pair (not at a spent wild or a number die that cannot be picked), and after shading, the others read that the

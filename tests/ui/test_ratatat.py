@@ -206,6 +206,7 @@ def test_no_token_message_and_swap_declined(ui: UI) -> None:
     assert state(ui)["current"] == 2 and [len(r) for r in state(ui)["rows"]] == [2, 1, 1]
 
 
+@pytest.mark.slow
 def test_two_player_end_game_and_scores(ui: UI) -> None:
     players = PLAYERS[:2]
     screen = start(ui, players)
@@ -310,6 +311,7 @@ def overlapping(ui: UI) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
     """A whole game by touches only: dice faces tapped, cards from the pile, the final round (rat with the
     blind give-back, a pass, a swap) ending after Cid, who was last to 4 cards; then the reveal."""

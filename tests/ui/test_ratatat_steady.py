@@ -131,6 +131,7 @@ def test_dice_entered_by_touch_on_one_keypad_that_stays_put(ui: UI, shown: bool)
     assert screen.state["dice"] == [1, 3, 4]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_the_controls_start_at_one_height_in_every_phase(ui: UI, path: Path) -> None:
     """Every move of the example games (banner shown): the controls start at one height, and end above the

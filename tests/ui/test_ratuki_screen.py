@@ -444,6 +444,7 @@ def layout_faults(ui: UI) -> list[str]:
     return faults
 
 
+@pytest.mark.slow
 def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
     """Two rounds as at the table: buttons call stacks, counters enter pile/left/hand, the winner at the target."""
     ui.app.start_game(Setup("ratuki", FIVE, {"count_hand": True}))  # to 100 points

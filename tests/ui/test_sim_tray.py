@@ -136,6 +136,7 @@ def test_a_real_camera_never_shows_a_roll_button(ui: UI) -> None:
     ui.key("r")  # no tray to roll: the key does nothing
 
 
+@pytest.mark.slow
 def test_calibration_can_be_finished_in_simulation(ui: UI) -> None:
     """#21.4: the wizard stopped at step 2 ("this calibration is for 640x640") and Start again failed the same
     way. One frame size: camera, tray (the markers), empty tray, every colour and picture face, verify, save."""

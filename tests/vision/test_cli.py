@@ -205,6 +205,7 @@ def test_importing_companion_does_not_import_cv2() -> None:
     assert out.split() == ["False", "False"]
 
 
+@pytest.mark.slow
 def test_bench_reports_speed_and_memory() -> None:
     from companion.vision.bench import bench_vision
 

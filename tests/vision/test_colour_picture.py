@@ -176,6 +176,7 @@ def test_plain_face_taken_for_a_big_one_is_a_colour_die(calibrated: tuple[Any, W
     assert list(zip(out.kinds, out.faces, strict=True)) == [("pips", 1), ("colour", "red")]
 
 
+@pytest.mark.slow
 def test_colour_marks_on_white_dice() -> None:
     """Colour dice that are white with a coloured disc per face: learned and read the same way."""
     rng = np.random.default_rng(14)

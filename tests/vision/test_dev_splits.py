@@ -73,6 +73,7 @@ def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
         assert parts["train"] and 0.1 * n <= len(parts["val"]) and 0.1 * n <= len(parts["test"])
 
 
+@pytest.mark.slow
 def test_renders_are_deterministic_and_hold_what_their_truth_says() -> None:
     a, b = render_scene(12345), render_scene(12345)
     assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)

@@ -574,6 +574,7 @@ def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:
     assert s.accuracy >= 0.9 and s.false_rate <= 0.1, s.to_json()
 
 
+@pytest.mark.slow
 def test_a_big_sharp_frame_of_small_dice_is_read() -> None:
     """The samples tiled 3x3 (1920 px frames, dice a third as big relative to the frame, as sharp as the photos):
     the dice are ~10-17 px at the first look, which the detector measures as 20-29 px, so the closer look has to

@@ -257,6 +257,7 @@ def test_calibrated_tray_outline_straightens_a_tilted_view() -> None:
     assert total(scores).perfect_share == 1.0, total(scores)
 
 
+@pytest.mark.slow
 def test_random_scenes_of_many_dice_colours_sizes_trays_and_lights() -> None:
     """A broad check that nothing was tuned to one look: random trays, dice colours, sizes (22-60 px), angles,
     light colour, blur and noise. Floors sit under the measured 96.8% (60 scenes) on these 20."""
