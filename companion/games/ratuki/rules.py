@@ -67,12 +67,18 @@ def _numbers(values: tuple[int, ...], words: str, zero: str = "") -> tuple[Choic
 
 SETTINGS: dict[str, Setting] = {
     # Presses closer together than this are a tie (ms). See docs/ratuki.md for why 50.
-    "tie_window_ms": Setting(50, N_("Presses count as a tie within"), _numbers((50, 60, 80, 100, 0, 20, 30, 40), N_("{value} ms"))),
+    "tie_window_ms": Setting(
+        50, N_("Presses count as a tie within"), _numbers((50, 60, 80, 100, 0, 20, 30, 40), N_("{value} ms"))
+    ),
     # After the window closes, presses are late for this long (ms) and cannot open a new contest.
-    "lockout_ms": Setting(500, N_("Buttons rest after a call for"), _numbers((500, 750, 1000, 1500, 250), N_("{value} ms"))),
+    "lockout_ms": Setting(
+        500, N_("Buttons rest after a call for"), _numbers((500, 750, 1000, 1500, 250), N_("{value} ms"))
+    ),
     # "Nobody has called for N seconds — round over?" prompt; 0 turns it off.
     "stall_s": Setting(
-        45, N_("Ask “round over?” when nobody calls for"), _numbers((45, 60, 90, 120, 0, 20, 30), N_("{value} s"), N_("never"))
+        45,
+        N_("Ask “round over?” when nobody calls for"),
+        _numbers((45, 60, 90, 120, 0, 20, 30), N_("{value} s"), N_("never")),
     ),
     "target": Setting(100, N_("Play to"), _numbers((100, 150, 200, 250, 300), N_("{value} points"))),
     # Subtract the cards in hand too (one published variant).
