@@ -62,9 +62,8 @@ def score(
         truth = labels(path, w, h)
         fixed = labels(path, w, h, corrections) if corrections else None
         cands = learned.read_candidates(img)
-        p = verifier.die_probability(img, cands.boxes, model) if len(cands) and model else None
         for t in thresholds:
-            det = cands if t is None or p is None else cands[p >= t]
+            det = cands if t is None or model is None else verifier.verify(img, cands, t, model)
             det = learned.one_per_die(det)
             key = "none" if t is None else f"{t:g}"
             out.setdefault(key, []).append(score_image(truth, predictions(det)))
@@ -103,9 +102,8 @@ def score_renders(
                 & (c[:, None, 1] <= hidden[None, :, 3])
             ).any(axis=1)
             cands = cands[~on_hidden]
-        p = verifier.die_probability(sc.image, cands.boxes, model) if len(cands) and model else None
         for t in thresholds:
-            det = cands if t is None or p is None else cands[p >= t]
+            det = cands if t is None or model is None else verifier.verify(sc.image, cands, t, model)
             key = "none" if t is None else f"{t:g}"
             out.setdefault(key, []).append(score_image(truth, predictions(learned.one_per_die(det))))
     return out

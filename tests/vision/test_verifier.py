@@ -1,0 +1,191 @@
+"""Issue #20: the die verifier (companion/vision/verifier.py), the detector fixes that keep touching dice (an
+oversized box deletes nothing; a closer look adds to the first look's finds), and bounded candidates."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from companion.vision import learned, verifier
+from companion.vision.detections import Detections
+
+
+class Stand:
+    """A stand-in network: die probability = the crop's mean brightness after normalisation says nothing, so
+    it answers from a table of boxes instead (keyed by call order)."""
+
+    def __init__(self, p: list[float]) -> None:
+        self.p = np.asarray(p, np.float32)
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        assert x.shape[1:] == (3, verifier.CROP, verifier.CROP)
+        p = self.p[: len(x)]
+        return np.stack([1 - p, p], axis=1)
+
+
+def dice(boxes: list[list[int]], conf: float = 0.9) -> Detections:
+    return Detections.from_lists(boxes, [3] * len(boxes), [conf] * len(boxes))
+
+
+def test_the_verifier_model_is_shipped_small_and_reads_crops_of_the_box_and_its_surroundings() -> None:
+    assert verifier.MODEL_PATH.is_file()
+    assert verifier.MODEL_PATH.stat().st_size < 1024 * 1024
+    frame = np.zeros((200, 300, 3), np.uint8)
+    frame[90:110, 140:160] = 255  # a 20 px white square
+    crops = verifier.crops(frame, np.array([[140, 90, 160, 110]], np.float32))
+    assert crops.shape == (1, 3, verifier.CROP, verifier.CROP)
+    # the square fills 1 / CONTEXT of the crop's side: a bright middle, dark all round
+    grey = crops[0].mean(axis=0)
+    mid, edge = verifier.CROP // 2, 2
+    assert grey[mid, mid] > 0 > grey[edge, edge]
+    inside = (grey > 0).sum(axis=0).max()
+    assert inside == pytest.approx(verifier.CROP / verifier.CONTEXT, abs=3)
+    p = verifier.die_probability(frame, np.array([[140, 90, 160, 110]], np.float32))
+    assert p is not None and p.shape == (1,) and 0.0 <= float(p[0]) <= 1.0
+
+
+def test_a_candidate_the_verifier_rejects_is_dropped_whatever_its_value_confidence(monkeypatch) -> None:
+    monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.95, 0.1, 0.6]))
+    det = dice([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], conf=0.99)
+    kept = verifier.verify(np.zeros((50, 120, 3), np.uint8), det, threshold=0.5)
+    assert kept.boxes[:, 0].tolist() == [0, 80]
+    assert kept.data["die"].tolist() == pytest.approx([0.95, 0.6])
+    assert kept.flagged.tolist() == [False, True]  # kept, but under UNSURE: the player is asked to look
+    assert kept.confidences.tolist() == pytest.approx([0.99, 0.99])  # the value's confidence is left as read
+
+
+def test_without_the_model_file_nothing_is_dropped_and_it_is_said_once(tmp_path, caplog) -> None:
+    det = dice([[0, 0, 20, 20]])
+    missing = tmp_path / "none.onnx"
+    with caplog.at_level(logging.ERROR):
+        assert len(verifier.verify(np.zeros((30, 30, 3), np.uint8), det, path=missing)) == 1
+        assert len(verifier.verify(np.zeros((30, 30, 3), np.uint8), det, path=missing)) == 1
+    said = [r for r in caplog.records if "none.onnx" in r.getMessage()]
+    assert len(said) == 1 and "without the verifier" in said[0].getMessage()
+
+
+def test_the_reader_runs_the_verifier_before_one_per_die(monkeypatch) -> None:
+    """A rejected giant box must not delete the dice under it: verification comes first."""
+    giant = [0, 0, 100, 50]
+    left, right = [5, 5, 45, 45], [55, 5, 95, 45]
+    monkeypatch.setattr(
+        learned,
+        "read_candidates",
+        lambda frame, *a: dice([giant, left, right], 0.9).replace(confidences=np.array([0.99, 0.8, 0.8], np.float32)),
+    )
+    monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.05, 0.9, 0.9]))
+    read = learned.read_dice_learned(np.zeros((60, 110, 3), np.uint8))
+    assert read.boxes.tolist() == [left, right]
+
+
+def test_an_oversized_box_does_not_delete_the_dice_inside_it_and_goes_itself() -> None:
+    """Touching dice boxed as one giant die: two real dice inside a box far bigger than the frame's other dice
+    stay, and the giant box, holding their centres, goes (it was one giant '2' deleting both)."""
+    others = [[200 + 40 * i, 200, 230 + 40 * i, 230] for i in range(3)]  # three 30 px dice elsewhere
+    giant, a, b = [0, 0, 64, 32], [0, 0, 30, 30], [34, 0, 64, 30]
+    det = Detections.from_lists([giant, a, b, *others], [2, 3, 5, 1, 1, 1], [0.99, 0.7, 0.7, 0.9, 0.9, 0.9])
+    kept = learned.one_per_die(det)
+    assert sorted(kept.boxes.tolist()) == sorted([a, b, *others])
+    # a box of the usual size still takes a pip read as a die of its own
+    pip = [10, 10, 16, 16]
+    det = Detections.from_lists([a, pip, *others], [5, 1, 1, 1, 1], [0.9, 0.5, 0.9, 0.9, 0.9])
+    assert sorted(learned.one_per_die(det).boxes.tolist()) == sorted([a, *others])
+
+
+def test_decode_keeps_peaks_inside_an_oversized_box() -> None:
+    out = np.zeros((1, 10, 60, 60), np.float32)
+    for x in (40, 48, 56):  # three sure 6-cell dice along a row
+        out[0, 0, 50, x] = 0.9
+        out[0, 6:8, 50, x] = np.log(6.0)
+    out[0, 1, 10, 12] = 0.95  # a giant 16-cell box over two dice ...
+    out[0, 6:8, 10, 12] = np.log(16.0)
+    out[0, 2, 10, 9] = 0.6  # ... whose peaks lie inside it
+    out[0, 2, 10, 15] = 0.6
+    out[0, 6:8, 10, 9] = np.log(6.0)
+    out[0, 6:8, 10, 15] = np.log(6.0)
+    det = learned.decode(out, scale=1.0)
+    assert len(det) == 6
+    assert sorted(det.confidences.tolist())[:2] == pytest.approx([0.6, 0.6])
+
+
+def test_a_closer_look_adds_to_the_first_looks_finds_instead_of_replacing_them(monkeypatch) -> None:
+    """With no sure find at the first look, the coarse look's big dice are added to the first look's finds that
+    are none of theirs (8 found became 2)."""
+    first = Detections.from_lists(
+        [[10 + 60 * i, 10, 40 + 60 * i, 40] for i in range(6)] + [[400, 300, 410, 310]],
+        [1] * 7,
+        [learned.FIND_THRESHOLD + 0.05] * 7,
+    )
+    coarse = Detections.from_lists([[380, 280, 480, 380], [500, 280, 600, 380]], [4, 5], [0.9, 0.9])
+
+    def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
+        if long_side == learned.LONG_SIDE:
+            return first
+        # the coarse look: boxes in frame pixels, sizes that make a second look unnecessary
+        return coarse
+
+    monkeypatch.setattr(learned, "find_dice", find)
+    monkeypatch.setattr(learned, "second_look", lambda found, hw, long_side=learned.LONG_SIDE: None)
+    found = learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8))
+    boxes = found.boxes.tolist()
+    assert [380, 280, 480, 380] in boxes and [500, 280, 600, 380] in boxes
+    assert all([10 + 60 * i, 10, 40 + 60 * i, 40] in boxes for i in range(6))
+    assert [400, 300, 410, 310] not in boxes  # a pip of the coarse look's die: the same die
+
+
+def test_add_missing_keeps_the_primary_finds_and_adds_only_new_dice() -> None:
+    primary = dice([[0, 0, 40, 40]])
+    extra = dice([[10, 10, 20, 20], [100, 0, 140, 40], [-30, -30, 80, 80]])
+    merged = learned.add_missing(primary, extra)
+    assert merged.boxes.tolist() == [[0, 0, 40, 40], [100, 0, 140, 40]]
+    assert len(learned.add_missing(Detections.empty(), extra)) == 3
+
+
+def test_the_detector_takes_a_bounded_number_of_peaks() -> None:
+    """A dotted cloth can give a peak in every other cell: at most MAX_PEAKS are decoded (memory is N x N)."""
+    out = np.zeros((1, 10, 160, 160), np.float32)
+    out[0, 0, ::2, ::2] = np.random.default_rng(0).uniform(0.3, 0.9, (80, 80))
+    det = learned.decode(out, scale=1.0)
+    assert 0 < len(det) <= learned.MAX_PEAKS
+
+
+def test_the_verifier_rejects_rendered_things_that_are_not_dice_and_keeps_rendered_dice() -> None:
+    """On appearance-wide renders with seeds apart from training (holes, coins, buttons, bricks, prints): what
+    the shipped verifier gives of rendered dice and of the rendered things that are not dice."""
+    from tools.synth.wide import render_scene
+
+    die_p, thing_p = [], []
+    for seed in range(5_000_000, 5_000_040):  # seeds apart from every training and validation render
+        sc = render_scene(seed)
+        for boxes, out in ((sc.boxes, die_p), (sc.things, thing_p)):
+            if len(boxes):
+                p = verifier.die_probability(sc.image, boxes)
+                assert p is not None
+                out += p.tolist()
+    die_p_a, thing_p_a = np.asarray(die_p), np.asarray(thing_p)
+    assert len(die_p_a) > 100 and len(thing_p_a) > 100
+    # measured with the shipped verifier: 98 % of the dice kept, 85 % of the things rejected (holes, specks,
+    # stickers, dominoes 91-95 %; the most die-like, bricks with studs 60 %, screws 71 %, buttons 76 %, coins 77 %:
+    # the face classifiers judge those too)
+    assert (die_p_a >= verifier.THRESHOLD).mean() >= 0.9
+    assert (thing_p_a < verifier.THRESHOLD).mean() >= 0.8
+
+
+def test_a_candidate_boxed_far_smaller_than_the_frames_dice_is_looked_at_again_at_their_size(monkeypatch) -> None:
+    """A 1 in a block of touching dice is boxed by its lone pip: at that size it looks like a pip, not a die. The
+    verifier looks again in a square box of the frame's typical die size and keeps it, with that box."""
+    dice_boxes = [[0, 0, 40, 40], [50, 0, 90, 40], [100, 0, 140, 40]]
+    pip = [160, 10, 180, 30]
+
+    def probability(frame, boxes, path=None):
+        sides = np.asarray(boxes)[:, 2] - np.asarray(boxes)[:, 0]
+        return np.where(sides >= 35, 0.97, 0.2).astype(np.float32)
+
+    monkeypatch.setattr(verifier, "die_probability", probability)
+    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([*dice_boxes, pip]), threshold=0.5)
+    assert kept.boxes.tolist() == [*dice_boxes, [150, 0, 190, 40]]
+    # with fewer than three sure dice there is no typical size to go by: it goes
+    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([dice_boxes[0], pip]), threshold=0.5)
+    assert kept.boxes.tolist() == [dice_boxes[0]]
