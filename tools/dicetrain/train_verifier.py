@@ -345,6 +345,7 @@ def main() -> None:
             pools = pickle.load(f)
     else:
         pools = mine(samples, hidden, real)
+        pool_path.parent.mkdir(parents=True, exist_ok=True)
         with pool_path.open("wb") as f:
             pickle.dump(pools, f)
     val = load(parts["val"])
