@@ -23,6 +23,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion.vision import learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.scoring import ImageScore, Label, read_yolo_labels, score_image, total
@@ -48,18 +50,34 @@ def labels(path: Path, w: int, h: int, corrections: dict[str, dict[int, int | No
     return fixed + [Label(int(v), box) for v, box in missing]
 
 
+CLUTTER_SEED = 9_000_000
+
+
+def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
+    """The photo with 6-14 rendered things that are not dice put on its table away from the labelled dice
+    (``wide.clutter_photo``): real dice on a real table with other things about."""
+    from tools.synth.wide import clutter_photo
+
+    boxes = np.array([b.box for b in truth], np.float32).reshape(-1, 4)
+    return clutter_photo(img, boxes, seed)[0]
+
+
 def score(
     paths: list[Path],
     thresholds: list[float | None],
     model: Path | None,
     corrections: dict[str, dict[int, int | None]] | None = None,
+    clutter: bool = False,
 ) -> dict[str, list[ImageScore]]:
-    """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``)."""
+    """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``);
+    with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``)."""
     out: dict[str, list[ImageScore]] = {}
-    for path in paths:
+    for k, path in enumerate(paths):
         img = load_image(path)
         h, w = img.shape[:2]
         truth = labels(path, w, h)
+        if clutter:
+            img = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
         cands = learned.read_candidates(img)
         for t in thresholds:
@@ -129,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=None, help="folder of per-fold models (<set>/, all/)")
     ap.add_argument("--folds", default=",".join((*ALL_SETS, "all")))
     ap.add_argument("--thresholds", default="none,0.3,0.5,0.7,0.9")
-    ap.add_argument("--parts", default="val,report")
+    ap.add_argument("--parts", default="val,report", help="val, report, and val+clutter / report+clutter")
     ap.add_argument("--corrections", default=None, help="label corrections (JSON, see corrections.py)")
     ap.add_argument("--renders", type=int, default=0, help="also score this many validation renders per fold")
     ap.add_argument("--detector", default=None, help="another detector (ONNX) than the shipped one")
@@ -161,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
                 scored = score_renders(args.renders, thresholds if model else [None], model)
+            elif part.endswith("+clutter"):
+                ts = thresholds if model else [None]
+                scored = score(parts[part.split("+")[0]], ts, model, corrections, clutter=True)
             else:
                 scored = score(parts[part], thresholds if model else [None], model, corrections)
             for key, sc in scored.items():

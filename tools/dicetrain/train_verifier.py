@@ -44,7 +44,7 @@ from companion.vision import learned, verifier
 from companion.vision.scoring import GROW
 from tools.dicetrain.data import Sample, colour_changes, load
 from tools.dicetrain.sets import fold
-from tools.synth.wide import Backgrounds, render_scene
+from tools.synth.wide import Backgrounds, clutter_photo, render_scene
 
 
 def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
@@ -150,6 +150,19 @@ def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[l
     with path.open("wb") as f:
         pickle.dump((samples, hidden), f)
     return samples, hidden
+
+
+def cluttered_photos(photos: list[Sample], copies: int) -> list[Sample]:
+    """``copies`` of each photo (not of sets in ``INCOMPLETE_LABELS``) with things that are not dice put on its
+    table (``wide.clutter_photo``), the things as negatives: real dice on real tables with other things about."""
+    out = []
+    for k in range(copies):
+        for i, s in enumerate(photos):
+            if s.set_name in INCOMPLETE_LABELS:
+                continue
+            img, things = clutter_photo(s.image, s.boxes, 30_000_000 + 10_000 * k + i)
+            out.append(Sample(img, s.boxes, s.values, s.set_name, s.path, things))
+    return out
 
 
 def painted_out(samples: list[Sample]) -> list[np.ndarray]:
@@ -314,6 +327,7 @@ def main() -> None:
         action="store_true",
         help="render on made and pattern surfaces only (no training photos): one render cache for every fold",
     )
+    ap.add_argument("--clutter", type=int, default=0, help="copies of each photo with things that are not dice on it")
     ap.add_argument("--minutes", type=float, default=20.0)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -333,13 +347,13 @@ def main() -> None:
         rendered, hidden_r = scenes(Path(args.cache) / "shared", args.scenes, args.scene_seed, Backgrounds())
     else:
         rendered, hidden_r = scenes(cache, args.scenes, args.scene_seed, Backgrounds(painted_out(photos)))
-    samples = photos + rendered
-    real = [True] * len(photos) + [False] * len(rendered)
-    hidden = [np.zeros((0, 4), np.float32)] * len(photos) + hidden_r
+    composites = cluttered_photos(photos, args.clutter)
+    samples = photos + composites + rendered
+    real = [True] * (len(photos) + len(composites)) + [False] * len(rendered)
+    hidden = [np.zeros((0, 4), np.float32)] * (len(photos) + len(composites)) + hidden_r
     miners = hashlib.sha256(b"".join(p.read_bytes() for p in (learned.MODEL_PATH, *learned.FACES_PATHS)))
-    pool_path = (
-        cache / f"pools-{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{miners.hexdigest()[:8]}.pkl"
-    )
+    key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
+    pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():
         with pool_path.open("rb") as f:
             pools = pickle.load(f)
