@@ -14,6 +14,7 @@ BENCHMARKS: dict[str, str] = {
     "vision": "companion.vision.bench:bench_vision",
     "ratuki": "companion.games.ratuki_bench:bench_ratuki",
     "calibration": "companion.calibrate.bench:bench_calibration",
+    "memory": "companion.ui.memory_bench:bench_memory",
 }
 
 

@@ -144,8 +144,10 @@ COMPACT_FAMILIES = ("Noto Sans CJK", "Source Han Sans", "Noto Sans KR")
 def compact_copy(path: str, folder: Path, *, ascent: float = COMPACT_ASCENT, descent: float = COMPACT_DESCENT) -> str:
     """A copy of the font file ``path`` in ``folder`` whose line metrics (hhea, OS/2 typo) are ``ascent`` and
     ``descent`` em, made once and reused while the original is unchanged; ``path`` itself when it cannot be made.
-    Only those few bytes change: every glyph is the original's."""
+    Only those few bytes change: every glyph is the original's. The file is copied as it is and those bytes are
+    written in place: the 20 MB font is never held in memory (a copy made in memory stayed in the app's RSS)."""
     import hashlib
+    import shutil
     import struct
 
     source = Path(path)
@@ -155,32 +157,41 @@ def compact_copy(path: str, folder: Path, *, ascent: float = COMPACT_ASCENT, des
         target = folder / f"{source.stem}-compact-{key.hexdigest()[:10]}{source.suffix}"
         if target.exists() and target.stat().st_size == stat.st_size:
             return str(target)
-        data = bytearray(source.read_bytes())
-        faces = [0]
-        if data[:4] == b"ttcf":
-            count = struct.unpack_from(">I", data, 8)[0]
-            faces = list(struct.unpack_from(f">{count}I", data, 12))
-        patched: set[int] = set()
-        for face in faces:
-            tables = {}
-            for index in range(struct.unpack_from(">H", data, face + 4)[0]):
-                tag, _checksum, offset, _length = struct.unpack_from(">4sIII", data, face + 12 + 16 * index)
-                tables[tag] = offset
-            if b"head" not in tables or b"hhea" not in tables:
-                return path
-            units = struct.unpack_from(">H", data, tables[b"head"] + 18)[0]
-            up, down = round(ascent * units), -round(descent * units)
-            if tables[b"hhea"] not in patched:
-                struct.pack_into(">hhh", data, tables[b"hhea"] + 4, up, down, 0)
-                patched.add(tables[b"hhea"])
-            if b"OS/2" in tables and tables[b"OS/2"] not in patched:
-                struct.pack_into(">hhh", data, tables[b"OS/2"] + 68, up, down, 0)
-                patched.add(tables[b"OS/2"])
+        writes: dict[int, bytes] = {}  # offset -> the bytes written there
+        with source.open("rb") as font:
+
+            def read(offset: int, size: int) -> bytes:
+                font.seek(offset)
+                data = font.read(size)
+                if len(data) != size:
+                    raise struct.error(f"the file ends at {offset + len(data)}")
+                return data
+
+            faces = [0]
+            if read(0, 4) == b"ttcf":
+                count = struct.unpack(">I", read(8, 4))[0]
+                faces = list(struct.unpack(f">{count}I", read(12, 4 * count)))
+            for face in faces:
+                tables = {}
+                for index in range(struct.unpack(">H", read(face + 4, 2))[0]):
+                    tag, _checksum, offset, _length = struct.unpack(">4sIII", read(face + 12 + 16 * index, 16))
+                    tables[tag] = offset
+                if b"head" not in tables or b"hhea" not in tables:
+                    return path
+                units = struct.unpack(">H", read(tables[b"head"] + 18, 2))[0]
+                up, down = round(ascent * units), -round(descent * units)
+                writes[tables[b"hhea"] + 4] = struct.pack(">hhh", up, down, 0)
+                if b"OS/2" in tables:
+                    writes[tables[b"OS/2"] + 68] = struct.pack(">hhh", up, down, 0)
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob(f"{source.stem}-compact-*{source.suffix}"):
             old.unlink(missing_ok=True)
         partial = target.with_name(target.name + ".part")
-        partial.write_bytes(bytes(data))
+        shutil.copyfile(source, partial)
+        with partial.open("r+b") as copy:
+            for offset, data in writes.items():
+                copy.seek(offset)
+                copy.write(data)
         partial.replace(target)
         return str(target)
     except (OSError, struct.error) as err:
@@ -203,6 +214,49 @@ def compact(choice: FontChoice, folder: Path | None = None) -> FontChoice:
 
 _active: FontChoice | None = None
 
+# Every text is drawn at one of these sizes (px): a size asked for is drawn at the largest of them not above it,
+# and at 16 px at least (no text is smaller). Kivy opens the UI font once for each size and weight it draws and keeps
+# it open (up to 64): a FreeType face of Noto Sans CJK holds about 2.5 MB, and the screens asked for 33 sizes and
+# weights (over 80 MB) where these make at most 18 (#21 item 16).
+TYPE_SCALE = (16, 18, 20, 24, 28, 34, 40, 46, 54)
+_faces: set[tuple[float, bool]] = set()  # (size, bold) of every face opened since the scale was installed
+
+
+def on_scale(size: float) -> float:
+    """The size text asked for at ``size`` px is drawn at (see :data:`TYPE_SCALE`)."""
+    if size >= TYPE_SCALE[-1]:
+        return float(round(size))
+    return float(max([s for s in TYPE_SCALE if s <= size + 0.01], default=TYPE_SCALE[0]))
+
+
+def use_type_scale() -> None:
+    """Draw every text at a size of :data:`TYPE_SCALE`. Kivy's SDL2 text provider asks the label for its font id
+    (``_get_font_id``) and then opens the font at ``options['font_size']``: the size is put on the scale there, so the
+    text laid out, measured and drawn is the same size, and the face is shared. Widgets keep the size they asked
+    for (layout and tests read it); what they get drawn is never larger."""
+    try:
+        from kivy.core.text.text_sdl2 import LabelSDL2
+    except ImportError:  # another text provider: nothing to share
+        return
+    if getattr(LabelSDL2, "_on_type_scale", False):
+        return
+    original = LabelSDL2._get_font_id
+
+    def font_id(label: Any) -> Any:
+        size = label.options.get("font_size")
+        if isinstance(size, int | float) and not isinstance(size, bool):
+            label.options["font_size"] = on_scale(size)
+            _faces.add((label.options["font_size"], bool(label.options.get("bold"))))
+        return original(label)
+
+    LabelSDL2._get_font_id = font_id
+    LabelSDL2._on_type_scale = True
+
+
+def faces_opened() -> set[tuple[float, bool]]:
+    """(size, bold) of the faces drawn with since :func:`use_type_scale` (a copy)."""
+    return set(_faces)
+
 
 def setup(choice: FontChoice | None = None) -> FontChoice:
     """Make the chosen font Kivy's default (every Label, bold too). Call before the first widget is drawn."""
@@ -210,6 +264,7 @@ def setup(choice: FontChoice | None = None) -> FontChoice:
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
     choice = choice or compact(choose())
+    use_type_scale()
     if choice.regular is not None:
         LabelBase.register(DEFAULT_FONT, choice.regular, fn_bold=choice.bold or choice.regular)
         log.info("UI font: %s (%s)", choice.family, choice.regular)

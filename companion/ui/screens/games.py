@@ -37,6 +37,10 @@ class GamesScreen(Screen):
         )
         self.fill()
 
+    def on_leave(self, *_args: Any) -> None:
+        # The rows (and their textures) are made afresh on every visit: none are kept while other screens show.
+        self.ids.list.clear_widgets()
+
     def fill(self) -> None:
         app = App.get_running_app()
         grid = self.ids.list

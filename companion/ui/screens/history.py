@@ -97,6 +97,10 @@ class HistoryScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
 
+    def on_leave(self, *_args: Any) -> None:
+        # Up to 60 rows (and their textures) are made afresh on every visit: none are kept meanwhile.
+        self.ids.list.clear_widgets()
+
     def refresh(self) -> None:
         app = App.get_running_app()
         self.status_text = ""

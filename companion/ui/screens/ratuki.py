@@ -390,9 +390,11 @@ class RatukiScreen(GameScreen):
         return out
 
     def prewarm(self) -> None:
-        """Render every verdict headline into the texture cache, one per frame so the UI stays responsive."""
+        """Render every verdict headline into the texture cache, one per frame so the UI stays responsive. A new
+        game's headlines replace the last game's (the cache kept up to 256 textures of earlier players' names)."""
         if self._prewarm_ev is not None:
             self._prewarm_ev.cancel()
+        VerdictText._cache.clear()
         pending = self.verdict_texts()
 
         def one(_dt: float) -> bool:

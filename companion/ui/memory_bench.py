@@ -1,0 +1,156 @@
+"""``companion bench --only memory``: the app's resident memory (RSS) on the home screen, after the dice screen was
+opened once, and over a long scripted session (#21 item 16).
+
+Each figure comes from a fresh child process running the real app offscreen at 800x480 in simulation (the
+simulated camera, the dice reader, the four games' screens), with its own data folder; the child reports its
+``VmRSS`` from ``/proc/self/status`` at each mark. The session plays the example games of every kind through their
+screens again and again, opening the dice screen, Saved games, History and How to play between them: as much as
+a long evening at the table (each round is about ten minutes of play), compressed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HOME_TARGET_MB = 150.0  # the issue's target on the home screen
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (Linux; 0 where /proc is missing)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def bench_memory(rounds: int = 12) -> dict[str, Any]:
+    """Run the scripted session in a child process and return its figures (MB): ``home`` (started, home shown),
+    ``after_dice`` (the dice screen opened, a roll read, back home), ``session`` (RSS after each round of the
+    session) and ``growth_mb`` (the last round less the second: no growth is the target)."""
+    with tempfile.TemporaryDirectory(prefix="companion-memory-") as home:
+        env = dict(os.environ, COMPANION_HOME=home, COMPANION_LANGUAGE="en", SDL_VIDEODRIVER="offscreen")
+        env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=str(Path(home) / "kivy"))
+        started = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "companion.ui.memory_bench", str(rounds)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
+        if proc.returncode != 0:
+            return {"error": proc.stderr.strip().splitlines()[-1:] or [f"exit {proc.returncode}"]}
+        figures: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+        if "error" in figures:
+            return figures
+        figures["wall_s"] = round(time.monotonic() - started, 1)
+    session = figures["session"]
+    figures["growth_mb"] = round(session[-1] - session[1], 1) if len(session) > 2 else None
+    figures["home_target_mb"] = HOME_TARGET_MB
+    return figures
+
+
+# -- the child: the app, driven frame by frame -------------------------------------------------------------------
+
+
+class _Driver:
+    def __init__(self, folder: Path) -> None:
+        from companion.ui.launch import make_app, prepare_environment
+
+        prepare_environment(headless=True)
+        self.app = make_app(simulate=True, config_path=folder / "config.toml", journal_path=folder / "journal.sqlite3")
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        Window.size = (800, 480)
+        self.app._run_prepare()
+        EventLoop.ensure_window()
+        self.frames(10)
+
+    def frames(self, count: int, seconds: float = 0.0) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(count):
+            if seconds:
+                time.sleep(seconds / count)
+            EventLoop.idle()
+
+    def dice(self, seconds: float = 4.0) -> None:
+        """Open the dice screen over the simulated tray, let a roll settle and be read, then go home."""
+        app = self.app
+        app.open_dice(app.game_in_progress() or "home", back_to="home")
+        self.frames(int(seconds * 20), seconds)
+        app.roll_tray()
+        self.frames(int(seconds * 20), seconds)
+        app.go("home")
+        self.frames(5)
+
+    def game(self, log: Path) -> None:
+        """One example game played through its screen to the end (as the table would, move by move)."""
+        from companion.journal.replay import load_lines
+
+        setup, actions = load_lines(log.read_text(encoding="utf-8").splitlines())
+        app = self.app
+        app.resume(app.journal.new_game(setup))  # as recorded (some were played under older settings)
+        self.frames(2)
+        screen = app.manager.current_screen
+        for number, action in enumerate(actions):
+            screen.act(action, quiet=number % 5 != 0)
+            if number % 3 == 0:
+                self.frames(1)
+        self.frames(3)
+        screen.go_home()
+        self.frames(3)
+
+    def tools(self) -> None:
+        app = self.app
+        for name in ("games", "history", "home"):
+            app.go(name)
+            self.frames(3)
+        app.manager.get_screen("howto").show("ratatat", "home")
+        app.go("howto")
+        self.frames(3)
+        app.go("home")
+        self.frames(3)
+
+
+def _child(rounds: int) -> None:
+    import gc
+
+    folder = Path(os.environ["COMPANION_HOME"])
+    logs = sorted((Path(__file__).resolve().parents[2] / "tests" / "games" / "logs").glob("*.jsonl"))
+    if not logs:
+        print(json.dumps({"error": "the session plays tests/games/logs: run it in a source checkout"}))
+        return
+    driver = _Driver(folder)
+    gc.collect()
+    figures: dict[str, Any] = {"home": rss_mb()}
+    driver.dice()
+    gc.collect()
+    driver.frames(20, 1.0)
+    figures["after_dice"] = rss_mb()
+    figures["session"] = []
+    games = [log for log in logs if log.stem.split("-")[0] in ("ratatat", "lowdown", "ratuki", "artcollectors")]
+    for number in range(rounds):
+        for log in games[number % 4 :: 4][:2] or games[:2]:
+            driver.game(log)
+        driver.dice(2.0)
+        driver.tools()
+        gc.collect()
+        figures["session"].append(rss_mb())
+    figures["games_played"] = rounds * 2
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    _child(int(sys.argv[1]) if len(sys.argv) > 1 else 12)

@@ -1,0 +1,91 @@
+"""What the app keeps in memory (#21 item 16), checked by what is kept, never by timing or by memory figures (those
+are measured by ``companion bench --only memory``, README): every text is drawn at a size of the type scale, so the
+UI font is opened at a few sizes (each size of Noto Sans CJK Kivy opens stays loaded, about 2.5 MB); the font's
+compact copy is made without reading the font into memory; lists made on each visit are not kept after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_support import UI
+
+from companion.journal.replay import load_lines
+from companion.ui import fonts
+
+pytestmark = pytest.mark.ui
+
+LOGS = sorted((Path(__file__).resolve().parents[1] / "games" / "logs").glob("*.jsonl"))
+
+
+def test_sizes_go_on_the_type_scale() -> None:
+    assert fonts.on_scale(16) == 16 and fonts.on_scale(17) == 16 and fonts.on_scale(19) == 18
+    assert fonts.on_scale(26) == 24 and fonts.on_scale(46) == 46 and fonts.on_scale(12) == 16
+    assert fonts.on_scale(60) == 60  # the biggest on the scale and above are drawn as asked
+    assert all(fonts.on_scale(s) == s for s in fonts.TYPE_SCALE)
+
+
+@pytest.mark.slow
+def test_every_game_draws_its_text_in_a_few_sizes(ui: UI) -> None:
+    """All the example games played through their screens, every tool screen opened: the UI font is opened only at
+    sizes of the scale, regular and bold (it was opened at 33 sizes and weights in the same session)."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text="Ana 한국어", font_size=19)
+    label.refresh()
+    plain = CoreLabel(text="Ana 한국어", font_size=18)
+    plain.refresh()
+    assert label.texture.size == plain.texture.size  # asked for 19 px, drawn at 18 px: the same face
+    for name in ("games", "history", "buttons", "camera", "settings", "home"):
+        ui.go(name)
+    for path in LOGS:
+        setup, actions = load_lines(path.read_text(encoding="utf-8").splitlines())
+        assert ui.app.resume(ui.app.journal.new_game(setup)) is not None
+        ui.advance(2)
+        screen = ui.screen()
+        for number, action in enumerate(actions):
+            screen.act(action, quiet=number % 4 != 0)
+            if number % 7 == 0:
+                ui.advance(1)
+        ui.advance(2)
+    faces = fonts.faces_opened()
+    assert {size for size, _bold in faces} <= set(fonts.TYPE_SCALE), sorted(faces)
+    assert len(faces) <= 2 * len(fonts.TYPE_SCALE)
+
+
+def test_the_compact_font_copy_is_the_font_with_its_line_metrics_changed(tmp_path: Path) -> None:
+    """Made by copying the file and writing the few bytes of the line metrics in place (it was made in memory: the
+    20 MB font stayed in the app's memory after its first start); byte for byte what an in-memory patch gives."""
+    import struct
+
+    chosen = fonts.choose()
+    if chosen.regular is None or not chosen.family.startswith(fonts.COMPACT_FAMILIES):
+        pytest.skip("no Noto Sans CJK here")
+    copy = Path(fonts.compact_copy(chosen.regular, tmp_path))
+    assert copy != Path(chosen.regular) and copy.stat().st_size == Path(chosen.regular).stat().st_size
+    data = bytearray(Path(chosen.regular).read_bytes())
+    faces = [0]
+    if data[:4] == b"ttcf":
+        count = struct.unpack_from(">I", data, 8)[0]
+        faces = list(struct.unpack_from(f">{count}I", data, 12))
+    for face in faces:
+        tables = {}
+        for index in range(struct.unpack_from(">H", data, face + 4)[0]):
+            tag, _c, offset, _l = struct.unpack_from(">4sIII", data, face + 12 + 16 * index)
+            tables[tag] = offset
+        units = struct.unpack_from(">H", data, tables[b"head"] + 18)[0]
+        up, down = round(fonts.COMPACT_ASCENT * units), -round(fonts.COMPACT_DESCENT * units)
+        struct.pack_into(">hhh", data, tables[b"hhea"] + 4, up, down, 0)
+        struct.pack_into(">hhh", data, tables[b"OS/2"] + 68, up, down, 0)
+    assert copy.read_bytes() == bytes(data)
+
+
+def test_lists_made_on_each_visit_are_not_kept_after_it(ui: UI) -> None:
+    setup, _actions = load_lines(LOGS[0].read_text(encoding="utf-8").splitlines())
+    ui.app.resume(ui.app.journal.new_game(setup))
+    ui.advance(2)
+    for name in ("games", "history"):
+        screen = ui.go(name)
+        assert screen.ids.list.children  # shown while it is visited
+        ui.go("home")
+        assert not screen.ids.list.children  # and dropped (widgets, textures) when it is left
