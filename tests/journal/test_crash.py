@@ -48,7 +48,6 @@ def test_sigkill_while_writing_never_loses_a_committed_action(tmp_path: Path) ->
     reported: list[int] = []
     stored = 0
     killed_while_writing = 0
-    started = time.monotonic()
     for round_no in range(ROUNDS):
         errors = tmp_path / f"writer-{round_no}.err"
         with errors.open("w") as err_file:
@@ -93,4 +92,3 @@ def test_sigkill_while_writing_never_loses_a_committed_action(tmp_path: Path) ->
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert raw.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0] == stored
     raw.close()
-    assert time.monotonic() - started < 60
