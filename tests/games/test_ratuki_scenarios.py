@@ -1,23 +1,27 @@
 """Ratuki situations as data (``scenarios/ratuki/*.json``), like perft files: one situation per file.
 
 A file has ``players`` (names; seats 1..n), ``settings``, engine ``actions`` applied in order, optionally
-``edges`` fed to a live :class:`Referee` afterwards (``["press", seat, tick]``, ``["release", seat, tick]``,
-``["close"]`` = the window timer fired, ``["finish"]`` = the lockout timer fired; every finished contest is
-applied to the engine as its ``call`` action), and either ``expect`` (state excerpts) or ``error`` (a
-substring of the refusal of the last action).
+``edges`` fed to the live referee (:class:`~companion.games.ratuki.live.LiveReferee`, its timers on a fake
+scheduler) afterwards: ``["press", seat, tick]``, ``["release", seat, tick]``, ``["start", seat, tick]`` = the
+press of a player's button that started the round, ``["queue", seat, tick]`` = a press still on its way (handed
+to the referee when the window timer fires), ``["clock", t]`` = what the button board's clock reads from now on
+(unset: long after every edge), ``["close"]`` = the window timer fired, ``["finish"]`` = the lockout timer
+fired; every finished contest is applied to the engine as its ``call`` action. Then either ``expect`` (state
+excerpts; ``referee``: the live referee's phase) or ``error`` (a substring of the refusal of the last action).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.games.base import IllegalAction, Player, Setup
-from companion.games.ratuki import ENGINE, claim_for
-from companion.games.ratuki.referee import Referee, judge
+from companion.games.ratuki import ENGINE
+from companion.games.ratuki.live import LiveReferee, call_action
 
 HERE = Path(__file__).parent / "scenarios" / "ratuki"
 FILES = sorted(HERE.glob("*.json"))
@@ -46,34 +50,58 @@ def test_scenario(path: Path) -> None:
     steps: list[str] = []
     late: list[list[int]] = []
     settings = state["settings"]
-    referee = Referee(window_ms=settings["tie_window_ms"], lockout_ms=settings["lockout_ms"])
+    queued: list[tuple[int, float]] = []
+    now = math.inf  # the button board's clock: long after every edge unless a ["clock", t] says otherwise
 
     def journal(contest: Any) -> None:
         nonlocal state
-        verdict = judge(contest.presses, settings["tie_window_ms"], contest.late)
-        action = {**contest.to_action(), "verdict": claim_for(state, verdict)}
+        action = call_action(state, contest, settings["tie_window_ms"])
         action = json.loads(json.dumps(action))  # exactly what the journal stores
         state = ENGINE.apply(state, action)
         if contest.late:
             late.append([p.seat for p in contest.late])
 
+    def press(seat: int, tick: float) -> None:
+        step = live.press(seat, tick)
+        steps.append("start lockout" if step is None else step.kind)
+
+    def deliver() -> None:
+        while queued:
+            press(*queued.pop(0))
+
+    live = LiveReferee(
+        settings["tie_window_ms"],
+        settings["lockout_ms"],
+        schedule=lambda _callback, _delay: Timer(),  # the file says when a timer fires
+        clock=lambda: now,
+        deliver=deliver,
+        on_contest=journal,
+    )
     for op, *args in data.get("edges", []):
         if op == "press":
-            step = referee.press(*args)
-            steps.append(step.kind)
-            if step.finished is not None:
-                journal(step.finished)
+            press(*args)
         elif op == "release":
-            referee.release(*args)
+            live.release(*args)
+        elif op == "start":
+            live.start_press(*args)
+        elif op == "queue":
+            queued.append((args[0], args[1]))
+        elif op == "clock":
+            now = args[0]
         elif op == "close":
-            referee.close_window()
+            live.window_over()
         elif op == "finish":
-            contest = referee.finish()
-            if contest is not None:
-                journal(contest)
+            live.lockout_over()
         else:
             raise AssertionError(f"unknown edge op {op!r}")
+    if "referee" in data["expect"]:
+        assert live.phase == data["expect"]["referee"]
     check(state, data["expect"], steps, late)
+
+
+class Timer:
+    def cancel(self) -> None:
+        pass
 
 
 def check(state: dict[str, Any], expect: dict[str, Any], steps: list[str], late: list[list[int]]) -> None:
@@ -81,6 +109,8 @@ def check(state: dict[str, Any], expect: dict[str, Any], steps: list[str], late:
         if key == "verdicts":
             got = [[c["verdict"]["kind"], c["verdict"]["seats"], c["verdict"]["margin_ms"]] for c in state["calls"]]
             assert got == want
+        elif key == "referee":
+            pass  # checked on the live referee
         elif key == "steps":
             assert steps == want
         elif key == "late":

@@ -91,11 +91,11 @@ def test_verdict_sentences_and_clock() -> None:
 def test_the_window_timer_runs_on_the_button_clock(ui: UI) -> None:
     screen = playing(ui)
     ui.app.buttons.clock = lambda: 500.0
-    assert screen._window_delay(500.0) == pytest.approx(0.058)  # 50 ms window + 8 ms grace
-    assert screen._window_delay(499.98) == pytest.approx(0.038)  # the press waited 20 ms in the queue
-    assert screen._window_delay(499.5) == 0.0  # its window is already over: judge now
-    assert screen._window_delay(400.0) == pytest.approx(0.058)  # clocks disagree: wait the full window
-    assert screen._window_delay(500.5) == pytest.approx(0.058)
+    assert screen.referee.window_delay(500.0) == pytest.approx(0.058)  # 50 ms window + 8 ms grace
+    assert screen.referee.window_delay(499.98) == pytest.approx(0.038)  # the press waited 20 ms in the queue
+    assert screen.referee.window_delay(499.5) == 0.0  # its window is already over: judge now
+    assert screen.referee.window_delay(400.0) == pytest.approx(0.058)  # clocks disagree: wait the full window
+    assert screen.referee.window_delay(500.5) == pytest.approx(0.058)
 
 
 def test_a_press_queued_when_the_window_timer_fires_still_counts(ui: UI) -> None:
@@ -106,11 +106,11 @@ def test_a_press_queued_when_the_window_timer_fires_still_counts(ui: UI) -> None
     ui.app.buttons.clock = lambda: now["t"]
     press(ui, 1, 700.0)
     ui.advance(1)
-    assert screen.referee.phase == "open" and screen._window_ev is not None
-    screen._window_ev.cancel()
+    assert screen.referee.phase == "open" and screen.referee.window_timer is not None
+    screen.referee.window_timer.cancel()
     now["t"] = 700.060  # the window and its grace are over on the button clock
     press(ui, 2, 700.049)  # queued, not yet drained
-    screen._close_window()  # the timer fires first
+    screen.referee.window_over()  # the timer fires first
     verdict = screen.referee.verdict
     assert verdict is not None and (verdict.kind, verdict.seats) == ("tie", (1, 2))
 
@@ -126,9 +126,9 @@ def test_a_glitch_on_a_button_wire_is_not_a_call(ui: UI) -> None:
     ui.app.sim_buttons.release(2, at=900.001)
     ui.advance(1)
     assert screen.referee.phase == "open"
-    screen._window_ev.cancel()
+    screen.referee.window_timer.cancel()
     now["t"] = 900.060
-    screen._close_window()
+    screen.referee.window_over()
     assert screen.referee.phase == "idle" and screen.referee.verdict is None
     screen.flush()
     assert calls(screen) == []
@@ -140,10 +140,10 @@ def test_a_window_timer_that_fires_early_waits_out_the_window(ui: UI) -> None:
     ui.app.buttons.clock = lambda: now["t"]
     press(ui, 1, 800.0)
     ui.advance(1)
-    screen._window_ev.cancel()
+    screen.referee.window_timer.cancel()
     now["t"] = 800.055  # Kivy counted the timer from its frame's start: 3 ms early on the button clock
-    screen._close_window()
-    assert screen.referee.phase == "open" and screen._window_ev is not None
+    screen.referee.window_over()
+    assert screen.referee.phase == "open" and screen.referee.window_timer is not None
     now["t"] = 800.059
     press(ui, 2, 800.050)
     ui.advance(3, seconds=0.01)
@@ -526,7 +526,7 @@ def test_a_press_that_ends_a_stale_contest_opens_a_full_new_window(ui: UI) -> No
     screen.on_button(ButtonEvent(2, "press", now))  # Bo, 200 ms later: Ana's call is over, Bo's opens
     assert [c["verdict"]["seats"] for c in screen.state["calls"]] == [[1]]
     # Only Bo's window timer runs: a lockout timer (8 ms here) would judge Bo alone before Cy's press counts.
-    assert screen._window_ev is not None and screen._lockout_ev is None
+    assert screen.referee.window_timer is not None and screen.referee.lockout_timer is None
     screen.on_button(ButtonEvent(3, "press", now + 0.05))  # Cy, 50 ms after Bo: a tie
     assert ui.wait_until(lambda: len(screen.state["calls"]) == 2)
     assert screen.state["calls"][1]["verdict"]["kind"] == "tie"

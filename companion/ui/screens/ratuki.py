@@ -1,9 +1,10 @@
 """Ratuki screen: referee verdicts from the player buttons, round clock with stall prompt, score entry, sheet.
 
-Presses go to a live :class:`~companion.games.ratuki.referee.Referee` (edge ticks, no clock); when the tie
-window timer fires the verdict is shown and a sound plays at once, with no disk write on that path. When the
-lockout ends, the whole contest (presses, late presses, the verdict claim) is journaled as one ``call`` action,
-which the engine re-judges from the ticks, so undo takes back one verdict and replay reproduces it exactly.
+Presses go to the live referee (:class:`~companion.games.ratuki.live.LiveReferee`: the tie window, its grace,
+the lockout and the start lockout, on the Kivy clock here); when the tie window timer fires the verdict is shown
+and a sound plays at once, with no disk write on that path. When the lockout ends, the whole contest (presses,
+late presses, the verdict claim) is journaled as one ``call`` action, which the engine re-judges from the ticks,
+so undo takes back one verdict and replay reproduces it exactly.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from kivy.utils import get_color_from_hex
 from companion.games.base import Action
 from companion.games.ratuki import (
     SEPARATE,
-    claim_for,
     clock_seconds,
     player_for_seat,
     result_line,
     score_sheet,
 )
-from companion.games.ratuki.referee import TAKE, TIE, Contest, Referee, Verdict, judge, micros
+from companion.games.ratuki.live import LiveReferee, Timer, call_action
+from companion.games.ratuki.referee import TAKE, TIE, Contest, Verdict
 from companion.games.ratuki.stall import StallWatch
 from companion.games.ratuki.wording import shout
 from companion.i18n import _, ngettext
@@ -44,8 +45,6 @@ from hardware.buttons import ButtonEvent
 
 load_kv("ratuki")
 
-# Extra wait after the tie window before judging, for presses still crossing the hardware→UI queue (s).
-GRACE_S = 0.008
 IDLE_COLOUR = (0.16, 0.16, 0.20, 1)
 TIE_COLOUR = (1.0, 0.70, 0.0, 1)
 SEPARATE_COLOUR = (0.20, 0.30, 0.42, 1)
@@ -327,20 +326,24 @@ class RatukiScreen(GameScreen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.referee = Referee(window_ms=50, lockout_ms=500)
+        self.referee = LiveReferee(
+            50,
+            500,
+            schedule=self._schedule,
+            clock=lambda: float(self.app.buttons.clock()),
+            deliver=self._deliver_presses,
+            on_verdict=lambda verdict, sound: self._show_verdict(verdict, sound=sound),
+            on_contest=self._journal,
+        )
         self.chime = Chime(TONES)
         self.live: Verdict | None = None  # verdict shown but not yet journaled (its lockout is running)
         self._out_view: Any = None  # the open "who went out?" question
         self.shown_at: float | None = None  # self.now() when the last verdict reached the screen
         self.shown_at_wall = 0.0
         self.score_rows: dict[int, RatukiScoreRow] = {}
-        self._window_ev: Any = None
-        self._lockout_ev: Any = None
-        self._window_rechecked = False  # the window timer fired once and, early on the button clock, waited more
         self._ticker: Any = None
         self._prewarm_ev: Any = None
         self.stall = StallWatch(0)
-        self._start_tick: float | None = None  # edge tick of the button press that started the round
 
     # -- life cycle ----------------------------------------------------------------------------------------
 
@@ -354,11 +357,9 @@ class RatukiScreen(GameScreen):
         return dict(self.state["settings"])
 
     def on_session(self) -> None:
-        self._cancel_timers()
         settings = self.settings
-        self.referee = Referee(window_ms=settings["tie_window_ms"], lockout_ms=settings["lockout_ms"])
+        self.referee.reset(settings["tie_window_ms"], settings["lockout_ms"])
         self.live = None
-        self._start_tick = None
         self.chime.enabled = bool(settings["sound"])
         if self.chime.enabled:
             self.chime.load()
@@ -458,8 +459,7 @@ class RatukiScreen(GameScreen):
             return
         if phase == "ready":
             self.start_round()
-            self._start_tick = event.tick
-            self.referee.down.add(event.seat)  # the start press is not a call; its release frees the seat
+            self.referee.start_press(event.seat, event.tick)  # not a call; its release frees the seat
             return
         if phase != "playing":
             return
@@ -469,109 +469,30 @@ class RatukiScreen(GameScreen):
         if self.paused:
             self.show_message(_("The clock is paused: tap Resume to call stacks"), error=True)
             return
-        if self._in_start_lockout(event.tick):
-            # Everyone slaps their button with the starting "Ratuki!": those presses are not calls.
-            self.referee.down.add(event.seat)
-            return
-        step = self.referee.press(event.seat, event.tick)
-        if step.closed is not None:
-            self._show_verdict(step.closed)
-        if step.finished is not None:
-            self._journal(step.finished)
-        if step.kind == "opened":
-            self._cancel_timers()
-            self._window_rechecked = False
-            self._window_ev = Clock.schedule_once(self._close_window, self._window_delay(event.tick))
-        elif step.kind == "late" and step.verdict is not None:
-            self._show_verdict(step.verdict, sound=False)
-        if step.closed is not None and step.finished is None:
-            # The closed contest is now in its lockout. (Finished too: it is journaled already, and a lockout
-            # timer here would cut short the window this press may just have opened.)
-            self._schedule_lockout()
+        self.referee.press(event.seat, event.tick)
 
-    def _in_start_lockout(self, tick: float) -> bool:
-        """True for a press within the tie window plus lockout after a player button started the round."""
-        start = self._start_tick
-        if start is None:
-            return False
-        settings = self.settings
-        span = (settings["tie_window_ms"] + settings["lockout_ms"]) * 1000
-        return 0 <= micros(tick - start) <= span
+    @staticmethod
+    def _schedule(callback: Any, delay_s: float) -> Timer:
+        """The live referee's timers, on the Kivy clock."""
+        return Clock.schedule_once(lambda _dt: callback(), delay_s)
 
-    def _window_delay(self, tick: float) -> float:
-        """Seconds until the window opened at ``tick`` closes (plus grace), on the button board's own clock,
-        which is in the same domain as edge ticks: 0 if the press reached us after its window had already
-        closed, the full window if that clock disagrees with the tick (negative or absurd age)."""
-        full = self.referee.window_ms / 1000 + GRACE_S
-        try:
-            age = float(self.app.buttons.clock()) - tick
-        except Exception:  # a board without a usable clock
-            return full
-        if 0 <= age <= full:
-            return full - age
-        return 0.0 if full < age <= 5.0 else full
-
-    def _close_window(self, *_args: Any) -> None:
-        self._window_ev = None
-        # Presses already queued reach the referee before it judges: the hub drains on the next frame, which
-        # may come after this timer in the same one. (Else a press stamped inside the window was lost.) The
-        # boards are polled first, so a glitch's release hidden in a bounce window is reported now too.
+    def _deliver_presses(self) -> None:
+        """Before a window is judged: the boards are polled (a glitch's release hidden in a bounce window is
+        reported now) and the hub drained, so presses already queued reach the referee (the hub drains on the
+        next frame, which may come after the window timer in the same one)."""
         for board in {id(b): b for b in (self.app.buttons, self.app.sim_buttons)}.values():
             board.poll()
         self.app.hub.drain()
-        if self._window_ev is not None or self.referee.phase != "open":
-            return  # a press just drained closed this window (and may have opened the next, with its own timer)
-        first = self.referee.opened_at
-        if first is not None and not self._window_rechecked:
-            # Kivy counts a timer from the start of its frame, so it can fire a few ms early: on the button
-            # clock, wait out the rest of the window (once; a clock that does not move is not waited for).
-            self._window_rechecked = True
-            left = self._window_delay(first)
-            if 0 < left < self.referee.window_ms / 1000 + GRACE_S:
-                self._window_ev = Clock.schedule_once(self._close_window, left)
-                return
-        verdict = self.referee.close_window()
-        if verdict is not None:
-            self._show_verdict(verdict)
-            self._schedule_lockout()
-
-    def _schedule_lockout(self) -> None:
-        if self._lockout_ev is not None:
-            self._lockout_ev.cancel()
-        self._lockout_ev = Clock.schedule_once(self._finish, self.referee.lockout_ms / 1000 + GRACE_S)
-
-    def _finish(self, *_args: Any) -> None:
-        self._lockout_ev = None
-        contest = self.referee.finish()
-        if contest is not None:
-            self._journal(contest)
 
     def flush(self) -> None:
         """Journal a contest still in its window or lockout now (before stopping, undoing or leaving)."""
-        self._cancel_timers()
-        if self.referee.phase == "open":
-            verdict = self.referee.close_window()
-            if verdict is not None:
-                self._show_verdict(verdict)
-        contest = self.referee.finish()
-        if contest is not None:
-            self._journal(contest)
+        self.referee.flush()
 
     def _journal(self, contest: Contest) -> None:
         self.live = None
-        settings = self.settings
-        verdict = judge(contest.presses, settings["tie_window_ms"], contest.late)
-        action: Action = contest.to_action()
-        action["verdict"] = claim_for(self.state, verdict)
+        action: Action = call_action(self.state, contest, self.settings["tie_window_ms"])
         self.act(action, quiet=True)
         self.stall.restart(self.now())
-
-    def _cancel_timers(self) -> None:
-        for name in ("_window_ev", "_lockout_ev"):
-            event = getattr(self, name)
-            if event is not None:
-                event.cancel()
-                setattr(self, name, None)
 
     # -- showing verdicts -----------------------------------------------------------------------------------
 
@@ -618,7 +539,7 @@ class RatukiScreen(GameScreen):
         self.stall.restart(self.now())
         self.stall_text = ""
         if self.act({"type": "start", "tick": self.now()}):
-            self._start_tick = None  # set by on_button when a player button started the round
+            self.referee.new_round()  # on_button says so when a player button started the round
             self.live = None
             self.refresh()
 
