@@ -217,16 +217,6 @@ def line_pieces(line: list[list[int]]) -> list[tuple[tuple[int, int, int], tuple
     return out
 
 
-def _fitting_size(text: str, room: float, largest: float, smallest: float) -> float:
-    """The largest type (``largest`` down to ``smallest``) in which ``text`` fits ``room`` px on one line."""
-    from kivy.core.text import Label as CoreLabel
-
-    size = largest
-    while size > smallest and CoreLabel(font_size=size).get_extents(text)[0] > room:
-        size -= dp(1)
-    return size
-
-
 def _short(name: str, most: int) -> str:
     """``name`` cut to ``most`` characters with an ellipsis, so a long name cannot push text out of its box."""
     return name if len(name) <= most else name[: most - 1] + "…"
@@ -829,15 +819,16 @@ class LowdownScreen(GameScreen):
         layout = state["layout"]
         need = self._need(mode)
         panel = BoxLayout(orientation="vertical", spacing=dp(6))
-        hint = (
-            _("Tap 2 colour + 2 number dice. Tap a chosen die to remove it.")
-            if mode == "roll"
-            else _("Tap the secret pair: 1 colour + 1 number. Tap a chosen die to remove it.")
-        )
+        # TRANSLATORS: one line above the dice tiles, 540 px at 16 px: about 70 Latin letters or 40 Hangul at most
+        roll_hint = _("Tap 2 colour + 2 number dice. Tap a chosen die to remove it.")
+        # TRANSLATORS: one line above the dice tiles, 540 px at 16 px: about 70 Latin letters or 40 Hangul at most
+        pair_hint = _("Tap the secret pair: 1 colour + 1 number. Tap a chosen die to remove it.")
+        hint = roll_hint if mode == "roll" else pair_hint
         panel.add_widget(
             Label(
                 text=hint,
-                font_size=_fitting_size(hint, dp(540), dp(16), dp(12)),  # one line in every language
+                # 16 px, never smaller (#21 item 10): the translations are worded to fit its one line
+                font_size=dp(16),
                 size_hint_y=None,
                 height=dp(26),
                 text_size=(dp(540), dp(26)),
