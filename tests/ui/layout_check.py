@@ -26,7 +26,7 @@ _MARKUP = re.compile(
 @dataclass
 class Problem:
     where: str  # the screen/shot name
-    kind: str  # clipped / shortened / broken word / overflow / outside its row / offscreen / overlap / tofu
+    kind: str  # clipped, shortened, broken word, overflow, outside its row, offscreen, overlap, tofu, small text
     text: str
     detail: str = ""
 
@@ -155,9 +155,14 @@ def labels(root: Any, window: Any) -> list[Any]:
     return [w for w in root.walk(restrict=True) if isinstance(w, Label) and plain(w).strip() and _visible(w, window)]
 
 
-def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | None = None) -> list[Problem]:
+def check(
+    root: Any, window: Any, where: str, *, allow_shortened: set[str] | None = None, min_font: float | None = None
+) -> list[Problem]:
     """Every problem with the text under ``root`` as it is drawn now. ``allow_shortened`` names texts that may be
-    cut with an ellipsis by design (a player's long name where only its start fits)."""
+    cut with an ellipsis by design (a player's long name where only its start fits). With ``min_font``, text
+    asked for in a smaller size (a label's font size, or a ``[size=N]`` in its markup) is a problem too: a
+    screen that shrinks a long translation below it is not readable at the table (#21 item 10), even where the
+    type scale draws it at its smallest size (it is then too wide for the room it was shrunk for)."""
     allowed = allow_shortened or set()
     problems: list[Problem] = []
     drawn: list[tuple[Any, tuple[float, float, float, float]]] = []
@@ -206,6 +211,12 @@ def check(root: Any, window: Any, where: str, *, allow_shortened: set[str] | Non
                 ):
                     problems.append(Problem(where, "offscreen", text, f"ink {tuple(round(v) for v in seen)}"))
                 drawn.append((label, seen))
+        if min_font is not None:
+            sizes = [float(label.font_size)]
+            if getattr(label, "markup", False):
+                sizes += [float(n) for n in re.findall(r"\[size=(\d+(?:\.\d+)?)", str(label.text))]
+            if min(sizes) < min_font - 0.01:
+                problems.append(Problem(where, "small text", text, f"{min(sizes):.1f} px, under {min_font:g} px"))
         lost = TOFU.missing(label, text)
         if lost:
             problems.append(

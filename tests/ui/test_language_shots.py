@@ -17,6 +17,7 @@ from companion.games.base import Player, Setup
 
 LANGUAGES = ("en", "ko", "es", "ca")
 LONG_NAMES = ("Guillem Ferrer", "민서연", "Mª Àngels Puig", "Ñandú García", "Ana")  # 14 characters at most
+MIN_FONT = 16  # px: no text smaller in any language (#21 item 10 at 800x480)
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
 
@@ -42,10 +43,13 @@ class Shots:
         path = ui.screenshot(f"lang/{self.language}/{name}")
         assert path.exists()
         target = root if root is not None else ui.app.root
-        self.problems += check(target, ui.window, f"{self.language}/{name}", allow_shortened=self.names)
+        where = f"{self.language}/{name}"
+        self.problems += check(target, ui.window, where, allow_shortened=self.names, min_font=MIN_FONT)
         for child in ui.window.children:  # an open modal: its own text too
             if child is not ui.app.root and root is None:
-                self.problems += check(child, ui.window, f"{self.language}/{name} (dialog)", allow_shortened=self.names)
+                self.problems += check(
+                    child, ui.window, f"{where} (dialog)", allow_shortened=self.names, min_font=MIN_FONT
+                )
 
     def both_banners(self, name: str, before: Callable[[], Any] | None = None) -> None:
         """The screen with the orange notice banner shown, then hidden."""

@@ -82,3 +82,17 @@ def test_text_off_the_window_is_found(ui: UI) -> None:
         assert any(p.kind == "offscreen" for p in check(root, ui.window, "off"))
     finally:
         ui.window.remove_widget(root)
+
+
+def test_text_under_the_smallest_size_is_found_when_asked(ui: UI) -> None:
+    small = _label("Toca 2 dados de color + 2 de número", (10, 10), (500, 30))
+    small.font_size = 13  # a long translation shrunk to fit one line
+    tag = _label("puntos [size=12]+6[/size]", (10, 100), (300, 40), markup=True)
+    fine = _label("Deshacer", (10, 200), (200, 40))  # 20 px
+    root = _place(ui, small, tag, fine)
+    try:
+        assert not any(p.kind == "small text" for p in check(root, ui.window, "no minimum"))
+        problems = [p for p in check(root, ui.window, "min 16", min_font=16) if p.kind == "small text"]
+        assert {p.text for p in problems} == {small.text, "puntos +6"}, problems
+    finally:
+        ui.window.remove_widget(root)
