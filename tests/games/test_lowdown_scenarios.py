@@ -3,7 +3,9 @@
 A file holds ``players``, ``settings``, ``seed``, optional ``boards`` (a starting position per player: each grid
 as rows of ``"3 . #"`` tokens, number / free / shaded, plus ``wilds`` used and ``crossed`` lines) and ``start``
 (state fields such as ``active``), then ``actions``. With ``error`` the last action must be refused with a
-message containing it; ``expect`` is checked on the state after the accepted actions.
+message containing it; ``expect`` is checked on the state after the accepted actions (``parts``: what each
+player does now, :func:`~companion.games.lowdown.part_of_turn`; ``parts_looking``: the same while the active
+player enters a secret pair they look at).
 """
 
 from __future__ import annotations
@@ -88,6 +90,11 @@ def check_expect(state: dict[str, Any], expect: dict[str, Any]) -> None:
             player = query.pop("player")
             got = [a["square"] for a in lowdown.legal_placements(state, player, **query)]
             assert sorted(got) == sorted(squares)
+        elif key in ("parts", "parts_looking"):
+            # What each player does now (the screen's controls), and while the active player enters a pair
+            looking = key == "parts_looking"
+            for p, part in want.items():
+                assert lowdown.part_of_turn(state, int(p), looking=looking) == part, f"player {p}"
         elif key == "secret_roller":
             assert lowdown.secret_roller(state) == want
         else:
@@ -119,4 +126,4 @@ def test_scenario(path: Path) -> None:
 
 def test_there_are_scenarios_for_every_rule() -> None:
     names = {p.stem.split("_")[0] for p in FILES}
-    assert {"place", "others", "look", "wild", "shade", "cross", "end", "legal"} <= names
+    assert {"place", "others", "look", "wild", "shade", "cross", "end", "legal", "part"} <= names

@@ -14,6 +14,7 @@ another layout can be given as a file path or inline in the ``layout`` setting.
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 from companion.games.base import (
@@ -387,6 +388,41 @@ def must_shade(state: State, player: int) -> bool:
     if player == int(state["active"]) and not state["looked"]:
         return False
     return not _can_write(state, player)
+
+
+class Part(StrEnum):
+    """What a player does now (the screen shows the matching controls); equal to its word."""
+
+    OVER = "over"  # the game is over
+    FINAL = "final"  # the game has ended: everyone crosses their last lines, then the finish
+    WAIT = "pass"  # not this player's part of the turn: they wait
+    ROLL = "roll"  # the active player rolls the open dice
+    SECRET = "secret"  # the secret pair is entered (revealed to the others, or looked at by the active player)
+    SHADE = "shade"  # nothing can be written: a square must be shaded
+    CHOOSE = "choose"  # choose a colour and a number and write it
+
+
+def part_of_turn(state: State, player: int, *, looking: bool = False) -> Part:
+    """What ``player`` (an index) does now. The others may write in any order after the active player (the
+    engine allows it), so every board still to write is live then. ``looking``: the active player has asked to
+    look at a physical secret pair and is entering it."""
+    phase = state["phase"]
+    if phase == "over":
+        return Part.OVER
+    if phase == "final":
+        return Part.FINAL
+    if phase == "others":
+        if player == state["active"] or player in state["done"]:
+            return Part.WAIT
+    elif to_play(state) != player:
+        return Part.WAIT
+    if phase == "roll":
+        return Part.ROLL
+    if state["secret"] is None and (phase == "others" or looking):
+        return Part.SECRET
+    if must_shade(state, player):
+        return Part.SHADE
+    return Part.CHOOSE
 
 
 def legal_placements(

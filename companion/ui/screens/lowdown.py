@@ -275,26 +275,9 @@ class LowdownScreen(GameScreen):
         return str(self.state["players"][player]["name"])
 
     def mode(self) -> str:
-        """What the viewed player does now: over, final, pass, roll, secret, shade or choose."""
-        state = self.state
-        who = lowdown.to_play(state)
-        if state["phase"] == "over":
-            return "over"
-        if state["phase"] == "final":
-            return "final"
-        if state["phase"] == "others":
-            # The other players may write in any order (the engine allows it): any board still to write is live.
-            if self.viewing == state["active"] or self.viewing in state["done"]:
-                return "pass"
-        elif who != self.viewing:
-            return "pass"
-        if state["phase"] == "roll":
-            return "roll"
-        if state["secret"] is None and (state["phase"] == "others" or self.looking):
-            return "secret"
-        if lowdown.must_shade(state, self.viewing):
-            return "shade"
-        return "choose"
+        """What the viewed player does now (the engine's :func:`~companion.games.lowdown.part_of_turn`): over,
+        final, pass, roll, secret, shade or choose."""
+        return lowdown.part_of_turn(self.state, self.viewing, looking=self.looking).value
 
     # -- life cycle ----------------------------------------------------------------------------------------
 
