@@ -4,7 +4,9 @@ Each ``scenarios/ratatat/*.json`` holds players, settings and actions; either ``
 refused with a message containing it, every earlier one is accepted) or ``expect`` (state excerpts after all of
 them). Expect keys are state keys compared exactly, plus derived views: ``current`` (the name of the player to
 act), ``row_sizes``, ``rows0_ids`` (ids in the first player's row), ``face_up_values``, ``events_include`` and
-``scores``.
+``scores``. A file with a ``reading`` (``{"picked": [die indices], "seen": [faces the camera read]}``) ends with a
+camera reading of a re-roll instead: the engine finds the picked dice's new faces (``reroll_values``) and the
+re-roll is applied, or ``error`` is part of why the reading does not fit the pick.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 
 from companion.games.base import IllegalAction, Player, Setup
-from companion.games.ratatat import ENGINE, wording
+from companion.games.ratatat import ENGINE, reroll_values, wording
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "ratatat").glob("*.json"))
 
@@ -50,7 +52,8 @@ def test_scenario(path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     state = _start(data)
     actions = data["actions"]
-    if "error" in data:
+    reading = data.get("reading")
+    if "error" in data and reading is None:
         *ok, last = actions
     else:
         ok, last = actions, None
@@ -59,6 +62,17 @@ def test_scenario(path: Path) -> None:
             state = ENGINE.apply(state, action)
         except IllegalAction as err:
             pytest.fail(f"action {number} {action} refused: {err}")
+    if reading is not None:
+        before = copy.deepcopy(state)
+        try:
+            values = reroll_values(state, reading["picked"], reading["seen"])
+        except IllegalAction as err:
+            assert "error" in data, f"the reading was refused: {err}"
+            assert data["error"] in str(err)
+            assert state == before, "a refused reading must not change the state"
+            return
+        assert "error" not in data, f"the reading was accepted: {values}"
+        state = ENGINE.apply(state, {"type": "reroll", "indices": reading["picked"], "values": values})
     if last is not None:
         before = copy.deepcopy(state)
         with pytest.raises(IllegalAction) as err:

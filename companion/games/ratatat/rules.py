@@ -124,6 +124,35 @@ def assistant(state: State) -> dict[str, Any]:
     return {"options": options, "best": best, "lowest": lowest}
 
 
+def reroll_values(state: State, picked: list[int], seen: list[int]) -> list[int]:
+    """The new faces of the ``picked`` dice (indices into ``state["dice"]``) from a reading of the tray after a
+    re-roll: the picked dice alone, in order, or every die (the camera's order), where the dice kept must still
+    show their faces and the others are the new ones. Raises :class:`IllegalAction`, in words for the players,
+    when nothing is picked or the reading does not fit the pick."""
+    if not picked:
+        raise IllegalAction(_("Tap the dice to re-roll first (a token each time), or move the statue"))
+    if len(seen) == len(picked):
+        return list(seen)
+    if len(seen) != len(state["dice"]):
+        raise IllegalAction(
+            ngettext("Saw {seen} die; re-roll {n} of them", "Saw {seen} dice; re-roll {n} of them", len(seen)).format(
+                seen=len(seen), n=len(picked)
+            )
+        )
+    kept = [v for i, v in enumerate(state["dice"]) if i not in picked]
+    new = list(seen)
+    for value in kept:
+        if value not in new:
+            raise IllegalAction(
+                _(
+                    "The dice you kept show {kept}; the camera saw {seen}. Roll only the picked dice, "
+                    "or tap the new faces"
+                ).format(kept=", ".join(map(str, kept)), seen=", ".join(map(str, seen)))
+            )
+        new.remove(value)
+    return new
+
+
 def _only(state: State, value: Any) -> str:
     """The refusal of one card value too many: the deck has only so many."""
     count = int(state["deck"][str(value)])

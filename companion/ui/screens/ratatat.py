@@ -20,7 +20,7 @@ from kivy.utils import escape_markup, get_color_from_hex
 
 from companion.formatting import percent
 from companion.games import ratatat
-from companion.games.base import Action
+from companion.games.base import Action, IllegalAction
 from companion.games.ratatat import wording
 from companion.i18n import _, and_list, ngettext
 from companion.ui.contrast import legible_rgba
@@ -1114,36 +1114,14 @@ class RatatatScreen(GameScreen):
             if self.act({"type": "roll", "dice": pips}):
                 self.dice_count, self.faces = 0, []
         elif phase == ratatat.ROLLED:
-            if not self.reroll_pick:
-                self.show_message(
-                    _("Tap the dice to re-roll first (a token each time), or move the statue"), error=True
-                )
-            elif len(pips) == len(self.reroll_pick):
-                self._do_reroll(pips)
-            elif len(pips) == len(state["dice"]):
-                # The camera read every die, in its own order: the kept dice must still be there; the others
-                # are the new faces.
-                kept = [v for i, v in enumerate(state["dice"]) if i not in self.reroll_pick]
-                new = list(pips)
-                for value in kept:
-                    if value not in new:
-                        self.show_message(
-                            _(
-                                "The dice you kept show {kept}; the camera saw {seen}. Roll only the picked dice, "
-                                "or tap the new faces"
-                            ).format(kept=", ".join(map(str, kept)), seen=", ".join(map(str, pips))),
-                            error=True,
-                        )
-                        return
-                    new.remove(value)
-                self._do_reroll(new)
+            # The picked dice alone, or every die with the kept ones unchanged: the engine says which faces
+            # are new, or why the reading does not fit the pick.
+            try:
+                values = ratatat.reroll_values(state, list(self.reroll_pick), pips)
+            except IllegalAction as err:
+                self.show_message(str(err), error=True)
             else:
-                self.show_message(
-                    ngettext(
-                        "Saw {seen} die; re-roll {n} of them", "Saw {seen} dice; re-roll {n} of them", len(pips)
-                    ).format(seen=len(pips), n=len(self.reroll_pick)),
-                    error=True,
-                )
+                self._do_reroll(values)
         elif phase in (ratatat.PICTURE, ratatat.ENDGAME, ratatat.PICTURE_ROLLED):
             if phase == ratatat.ENDGAME and pips and not picture:
                 self.show_message(self.engine.why_not(state, "roll"), error=True)
