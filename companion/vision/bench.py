@@ -147,7 +147,8 @@ def phone_photos(paths: list[Path]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         for i, (w, h) in enumerate(PHONE_SIZES):
             img = cv2.resize(load_image(paths[i % len(paths)]), (w, h), interpolation=cv2.INTER_CUBIC)
-            img = np.clip(img + rng.normal(0, 5, img.shape).astype(np.float32), 0, 255).astype(np.uint8)
+            noise = np.asarray(rng.normal(0, 5, img.shape), dtype=np.float32)
+            img = np.clip(img + noise, 0, 255).astype(np.uint8)
             cv2.imwrite(str(Path(tmp) / f"phone{i}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
             del img
         peak_mb, status = read_peak(sorted(Path(tmp).glob("*.jpg")))
