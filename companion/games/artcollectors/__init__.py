@@ -1,6 +1,6 @@
-"""Art Collectors: ``catalogue`` (paintings and tokens as data), ``rules`` (the engine: final count or pile
-tracker, majorities with the black-cat tie-break), ``wording`` (what the log and the screen say). The names
-other code uses are here."""
+"""Art Collectors: ``catalogue`` (paintings and tokens as data), ``rules`` (the engine: settings, setup, the
+final count), ``tracker`` (the pile tracker's moves and what can be done now), ``scoring`` (majorities with the
+black-cat tie-break), ``wording`` (what the log and the screen say). The names other code uses are here."""
 
 from companion.games.artcollectors.catalogue import (
     ABILITIES,
@@ -15,17 +15,9 @@ from companion.games.artcollectors.catalogue import (
     parse_catalogue,
     plain,
 )
-from companion.games.artcollectors.rules import (
-    ENGINE,
-    ArtCollectors,
-    bag_total,
-    black_cat_painting,
-    pile_counts,
-    protected,
-    tally,
-    top_run,
-    working,
-)
+from companion.games.artcollectors.rules import ENGINE, ArtCollectors
+from companion.games.artcollectors.scoring import black_cat_painting, pile_counts, tally, top_run, working
+from companion.games.artcollectors.tracker import bag_total, protected
 from companion.games.artcollectors.wording import token_name
 from companion.i18n import a_number
 

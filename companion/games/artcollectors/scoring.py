@@ -1,0 +1,133 @@
+"""Art Collectors' scoring: majorities with the black-cat tie-break, over the final count or the tracker's piles.
+
+Where the black-cat token is, how many tokens of each painting every pile holds, and the working (per painting:
+counts, winner and reason; per player: points and rank; the winners) that ``finish`` and the end of the bag keep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, painting_of
+from companion.games.base import State
+
+
+def black_cat_painting(state: State) -> int:
+    """The black-cat token's painting: from the settings, else from the draw that showed it (0: not known yet)."""
+    return int(state["settings"]["black_cat_painting"]) or int(state.get("black_cat_seen", 0))
+
+
+def black_cat_where(state: State) -> tuple[str, int | None]:
+    """("bag", None), ("turn", seat) or ("pile", seat)."""
+    for seat, pile in enumerate(state["piles"]):
+        if any(code.endswith(BLACK_CAT_MARK) for code in pile):
+            return "pile", seat
+    if any(code.endswith(BLACK_CAT_MARK) for code in state["turn"]["tokens"]):
+        return "turn", int(state["current"])
+    return "bag", None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Scoring
+
+
+def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> dict[str, Any]:
+    """The working: per painting the counts, winner and reason; per player the points and rank; the winners.
+
+    Majority wins a painting; a tie for the most goes to the black-cat holder even if not among the tied
+    (nobody takes it when nobody holds the black cat). Tokens score their points (twins 2), paintings their value.
+    Each painting's ``why`` says how it was decided ("none", "most", "tie_no_cat", "tie_cat"); the words for it
+    and for what was not counted are :mod:`companion.games.artcollectors.wording`'s.
+    """
+    names: list[str] = state["players"]
+    rows = []
+    token_points = [0] * len(names)
+    token_counts = [0] * len(names)
+    won: list[list[int]] = [[] for _ in names]
+    for key in state["order"]:
+        info = state["paintings"][key]
+        number = int(key)
+        these = [int(c.get(key, 0)) for c in counts]
+        total = sum(these)
+        top = max(these) if these else 0
+        leaders = [i for i, n in enumerate(these) if n == top and n > 0]
+        winner: int | None
+        if total == 0:
+            winner, why = None, "none"
+        elif len(leaders) == 1:
+            winner, why = leaders[0], "most"
+        elif black_cat is None:
+            winner, why = None, "tie_no_cat"
+        else:
+            winner, why = black_cat, "tie_cat"
+        if winner is not None:
+            won[winner].append(number)
+        for i, n in enumerate(these):
+            token_points[i] += n * int(info["points"])
+            token_counts[i] += n
+        rows.append(
+            {
+                "painting": number,
+                "value": int(info["value"]),
+                "points_per_token": int(info["points"]),
+                "counts": these,
+                "total": total,
+                "tokens": int(info["tokens"]),
+                "winner": winner,
+                "tied": leaders if len(leaders) > 1 else [],
+                "why": why,
+            }
+        )
+    players: list[dict[str, Any]] = []
+    for i, name in enumerate(names):
+        painting_points = sum(int(state["paintings"][str(n)]["value"]) for n in won[i])
+        players.append(
+            {
+                "name": name,
+                "tokens": token_counts[i],
+                "token_points": token_points[i],
+                "paintings": won[i],
+                "painting_points": painting_points,
+                "total": token_points[i] + painting_points,
+            }
+        )
+    totals = [p["total"] for p in players]
+    for p in players:
+        p["rank"] = 1 + sum(1 for t in totals if t > p["total"])
+    best = max(totals) if totals else 0
+    winners = [p["name"] for p in players if p["total"] == best]
+    return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat}
+
+
+def top_run(pile: list[str]) -> int:
+    """How many tokens of the same painting lie together on top of ``pile`` (what one steal may take)."""
+    run = 0
+    for code in reversed(pile):
+        if painting_of(code) != painting_of(pile[-1]):
+            break
+        run += 1
+    return run
+
+
+def pile_counts(state: State) -> list[dict[str, int]]:
+    """Tokens per painting in each player's pile (the tracker's version of the final count)."""
+    counts: list[dict[str, int]] = []
+    for pile in state["piles"]:
+        row = dict.fromkeys(state["order"], 0)
+        for code in pile:
+            row[str(painting_of(code))] += 1
+        counts.append(row)
+    return counts
+
+
+def working(state: State) -> dict[str, Any]:
+    """The final result if the game is over, else the result the current counts or piles would give."""
+    if state.get("result") is not None:
+        return dict(state["result"])
+    if state["phase"] == "play":
+        where, seat = black_cat_where(state)
+        return tally(state, pile_counts(state), seat if where == "pile" else None)
+    return tally(state, state["counts"], state["black_cat"])
+
+
+# --------------------------------------------------------------------------------------------------------------
