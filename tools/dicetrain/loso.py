@@ -7,9 +7,11 @@ and ``report`` images (the left-out set: never used to choose anything), with th
 ``train_verifier.py --leave-out``) at each of ``--thresholds``, and without a verifier. Parts are by sequence
 (``sets.py``). ``--corrections FILE`` also scores against the labels as corrected there (``corrections.py``).
 
-The detector and the face classifiers are the shipped ones unless ``--detector``/``--faces`` name a fold's own
-(``DIR/<set>/dice_centernet.onnx``, ``dice_faces*.onnx``); with the shipped ones only the ``grey-mixed`` fold is
-leave-one-set-out for the whole reader (they were trained on 80 % of felt-trays and angled-webcam, chosen by image).
+The detector and the face classifiers are the shipped ones unless ``--fold-models DIR`` holds a fold's own
+(``DIR/<set>/dice_centernet.onnx``, ``DIR/<set>/dice_faces.onnx``: ``train.py`` / ``train_values.py --parts
+--leave-out SET``; that classifier also stands in for the second pair and the layout pair), or ``--detector`` /
+``--faces`` name others for every fold; with the shipped ones only the ``grey-mixed`` fold is leave-one-set-out
+for the whole reader (they were trained on 80 % of felt-trays and angled-webcam, chosen by image).
 
 Usage, from the repository root:
     .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
@@ -154,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--faces", default=None, help="a folder with other face classifiers (dice_faces_stitched.onnx, dice_faces.onnx)"
     )
+    ap.add_argument(
+        "--fold-models",
+        default=None,
+        help="a folder of per-fold detector and classifiers (<set>/dice_centernet.onnx, <set>/dice_faces*.onnx): "
+        "a fold with its own is leave-one-set-out for the whole reader (its classifier is also its second opinion)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
@@ -167,8 +175,15 @@ def main(argv: list[str] | None = None) -> int:
 
         corrections = load_corrections(Path(args.corrections))
     results: dict[str, Any] = {}
+    shipped = (learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS)
     for name in args.folds.split(","):
         leave_out = None if name == "all" else name
+        learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS = shipped
+        own = Path(args.fold_models or "/nonexistent") / name
+        if (own / "dice_centernet.onnx").is_file() and (own / "dice_faces.onnx").is_file():
+            faces = tuple(own / p.name if (own / p.name).is_file() else own / "dice_faces.onnx" for p in shipped[1])
+            learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS = own / "dice_centernet.onnx", faces, faces
+            print(f"{name}: the fold's own detector and classifiers ({own})", file=sys.stderr)
         parts = fold(args.root, leave_out)
         model = None
         if args.models:
