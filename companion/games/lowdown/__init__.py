@@ -1,6 +1,6 @@
-"""Lowdown: ``board`` (the layout data and its lines), ``rules`` (the engine and its questions: whose part of
-the turn, legal squares and crossings, scores), ``wording`` (what the log says). The names other code uses are
-here."""
+"""Lowdown: ``board`` (the layout data and its lines), ``state`` (what can be read from a state: the dice, the
+pool, whose part of the turn), ``legality`` (legal squares and crossings, shading, scores), ``rules`` (the engine
+and its moves), ``wording`` (what the log says). The names other code uses are here."""
 
 from companion.games.lowdown.board import (
     DEFAULT_LAYOUT_PATH,
@@ -14,9 +14,17 @@ from companion.games.lowdown.board import (
     read_layout_file,
     validate_layout,
 )
-from companion.games.lowdown.rules import (
+from companion.games.lowdown.legality import (
+    Part,
+    board_score,
+    legal_crossings,
+    legal_placements,
+    must_shade,
+    part_of_turn,
+)
+from companion.games.lowdown.rules import ENGINE, LowdownEngine
+from companion.games.lowdown.state import (
     EDITIONS,
-    ENGINE,
     LINE_SUM,
     NAME,
     OPEN_COLOUR_IDS,
@@ -25,16 +33,9 @@ from companion.games.lowdown.rules import (
     ROLLERS,
     SECRET_IDS,
     SECRET_MODES,
-    LowdownEngine,
-    Part,
-    board_score,
     dice,
     filled_grids,
     free_squares,
-    legal_crossings,
-    legal_placements,
-    must_shade,
-    part_of_turn,
     pool,
     secret_roller,
     square_colours,
