@@ -1,5 +1,7 @@
-"""Rat-a-Tat Roll: ``board`` (the ring, deck and picture-die data), ``rules`` (the engine), ``wording`` (what the
-log and the screen say). The names other code uses are here."""
+"""Rat-a-Tat Roll: ``board`` (the ring, deck and picture-die data), ``phases`` (what the table waits for, the
+threshold and the reshuffle), ``dice`` (the roll assistant's odds, re-roll readings), ``rules`` (the engine),
+``moves`` (what each action does), ``wording`` (what the log and the screen say). The names other code uses are
+here."""
 
 from companion.games.ratatat.board import (
     DATA_DIR,
@@ -10,11 +12,11 @@ from companion.games.ratatat.board import (
     load_deck,
     load_picture_die,
 )
-from companion.games.ratatat.rules import (
+from companion.games.ratatat.dice import assistant, reroll_values, sum_distribution
+from companion.games.ratatat.phases import (
     DEAL,
     EDITIONS,
     ENDGAME,
-    ENGINE,
     FINAL_REVEAL,
     GIVE_BACK,
     LOOK,
@@ -28,13 +30,10 @@ from companion.games.ratatat.rules import (
     SPACE,
     TOKENS_EACH,
     TOKENS_TOTAL,
-    RatATatRoll,
-    assistant,
-    reroll_values,
     reshuffle_due,
-    sum_distribution,
     threshold_for,
 )
+from companion.games.ratatat.rules import ENGINE, RatATatRoll
 
 __all__ = [
     "DATA_DIR",
