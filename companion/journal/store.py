@@ -1,4 +1,7 @@
-"""SQLite action log in WAL mode, one row per accepted action, committed before the UI shows its effect."""
+"""SQLite action log in WAL mode, one row per accepted action, committed before the UI shows its effect.
+
+Here: the :class:`Journal` and :func:`open_for_app`; the file's format is :mod:`.schema`'s, what a read gives
+back :mod:`.records`', the errors :mod:`.errors`', carrying a damaged or read-only file over :mod:`.recovery`'s."""
 
 from __future__ import annotations
 
@@ -12,85 +15,45 @@ import sqlite3
 import tempfile
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 from companion.games.base import Setup
-from companion.i18n import _, ngettext
+from companion.i18n import _
+from companion.journal.errors import GameDamaged, JournalBusy, JournalDamaged, JournalError, JournalFull, is_busy
+from companion.journal.records import GameRecord, Moves, Snapshot, Unread, record_from_row
+from companion.journal.recovery import carry_over, move_aside, read_only_card, stamp
+from companion.journal.schema import SCHEMA, SCHEMA_VERSION, check_version, quick_check, split_statements
+
+__all__ = [
+    "BUSY_S",
+    "KEEP_SNAPSHOTS",
+    "OPEN_BUSY_S",
+    "SCHEMA_VERSION",
+    "GameDamaged",
+    "GameRecord",
+    "Journal",
+    "JournalBusy",
+    "JournalDamaged",
+    "JournalError",
+    "JournalFull",
+    "Moves",
+    "Snapshot",
+    "open_for_app",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
 OPEN_BUSY_S = 10.0  # how long opening waits for another program's lock on the file (a backup, an sqlite3 shell)
 BUSY_S = 3.0  # how long a move waits for it before "not saved: in use" (the UI waits that long at most)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    undone INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS snapshots (
-    game_id INTEGER NOT NULL,
-    count INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    state BLOB NOT NULL,
-    PRIMARY KEY (game_id, count)
-);
-"""
 # Derived data only: a game's state after its first ``count`` moves, for the rules of that version (a digest of
 # the engines' files) and those exact moves (a digest of their stored text). Resume and a deep undo start from
 # one instead of replaying the whole game; any mismatch and it is ignored. The latest KEEP_SNAPSHOTS per game stay.
 KEEP_SNAPSHOTS = 2
-
-
-class JournalError(RuntimeError):
-    """The journal file cannot be opened, read or written, or is not a journal (message names the file)."""
-
-
-class JournalDamaged(JournalError):
-    """The file is a journal, but damaged: SQLite finds broken pages (``PRAGMA quick_check``) or its version
-    mark cannot be read. :func:`open_for_app` keeps it and carries every game that still reads into a new file.
-    ``reason`` says it for the players; the message adds SQLite's own words."""
-
-    def __init__(self, path: Path, reason: str, detail: str = "") -> None:
-        super().__init__(f"{path}: {reason}" + (f" ({detail})" if detail else ""))
-        self.reason = reason
-
-
-class JournalBusy(JournalError):
-    """Another program holds the journal's lock longer than the busy timeout: locked is not damaged, the file
-    is never moved aside; the move (or the opening) is refused and can be tried again."""
-
-
-class JournalFull(JournalError):
-    """The card has no room for the write ("database or disk is full"): nothing was recorded."""
-
-
-class GameDamaged(JournalError):
-    """One game's rows cannot be read back (its setup, or one of its moves); the other games are unaffected."""
-
-    def __init__(self, path: Path, game_id: int, reason: str) -> None:
-        super().__init__(f"{path}: game {game_id} is damaged: {reason}")
-        self.game_id = game_id
-        self.reason = reason
 
 
 def _guarded(method: F) -> F:
@@ -102,7 +65,7 @@ def _guarded(method: F) -> F:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as err:
-            if _is_busy(err):
+            if is_busy(err):
                 raise JournalBusy(
                     f"{self.path}: the journal is in use by another program; nothing was recorded ({err})"
                 ) from err
@@ -111,99 +74,6 @@ def _guarded(method: F) -> F:
             raise JournalError(f"{self.path}: the journal could not be read or written ({err})") from err
 
     return wrapper  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One game's row: id, game name, setup, timestamps, whether it ended, and how many live actions it has.
-
-    ``problem`` says why a damaged row's setup cannot be read (its ``setup`` then has no players); such a game
-    is listed, named, never resumed, and stays in the file as it is."""
-
-    id: int
-    game: str
-    setup: Setup
-    created: float
-    updated: float
-    finished: bool
-    actions: int
-    problem: str | None = None
-
-
-class _Unread:
-    """A stored move not parsed yet."""
-
-    __slots__ = ("seq", "text")
-
-    def __init__(self, seq: Any, text: Any) -> None:
-        self.seq = seq
-        self.text = text
-
-
-class Moves(MutableSequence[dict[str, Any]]):
-    """A game's live moves, each parsed from its row the first time it is used: a game resumed from a snapshot
-    near its end reads only the moves after it (thousands of earlier ones stay text until asked for)."""
-
-    def __init__(self, items: list[Any], parse: Callable[[_Unread], dict[str, Any]]) -> None:
-        self._items = items
-        self._parse = parse
-
-    def _read(self, index: int) -> dict[str, Any]:
-        item = self._items[index]
-        if isinstance(item, _Unread):
-            item = self._items[index] = self._parse(item)
-        return item  # type: ignore[no-any-return]
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(index, slice):
-            return [self._read(i) for i in range(*index.indices(len(self._items)))]
-        return self._read(index)
-
-    @overload
-    def __setitem__(self, index: int, value: dict[str, Any]) -> None: ...
-    @overload
-    def __setitem__(self, index: slice, value: Iterable[dict[str, Any]]) -> None: ...
-    def __setitem__(self, index: Any, value: Any) -> None:
-        self._items[index] = value
-
-    def __delitem__(self, index: int | slice) -> None:
-        del self._items[index]
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def insert(self, index: int, value: dict[str, Any]) -> None:
-        self._items.insert(index, value)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Moves | list | tuple):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Moves({len(self)} moves)"
-
-
-class Snapshot:
-    """A stored state after a game's first ``count`` moves, read (and decompressed) only when asked for."""
-
-    def __init__(self, count: int, blob: Any) -> None:
-        self.count = count
-        self._blob = blob
-
-    def state(self) -> dict[str, Any] | None:
-        """The state, or None when the stored bytes do not read (a damaged snapshot: replay instead)."""
-        try:
-            state = json.loads(zlib.decompress(self._blob))
-        except (zlib.error, TypeError, ValueError, RecursionError):
-            return None
-        return state if isinstance(state, dict) else None
 
 
 class Journal:
@@ -233,11 +103,11 @@ class Journal:
                 self._db = self._connect_read_only()
                 row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             except (sqlite3.Error, OSError, ValueError) as err:
-                if isinstance(err, sqlite3.Error) and _is_busy(err):
+                if isinstance(err, sqlite3.Error) and is_busy(err):
                     raise JournalBusy(f"{self.path}: the journal is in use by another program ({err})") from err
                 raise JournalError(f"{self.path}: not a readable journal ({err})") from err
-            self.damage = _quick_check(self._db)  # said by the command line; listing goes on where it can
-            _check_version(self.path, row)
+            self.damage = quick_check(self._db)  # said by the command line; listing goes on where it can
+            check_version(self.path, row)
             return
         try:
             existed = self.path.exists() and self.path.stat().st_size > 0
@@ -266,7 +136,7 @@ class Journal:
             db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()
             return db
         except sqlite3.OperationalError as err:
-            if _is_busy(err) or os.access(self.path.parent, os.W_OK):
+            if is_busy(err) or os.access(self.path.parent, os.W_OK):
                 raise  # not the read-only card's problem
         wal = Path(f"{self.path}-wal")
         if not wal.exists() or wal.stat().st_size == 0:
@@ -283,12 +153,12 @@ class Journal:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             # A damaged page is found before anything is written into the file (new games never go there).
-            damage = _quick_check(self._db) if existed else None
+            damage = quick_check(self._db) if existed else None
             if damage is not None:
                 raise JournalDamaged(self.path, _("broken pages were found in it"), f"quick_check: {damage}")
             if not self._has_schema():  # only a new (or older) file is written to at open: a lock elsewhere waits
                 with self._tx():
-                    for statement in _split(_SCHEMA):
+                    for statement in split_statements(SCHEMA):
                         self._db.execute(statement)
                     self._db.execute(
                         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
@@ -296,12 +166,12 @@ class Journal:
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             self._db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         except (sqlite3.Error, OSError) as err:
-            if isinstance(err, sqlite3.Error) and _is_busy(err):
+            if isinstance(err, sqlite3.Error) and is_busy(err):
                 raise JournalBusy(
                     f"{self.path}: the journal is in use by another program (still locked after {self._open_wait:g} s)"
                 ) from err
             raise JournalError(f"{self.path}: not a usable journal ({err})") from err
-        _check_version(self.path, row)
+        check_version(self.path, row)
 
     def _has_schema(self) -> bool:
         """True when every table exists and the version mark is there (a read: no lock taken)."""
@@ -355,7 +225,7 @@ class Journal:
         ).fetchone()
         if row is None:
             raise JournalError(f"no game with id {game_id} in {self.path}")
-        return _record(row)
+        return record_from_row(row)
 
     def readable_game(self, game_id: int) -> GameRecord:
         """The game's record; :class:`GameDamaged` when its setup cannot be read (to resume or export it)."""
@@ -373,7 +243,7 @@ class Journal:
             " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.undone = 0)"
             f" FROM games g {where} ORDER BY g.updated DESC, g.id DESC"
         ).fetchall()
-        return [_record(r) for r in rows]
+        return [record_from_row(r) for r in rows]
 
     @_guarded
     def set_finished(self, game_id: int, finished: bool = True) -> None:
@@ -539,7 +409,7 @@ class Journal:
             if count < len(rows):
                 running.update(str(rows[count][1]).encode())
                 running.update(b"\n")
-        moves = Moves([_Unread(seq, text) for seq, text in rows], lambda row: self._action(game_id, row.seq, row.text))
+        moves = Moves([Unread(seq, text) for seq, text in rows], lambda row: self._action(game_id, row.seq, row.text))
         return moves, sorted(found, key=lambda snap: -snap.count)
 
     @_guarded
@@ -566,16 +436,16 @@ def open_for_app(
         ).format(name=path.name)
     except JournalDamaged as err:
         log.warning("%s", err)
-        return _carry_over(path, err.reason, now)
+        return carry_over(path, err.reason, now)
     except JournalError as err:
         problem = str(err).removeprefix(f"{path}: ")
     if path.exists() and not os.access(path.parent, os.W_OK):
-        copied = _read_only_card(path, now)
+        copied = read_only_card(path, now)
         if copied is not None:
             return copied
-    kept = path.with_name(f"{path.name}.unusable-{_stamp(now)}")
+    kept = path.with_name(f"{path.name}.unusable-{stamp(now)}")
     try:
-        _move_aside(path, kept)
+        move_aside(path, kept)
         return Journal(path, now=now), (
             _(
                 "The saved games could not be opened ({problem}). The file is kept as {name}; a new one was "
@@ -590,173 +460,6 @@ def open_for_app(
         )
 
 
-def _read_only_card(path: Path, now: Callable[[], float]) -> tuple[Journal, str] | None:
-    """Every saved game of a journal on a read-only card, copied into memory: they can be continued, and the
-    players are told nothing new is saved. None when the file cannot be read either."""
-    try:
-        source = Journal(path, readonly=True)
-    except JournalError:
-        return None
-    try:
-        memory = Journal(":memory:", now=now)
-        source._db.backup(memory._db)
-        for statement in _split(_SCHEMA):  # a journal from an older app lacks the newer tables
-            memory._db.execute(statement)
-    except (sqlite3.Error, JournalError):
-        return None
-    finally:
-        source.close()
-    return memory, _(
-        "The SD card is read-only: every saved game can be continued, but nothing new is saved (this run's moves "
-        "are lost when the app stops). Check the card's lock switch, or the card itself."
-    )
-
-
-def _is_busy(err: sqlite3.Error) -> bool:
-    """True for "database is locked" / "busy": another connection holds the lock (not damage)."""
-    code = getattr(err, "sqlite_errorcode", None)
-    if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return True
-    text = str(err).lower()
-    return "database is locked" in text or "database table is locked" in text or "busy" in text
-
-
-def _stamp(now: Callable[[], float]) -> str:
-    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now()))
-
-
-def _move_aside(path: Path, kept: Path) -> None:
-    """Rename the journal and its WAL files together (a WAL kept with its database keeps its commits)."""
-    for suffix in ("", "-wal", "-shm"):
-        part = Path(f"{path}{suffix}")
-        if part.exists():
-            part.rename(Path(f"{kept}{suffix}"))
-
-
-def _carry_over(path: Path, problem: str, now: Callable[[], float]) -> tuple[Journal, str]:
-    """Keep the damaged file as ``journal.sqlite3.damaged-<date>`` and copy every game that still reads back in
-    full (same ids) into a new journal at ``path``; the message names the games left behind."""
-    kept = path.with_name(f"{path.name}.damaged-{_stamp(now)}")
-    source = kept
-    try:
-        _move_aside(path, kept)
-        target = Journal(path, now=now)
-        saving = True
-    except (OSError, JournalError):  # nowhere to write (a read-only card): this run's games live in memory
-        source, target, saving = path, Journal(":memory:", now=now), False
-    carried, lost = _copy_games(source, target)
-    lines = [_("The saved games file was damaged ({problem}).").format(problem=problem)]
-    if saving:
-        lines.append(_("It is kept as {name}.").format(name=kept.name))
-    lines.append(
-        ngettext(
-            "{count} saved game was carried over to a new file.",
-            "{count} saved games were carried over to a new file.",
-            len(carried),
-        ).format(count=len(carried))
-        if saving
-        else _("Games are NOT being saved (the card cannot be written); {count} saved games can be played.").format(
-            count=len(carried)
-        )
-    )
-    if lost:
-        names = ", ".join(_("Game {id}").format(id=game_id) for game_id in lost)
-        lines.append(
-            ngettext(
-                "{games} could not be read back; it stays in the damaged file.",
-                "{games} could not be read back; they stay in the damaged file.",
-                len(lost),
-            ).format(games=names)
-        )
-    return target, " ".join(lines)
-
-
-def _copy_games(source: Path, target: Journal) -> tuple[list[int], list[int]]:
-    """Copy, row for row, every game of the damaged file ``source`` that reads back whole into ``target``.
-    Returns the ids carried over and the ids that could not be read."""
-    carried: list[int] = []
-    lost: list[int] = []
-    try:
-        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-    except (sqlite3.Error, OSError, ValueError):
-        return carried, lost
-    try:
-        ids, highest = _game_ids(src)
-        for game_id in ids:
-            try:
-                game = src.execute(
-                    "SELECT id, game, setup, created, updated, finished FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                moves = src.execute(
-                    "SELECT game_id, seq, action, at, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-                ).fetchall()
-            except sqlite3.Error:
-                lost.append(game_id)
-                continue
-            if game is None:
-                continue
-            try:
-                with target._tx():
-                    target._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", game)
-                    target._db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", moves)
-            except sqlite3.Error:
-                lost.append(game_id)
-                continue
-            carried.append(game_id)
-        if highest:  # a new game never takes the id of one left behind in the damaged file
-            with target._tx():
-                target._db.execute("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'games'", (highest,))
-                target._db.execute(
-                    "INSERT INTO sqlite_sequence(name, seq) SELECT 'games', ? WHERE NOT EXISTS"
-                    " (SELECT 1 FROM sqlite_sequence WHERE name = 'games')",
-                    (highest,),
-                )
-    except sqlite3.Error:
-        pass
-    finally:
-        src.close()
-    return carried, lost
-
-
-def _game_ids(src: sqlite3.Connection) -> tuple[list[int], int]:
-    """The game ids in a damaged file (by the table, or where that is broken by the highest id handed out),
-    and the highest id ever given."""
-    highest = 0
-    for query in ("SELECT seq FROM sqlite_sequence WHERE name = 'games'", "SELECT MAX(id) FROM games"):
-        try:
-            row = src.execute(query).fetchone()
-            highest = max(highest, int(row[0] or 0)) if row else highest
-        except (sqlite3.Error, TypeError, ValueError):
-            continue
-    try:
-        return [int(r[0]) for r in src.execute("SELECT id FROM games ORDER BY id")], highest
-    except sqlite3.Error:
-        return list(range(1, min(highest, 100_000) + 1)), highest
-
-
-def _quick_check(db: sqlite3.Connection) -> str | None:
-    """``None`` when SQLite finds the file sound, else what it found (first lines)."""
-    try:
-        rows = db.execute("PRAGMA quick_check(5)").fetchall()
-    except sqlite3.DatabaseError as err:
-        return str(err)
-    found = [str(r[0]) for r in rows]
-    return None if found == ["ok"] else "; ".join(found)[:300]
-
-
-def _check_version(path: Path, row: tuple[Any, ...] | None) -> None:
-    """The file's schema mark: a number this app knows, else :class:`JournalDamaged` (unreadable) or
-    :class:`JournalError` (from a newer app)."""
-    if row is None:
-        raise JournalDamaged(path, _("its version mark is missing"))
-    try:
-        version = int(str(row[0]).strip())
-    except ValueError:
-        raise JournalDamaged(path, _("its version mark cannot be read"), repr(str(row[0])[:20])) from None
-    if version > SCHEMA_VERSION:
-        raise JournalError(f"{path}: journal schema {version} is newer than this app understands")
-
-
 def _digest(texts: Iterable[str]) -> str:
     """A digest of moves' stored text, in order (what a snapshot was made from)."""
     digest = hashlib.sha256()
@@ -764,50 +467,3 @@ def _digest(texts: Iterable[str]) -> str:
         digest.update(str(text).encode())
         digest.update(b"\n")
     return digest.hexdigest()
-
-
-def _split(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
-
-
-def _record(row: tuple[Any, ...]) -> GameRecord:
-    """A game's row; a setup that cannot be read gives a record with ``problem`` set (and no players)."""
-    game = str(row[1])
-    problem = None
-    try:
-        setup = _read_setup(row[2])
-    except ValueError as err:
-        setup, problem = Setup(game, ()), str(err)
-    return GameRecord(
-        id=int(row[0]),
-        game=game,
-        setup=setup,
-        created=_number(row[3]),
-        updated=_number(row[4]),
-        finished=bool(row[5]),
-        actions=int(row[6]),
-        problem=problem,
-    )
-
-
-def _read_setup(text: Any) -> Setup:
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        raise ValueError(_("its setup is not valid JSON")) from None
-    if not isinstance(data, dict):
-        raise ValueError(_("its setup is not an object"))
-    players = data.get("players")
-    if not isinstance(players, list) or not players:
-        raise ValueError(_("its setup has no players"))
-    try:
-        return Setup.from_json(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise ValueError(_("its setup cannot be read ({err})").format(err=err)) from None
-
-
-def _number(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
