@@ -29,7 +29,8 @@ import numpy as np
 
 from companion.vision import learned, verifier
 from companion.vision.dataset import load_image, predictions
-from companion.vision.scoring import ImageScore, Label, read_yolo_labels, score_image, total
+from companion.vision.detections import Detections
+from companion.vision.scoring import ImageScore, Label, match, read_yolo_labels, score_image, total
 from tools.dicetrain.sets import ALL_SETS, fold
 
 
@@ -53,6 +54,25 @@ def labels(path: Path, w: int, h: int, corrections: dict[str, dict[int, int | No
 
 
 CLUTTER_SEED = 9_000_000
+FLAG_BELOW = 0.6  # the dice screen's default dice.min_confidence: a die read less surely is drawn to be checked
+
+
+def unwarned(truth: list[Label], det: Detections) -> int:
+    """The reading's mistakes the player is not warned of: dice read with a wrong value or where no die is, that
+    are neither flagged by a stage (``det.flagged``) nor read under ``FLAG_BELOW``."""
+    pips = [i for i, k in enumerate(det.kinds) if k == "pips" and det.values[i]]
+    preds = predictions(det)
+    warned = [bool(det.flagged[i]) or float(det.confidences[i]) < FLAG_BELOW for i in pips]
+    pairs = dict((pi, li) for li, pi in match(truth, preds))
+    return sum(
+        1 for pi, p in enumerate(preds) if not warned[pi] and (pi not in pairs or truth[pairs[pi]].value != p.value)
+    )
+
+
+class Scored(list[ImageScore]):
+    """A part's image scores and how many of the reader's mistakes went unflagged over them."""
+
+    unwarned: int = 0
 
 
 def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
@@ -70,10 +90,10 @@ def score(
     model: Path | None,
     corrections: dict[str, dict[int, int | None]] | None = None,
     clutter: bool = False,
-) -> dict[str, list[ImageScore]]:
+) -> dict[str, Scored]:
     """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``);
     with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``)."""
-    out: dict[str, list[ImageScore]] = {}
+    out: dict[str, Scored] = {}
     for k, path in enumerate(paths):
         img = load_image(path)
         h, w = img.shape[:2]
@@ -86,9 +106,11 @@ def score(
             det = cands if t is None or model is None else verifier.verify(img, cands, t, model)
             det = learned.one_per_die(det)
             key = "none" if t is None else f"{t:g}"
-            out.setdefault(key, []).append(score_image(truth, predictions(det)))
+            out.setdefault(key, Scored()).append(score_image(truth, predictions(det)))
+            out[key].unwarned += unwarned(truth, det)
             if fixed is not None:
-                out.setdefault(f"{key} corrected", []).append(score_image(fixed, predictions(det)))
+                out.setdefault(f"{key} corrected", Scored()).append(score_image(fixed, predictions(det)))
+                out[f"{key} corrected"].unwarned += unwarned(fixed, det)
     return out
 
 
@@ -97,14 +119,14 @@ RENDER_SEED = 8_000_000  # validation renders: seeds far from every training run
 
 def score_renders(
     n: int, thresholds: list[float | None], model: Path | None, seed0: int = RENDER_SEED
-) -> dict[str, list[ImageScore]]:
+) -> dict[str, Scored]:
     """The same on ``n`` appearance-wide renders (``tools/synth/wide.py``, plain surfaces only, no photos: the
     holes, specks, coins, buttons, bricks and prints the development photos lack). A mostly covered die is no
     label, and a reading on one is not counted as false."""
     from companion.vision.scoring import Label
     from tools.synth.wide import render_scene
 
-    out: dict[str, list[ImageScore]] = {}
+    out: dict[str, Scored] = {}
     for k in range(n):
         sc = render_scene(seed0 + k)
         truth = [
@@ -125,13 +147,18 @@ def score_renders(
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, t, model)
             key = "none" if t is None else f"{t:g}"
-            out.setdefault(key, []).append(score_image(truth, predictions(learned.one_per_die(det))))
+            det = learned.one_per_die(det)
+            out.setdefault(key, Scored()).append(score_image(truth, predictions(det)))
+            out[key].unwarned += unwarned(truth, det)
     return out
 
 
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
     s = total(scores)
+    unwarned = getattr(scores, "unwarned", None)
     return {
+        "unwarned": unwarned,
+        "unwarned_pct": None if unwarned is None else round(100 * unwarned / max(1, s.labelled), 2),
         "images": s.images,
         "dice": s.labelled,
         "accuracy": round(100 * s.accuracy, 2),
@@ -206,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(
                         f"{name:14} {part:6} verifier {key:14} {fig['images']:4} images {fig['dice']:5} dice "
                         f"{fig['accuracy']:6.2f}% right, {fig['wrong']:4} wrong, {fig['missed']:4} missed, "
-                        f"{fig['false']:4} false ({fig['false_pct']:.2f}%), {fig['images_right']:5.1f}% images right",
+                        f"{fig['false']:4} false ({fig['false_pct']:.2f}%), {fig['images_right']:5.1f}% images right, "
+                        f"{fig['unwarned']} mistakes unflagged ({fig['unwarned_pct']}%)",
                         flush=True,
                     )
     if args.json:
