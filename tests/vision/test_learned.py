@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from test_reader_photos import FLOORS
 
-from companion.vision import learned
+from companion.vision import learned, networks
 from companion.vision.dataset import SAMPLES, labelled_set, predictions
 from companion.vision.detections import Detections
 from companion.vision.pipeline import FLAG_BELOW, VisionProfile, confirm_with_classical, read_dice
@@ -625,7 +625,7 @@ def test_backend_is_onnxruntime_where_installed_else_opencv_or_as_asked(monkeypa
     with caplog.at_level("ERROR"):
         assert learned.backend() == ("onnxruntime" if installed else "opencv")
     assert "COMPANION_DNN='tensorflow' is not one of onnxruntime, opencv" in caplog.text
-    monkeypatch.setattr(learned, "onnxruntime", lambda: None)  # e.g. 32-bit Raspberry Pi OS: no wheel
+    monkeypatch.setattr(networks, "onnxruntime", lambda: None)  # e.g. 32-bit Raspberry Pi OS: no wheel
     monkeypatch.delenv("COMPANION_DNN")
     assert learned.backend() == "opencv"
     monkeypatch.setenv("COMPANION_DNN", "OpenCV")

@@ -1,0 +1,223 @@
+"""The learned reader's detector (``dice_centernet.onnx``, CenterNet-style): the frame scaled and normalised for
+the network (``prepare``), run whole or in tiles, its heat-map peaks decoded into boxes (``decode``), the scale
+that suits the frame's dice (``second_look``), and the same die found twice kept once (``one_per_die``,
+``add_missing``). See :mod:`companion.vision.learned` for how the reader uses it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.detections import Detections
+from companion.vision.networks import MODEL_PATH, Net, load_net
+
+LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
+SWEET = (28.0, 72.0)  # die sizes (px at the network input) the detector reads best; see second_look
+TARGET = 40.0  # a second look scales the frame so its dice come out this size
+COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
+SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
+TRUST_SMALL = 30.0  # in a big frame, finds measuring under this at the first look may be far smaller: look closer
+UNSURE_SIZE = 20.0  # in a big frame with no sure find at the first look, its finds are taken as at most this big
+TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big, overlapping by twice the margin
+MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
+STRIDE = 4  # output grid cell in network-input pixels
+MULTIPLE = 16  # input sides are padded to a multiple of this
+MAX_PEAKS = 400  # at most this many of the strongest peaks are taken from one look (memory and time stay bounded)
+MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
+OVERSIZED, OVERSIZED_COUNT = 1.6, 3  # a box this much bigger than the median of this many sure dice is oversized
+MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
+
+
+def resized(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The frame scaled to the network input's size (BGR uint8, sides padded to a multiple of ``MULTIPLE``) and
+    the scale from frame pixels to input pixels."""
+    img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+    h, w = img.shape[:2]
+    f = long_side / max(h, w)
+    nw, nh = max(1, round(w * f)), max(1, round(h * f))
+    # area averaging only when shrinking a lot (it is several times slower than linear at mild ratios)
+    small = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if f < 0.5 else cv2.INTER_LINEAR)
+    ph, pw = -nh % MULTIPLE, -nw % MULTIPLE
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return small, f
+
+
+def to_blob(small: np.ndarray) -> np.ndarray:
+    """A BGR uint8 image -> the network input (1, 3, H, W) float32: (pixel - MEAN) * SCALE, channels first (a
+    quarter of the time cv2.dnn.blobFromImage takes for the same numbers)."""
+    blob = np.empty((1, 3, *small.shape[:2]), np.float32)
+    for c, channel in enumerate(cv2.split(small)):
+        blob[0, c] = channel
+    blob -= MEAN
+    blob *= SCALE
+    return blob
+
+
+def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+    """The network input (1, 3, H, W) float32 and the scale from frame pixels to input pixels."""
+    small, f = resized(frame_bgr, long_side)
+    return to_blob(small), f
+
+
+def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE, stride: int = STRIDE) -> Detections:
+    """Network output (1, 10, h, w) -> dice in frame pixels: peaks of the strongest value map (3x3 local maxima,
+    then a weaker peak inside a stronger die's box goes), value = the map that peaks, box from size and offset."""
+    heat, wh, off = out[0, :6], out[0, 6:8], out[0, 8:10]
+    top = heat.max(axis=0)
+    peaks = (top == cv2.dilate(top, np.ones((3, 3), np.uint8))) & (top >= min_confidence)
+    ys, xs = np.nonzero(peaks)
+    if not len(ys):
+        return Detections.empty()
+    conf = top[ys, xs]
+    order = np.argsort(-conf, kind="stable")[:MAX_PEAKS]  # a dotted cloth can give thousands: memory is N x N
+    ys, xs, conf = ys[order], xs[order], conf[order]
+    values = heat[:, ys, xs].argmax(axis=0) + 1
+    cx = (xs + off[0, ys, xs]) * stride / scale
+    cy = (ys + off[1, ys, xs]) * stride / scale
+    bw = np.exp(np.clip(wh[0, ys, xs], -2, 6)) * stride / scale
+    bh = np.exp(np.clip(wh[1, ys, xs], -2, 6)) * stride / scale
+    near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
+        np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
+    )  # near[i, k]: peak i lies inside die k's box (or k inside i's), both ways the same
+    big = oversized(np.maximum(bw, bh), conf)
+    keep: list[int] = []
+    for i in range(len(ys)):  # strongest first: a peak near a die already kept goes (not near an oversized box)
+        if not (near[i, keep] & ~big[keep]).any():
+            keep.append(i)
+    k = np.asarray(keep)
+    boxes = np.stack([cx[k] - bw[k] / 2, cy[k] - bh[k] / 2, cx[k] + bw[k] / 2, cy[k] + bh[k] / 2], axis=1)
+    return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
+
+
+def oversized(sides: np.ndarray, confidences: np.ndarray, sure: float = SURE_FIND) -> np.ndarray:
+    """Which boxes are far bigger than the frame's other dice (a side over ``OVERSIZED`` x the median side of
+    the sure ones, with at least ``OVERSIZED_COUNT`` of those): touching dice boxed as one giant die. Such a box
+    must not delete the dice inside it."""
+    sides = np.asarray(sides, np.float64)
+    sure_sides = sides[np.asarray(confidences) >= sure]
+    if len(sure_sides) < OVERSIZED_COUNT:
+        return np.zeros(len(sides), bool)
+    return np.asarray(sides > OVERSIZED * float(np.median(sure_sides)))
+
+
+def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TILE_MARGIN) -> np.ndarray:
+    """The detector's output for an input image (``resized``), a big one run on tiles of at most ``tile`` px a
+    side, each made into the network's input only when its turn comes: each tile's core (the tile less ``margin``
+    px on each inner side) is copied into the whole output. Memory is what one tile needs:
+    `companion dice read` of a 1920 px frame looked at 1280 px took 265 MB at peak in one piece (target: 200 MB),
+    176-189 MB in 512 px tiles (768 px tiles: 205-231 MB; 161-170 MB once the classifiers read in batches too).
+    The margin keeps the network's view of every core cell as in one piece (heat maps within 0.001; see the
+    test); the overlap costs ~1.5x the time of such a look."""
+    h, w = small.shape[:2]
+    if h * w <= tile * tile:
+        return net.run(to_blob(small))
+    core, s = tile - 2 * margin, STRIDE
+    out: np.ndarray | None = None
+    for y0 in range(0, h, core):
+        for x0 in range(0, w, core):
+            y1, x1 = min(h, y0 + core), min(w, x0 + core)
+            ty0, tx0, ty1, tx1 = max(0, y0 - margin), max(0, x0 - margin), min(h, y1 + margin), min(w, x1 + margin)
+            part = net.run(to_blob(small[ty0:ty1, tx0:tx1]))
+            if out is None:
+                out = np.zeros((1, part.shape[1], h // s, w // s), np.float32)
+            out[:, :, y0 // s : y1 // s, x0 // s : x1 // s] = part[
+                :, :, (y0 - ty0) // s : (y1 - ty0) // s, (x0 - tx0) // s : (x1 - tx0) // s
+            ]
+    assert out is not None
+    return out
+
+
+def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, long_side: int = LONG_SIDE) -> Detections:
+    """The detector alone: every die-like spot in a BGR frame with its value guess and peak height; boxes in the
+    frame's pixels, sorted left to right. ``long_side``: the frame's longer side at the network's input (an input
+    bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
+    small, f = resized(frame_bgr, long_side)
+    out = run_in_tiles(load_net(str(MODEL_PATH)), small)
+    det = decode(out, f, min_confidence)
+    if len(det):
+        h, w = frame_bgr.shape[:2]
+        det = det.replace(boxes=np.clip(det.boxes, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.int32))
+    return det.sorted_left_to_right()
+
+
+def sure_size(
+    found: Detections, frame_hw: tuple[int, int], long_side: int, at_least: float = SURE_FIND
+) -> float | None:
+    """The median size (longer box side, px at the network input) of the detector's sure finds (peaks of at least
+    ``at_least``); None without any."""
+    sure = found[found.confidences >= at_least] if len(found) else found
+    if not len(sure):
+        return None
+    size = np.median(np.maximum(sure.boxes[:, 2] - sure.boxes[:, 0], sure.boxes[:, 3] - sure.boxes[:, 1]))
+    return float(size) * long_side / max(frame_hw)
+
+
+def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
+    """The network input's longer side at which dice now ``size`` px at an input of ``long_side`` come out
+    ``TARGET`` px (a multiple of ``MULTIPLE``, within ``MIN_SIDE``..``MAX_SIDE``, never over the frame's own:
+    blowing a frame up shows nothing new)."""
+    top = max(MIN_SIDE, min(MAX_SIDE, max(frame_hw)))
+    return int(np.clip(round(long_side * TARGET / size / MULTIPLE) * MULTIPLE, MIN_SIDE, top))
+
+
+def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
+    """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
+    smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds, ``SURE_FIND``),
+    such that they come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the
+    frame is too small to show more)."""
+    size = sure_size(found, frame_hw, long_side)
+    if size is None or SWEET[0] <= size <= SWEET[1]:
+        return None
+    side = scale_for(size, frame_hw, long_side)
+    if side > long_side and max(frame_hw) < 1.5 * long_side:
+        return None  # a frame hardly bigger than the first look's input has nothing finer to show
+    return None if side == long_side else side
+
+
+def one_per_die(det: Detections) -> Detections:
+    """A reading whose centre lies inside the box of a surer reading is the same die seen twice (a pip or a
+    corner of it read as a die of its own): it goes. A box far bigger than the frame's other dice (``oversized``)
+    deletes nothing: it is touching dice boxed as one, and holding the centres of two or more readings it goes
+    itself."""
+    if len(det) < 2:
+        return det
+    c, b = det.centres, det.boxes
+    sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    big = oversized(sides, det.confidences)
+    inside = (b[:, None, 0] <= c[None, :, 0]) & (c[None, :, 0] <= b[:, None, 2])
+    inside &= (b[:, None, 1] <= c[None, :, 1]) & (c[None, :, 1] <= b[:, None, 3])  # inside[k, i]: i's centre in k
+    np.fill_diagonal(inside, False)
+    merged = big & ((inside & ~big[None, :]).sum(axis=1) >= 2)
+    keep: list[int] = []
+    for i in np.argsort(-det.confidences, kind="stable"):
+        if merged[i]:
+            continue
+        if not any(inside[k, i] and not big[k] for k in keep):
+            keep.append(int(i))
+    return det[np.asarray(sorted(keep))]
+
+
+def add_missing(primary: Detections, extra: Detections) -> Detections:
+    """``primary`` finds plus the ``extra`` finds that are none of its dice (no primary box holds the extra's
+    centre and the extra's box holds no primary centre): a second look at another scale adds to the first."""
+    if not len(extra) or not len(primary):
+        return primary if len(primary) else extra
+    pb, pc = primary.boxes, primary.centres
+    eb, ec = extra.boxes, extra.centres
+    in_primary = (
+        (pb[None, :, 0] <= ec[:, None, 0])
+        & (ec[:, None, 0] <= pb[None, :, 2])
+        & (pb[None, :, 1] <= ec[:, None, 1])
+        & (ec[:, None, 1] <= pb[None, :, 3])
+    ).any(axis=1)
+    holds_primary = (
+        (eb[:, None, 0] <= pc[None, :, 0])
+        & (pc[None, :, 0] <= eb[:, None, 2])
+        & (eb[:, None, 1] <= pc[None, :, 1])
+        & (pc[None, :, 1] <= eb[:, None, 3])
+    ).any(axis=1)
+    new = ~in_primary & ~holds_primary
+    if not new.any():
+        return primary
+    return Detections.merge([primary, extra[new]]).sorted_left_to_right()
