@@ -16,29 +16,42 @@ Actions (all documented with examples in ``docs/ratuki.md``):
 - ``{"type": "stop", "tick": t, "reason": "out", "seat": 3}`` ends play; score entry follows.
 - ``{"type": "score", "seat": 2, "score_pile": 31, "left": 6, "hand": 3}`` one player's counts for the round;
   the round closes when every player has been scored.
+
+Here: the engine and its moves; the settings are :mod:`.settings`', reading a call :mod:`.calls`'.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, cast
 
 from companion.games.base import (
     Action,
     BadSetup,
-    Choice,
     Engine,
-    Setting,
     Setup,
     check_players,
     check_settings,
-    choices,
     is_whole,
     require,
 )
 from companion.games.ratuki import wording
-from companion.games.ratuki.referee import SEPARATE, TAKE, TIE, Press, Verdict, judge, micros, split, valid_tick
+from companion.games.ratuki.calls import (
+    check_claim,
+    claim_for,
+    clock_seconds,
+    describe_verdict,
+    outside_reason,
+    parse_presses,
+    player_for_seat,
+    round_stats,
+    seat_mismatch,
+    seat_name,
+    tick_arg,
+)
+from companion.games.ratuki.referee import SEPARATE, TIE, judge, micros, split
+from companion.games.ratuki.settings import DEFAULTS, HAND_SIZE, RESULTS, SETTINGS, STOP_REASONS, TARGET_MIN
 from companion.games.ratuki.state import (
     Call,
     Entry,
@@ -50,53 +63,22 @@ from companion.games.ratuki.state import (
     Settings,
     VerdictData,
 )
-from companion.games.ratuki.wording import verdict_line
-from companion.i18n import N_, _
+from companion.i18n import _
 
-HAND_SIZE = 3
-TARGET_MIN = 100  # the rules: 100 "o un número más alto"
-STOP_REASONS = ("out", "blocked", "stall", "other")
-RESULTS = ("draw", "play_on")
-
-
-def _numbers(values: tuple[int, ...], words: str, zero: str = "") -> tuple[Choice, ...]:
-    """Number choices shown with a unit (``words``: "{value} ms", marked with N_ and filled in when shown);
-    ``zero``: the words for 0 (a feature switched off)."""
-    return tuple(Choice(v, zero if v == 0 and zero else words) for v in values)
-
-
-SETTINGS: dict[str, Setting] = {
-    # Presses closer together than this are a tie (ms). See docs/ratuki.md for why 50.
-    "tie_window_ms": Setting(
-        50, N_("Presses count as a tie within"), _numbers((50, 60, 80, 100, 0, 20, 30, 40), N_("{value} ms"))
-    ),
-    # After the window closes, presses are late for this long (ms) and cannot open a new contest.
-    "lockout_ms": Setting(
-        500, N_("Buttons rest after a call for"), _numbers((500, 750, 1000, 1500, 250), N_("{value} ms"))
-    ),
-    # "Nobody has called for N seconds — round over?" prompt; 0 turns it off.
-    "stall_s": Setting(
-        45,
-        N_("Ask “round over?” when nobody calls for"),
-        _numbers((45, 60, 90, 120, 0, 20, 30), N_("{value} s"), N_("never")),
-    ),
-    "target": Setting(100, N_("Play to"), _numbers((100, 150, 200, 250, 300), N_("{value} points"))),
-    # Subtract the cards in hand too (one published variant).
-    "count_hand": Setting(False, N_("Cards in hand count against you")),
-    # Equal highest totals at or over the target: "draw" ends the game, "play_on" plays another round.
-    "equal_at_target": Setting(
-        "draw",
-        N_("Equal at the target"),
-        choices(("draw", N_("the game is a draw")), ("play_on", N_("play another round"))),
-    ),
-    # Cards per colour deck: 35 in the Spanish rules, 34 in the Hasbro edition.
-    "deck_size": Setting(
-        35, N_("Cards per deck"), choices((35, N_("35 (Spanish rules)")), (34, N_("34 (Hasbro edition)")))
-    ),
-    # Play a sound with each verdict.
-    "sound": Setting(True, N_("Sound with each verdict")),
-}
-_DEFAULTS: dict[str, Any] = {key: setting.default for key, setting in SETTINGS.items()}
+__all__ = [
+    "ENGINE",
+    "HAND_SIZE",
+    "RESULTS",
+    "SETTINGS",
+    "STOP_REASONS",
+    "TARGET_MIN",
+    "RatukiEngine",
+    "claim_for",
+    "clock_seconds",
+    "describe_verdict",
+    "player_for_seat",
+    "round_stats",
+]
 
 
 def _int(value: object) -> bool:
@@ -122,7 +104,7 @@ class RatukiEngine(Engine[RatukiState]):
     def setup(self, setup: Setup) -> RatukiState:
         """A game before round 1 starts. Raises :class:`BadSetup` for bad players or settings."""
         check_players(setup, self.min_players, self.max_players)
-        settings = cast(Settings, check_settings(_DEFAULTS, setup.settings))
+        settings = cast(Settings, check_settings(DEFAULTS, setup.settings))
         if not 0 <= settings["tie_window_ms"] <= 500:
             raise BadSetup(_("tie_window_ms must be between 0 and 500 ms"))
         if not 0 <= settings["lockout_ms"] <= 5000:
@@ -204,7 +186,7 @@ class RatukiEngine(Engine[RatukiState]):
 
     def _start(self, state: RatukiState, action: Action) -> None:
         require(state["phase"] == Phase.READY, _phase_reason(state, _("start a round")))
-        tick = _tick(action, "tick")
+        tick = tick_arg(action, "tick")
         state["phase"] = Phase.PLAYING
         state["clock"] = {"elapsed": 0.0, "since": tick}
         state["calls"] = []
@@ -215,7 +197,7 @@ class RatukiEngine(Engine[RatukiState]):
         since = state["clock"]["since"]
         require(since is not None, _("the clock is already paused"))
         assert since is not None
-        tick = _tick(action, "tick")
+        tick = tick_arg(action, "tick")
         clock = state["clock"]
         clock["elapsed"] = clock["elapsed"] + max(0.0, tick - since)
         clock["since"] = None
@@ -223,30 +205,30 @@ class RatukiEngine(Engine[RatukiState]):
     def _resume(self, state: RatukiState, action: Action) -> None:
         require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("resume the clock")))
         require(state["clock"]["since"] is None, _("the clock is already running"))
-        state["clock"]["since"] = _tick(action, "tick")
+        state["clock"]["since"] = tick_arg(action, "tick")
 
     def _call(self, state: RatukiState, action: Action) -> None:
         require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("call a stack")))
         require(state["clock"]["since"] is not None, _("the round is paused: resume it before calling"))
         settings = state["settings"]
         window = settings["tie_window_ms"]
-        presses = _presses(state, action.get("presses"), "presses")
+        presses = parse_presses(state, action.get("presses"), "presses")
         require(bool(presses), _("a call needs at least one press"))
-        late = _presses(state, action.get("late", []), "late")
+        late = parse_presses(state, action.get("late", []), "late")
         inside, outside = split(presses, window)
-        require(len(inside) == len(presses) and not outside, _outside_reason(state, presses, window))
+        require(len(inside) == len(presses) and not outside, outside_reason(state, presses, window))
         seats = {p.seat for p in inside}
         first = inside[0]
         end = first.tick + (window + settings["lockout_ms"]) / 1000
         for press in late:
             require(
                 press.seat not in seats,
-                _("{name} is both a contender and late").format(name=_name(state, press.seat)),
+                _("{name} is both a contender and late").format(name=seat_name(state, press.seat)),
             )
             require(
                 micros(press.tick - first.tick) > window * 1000 and micros(end - press.tick) >= 0,
                 _("{name}'s late press is not after the tie window and within the lockout").format(
-                    name=_name(state, press.seat)
+                    name=seat_name(state, press.seat)
                 ),
             )
         if state["calls"]:
@@ -259,7 +241,7 @@ class RatukiEngine(Engine[RatukiState]):
         verdict = judge(inside, window, late)
         claim = action.get("verdict")
         if claim is not None:
-            _check_claim(state, claim, verdict)
+            check_claim(state, claim, verdict)
         call: Call = {
             "first": first.tick,
             "presses": [cast(PressData, p.to_json()) for p in inside],
@@ -281,7 +263,7 @@ class RatukiEngine(Engine[RatukiState]):
 
     def _stop(self, state: RatukiState, action: Action) -> None:
         require(state["phase"] == Phase.PLAYING, _phase_reason(state, _("stop the round")))
-        tick = _tick(action, "tick")
+        tick = tick_arg(action, "tick")
         reason = action.get("reason", "other")
         require(
             reason in STOP_REASONS,
@@ -291,9 +273,9 @@ class RatukiEngine(Engine[RatukiState]):
         )
         seat = action.get("seat")
         if seat is not None:
-            name = _name(state, seat)
+            name = seat_name(state, seat)
             if "name" in action:
-                require(action["name"] == name, _seat_is(seat, name, action["name"]))
+                require(action["name"] == name, seat_mismatch(seat, name, action["name"]))
         clock = state["clock"]
         since = clock["since"]
         if since is not None:
@@ -305,9 +287,9 @@ class RatukiEngine(Engine[RatukiState]):
     def _score(self, state: RatukiState, action: Action) -> None:
         require(state["phase"] == Phase.SCORING, _phase_reason(state, _("enter scores")))
         settings = state["settings"]
-        name = _name(state, action.get("seat"))
+        name = seat_name(state, action.get("seat"))
         if "name" in action:
-            require(action["name"] == name, _seat_is(action["seat"], name, action["name"]))
+            require(action["name"] == name, seat_mismatch(action["seat"], name, action["name"]))
         require(
             name not in state["entries"],
             _("{name}'s score for round {n} is already entered (undo it to change it)").format(
@@ -384,56 +366,6 @@ class RatukiEngine(Engine[RatukiState]):
         return wording.describe(action, state)
 
 
-# -- helpers used by the engine and the screen ---------------------------------------------------------------
-
-
-def player_for_seat(state: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
-    """The player dict sitting at ``seat`` (None if nobody)."""
-    for player in state["players"]:
-        if player["seat"] == seat:
-            return dict(player)
-    return None
-
-
-def describe_verdict(state: Mapping[str, Any], verdict: Verdict) -> str:
-    """:func:`verdict_line` for a verdict, with the players' names."""
-    names = [_name(state, s) for s in verdict.seats]
-    runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
-    return verdict_line(verdict.kind, names, verdict.margin_ms, runner)
-
-
-def claim_for(state: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
-    """The ``verdict`` claim the screen puts in a call action (checked by the engine, read by describe)."""
-    claim: dict[str, Any] = {
-        "kind": verdict.kind,
-        "seats": list(verdict.seats),
-        "names": [_name(state, s) for s in verdict.seats],
-    }
-    if verdict.margin_ms is not None and verdict.runner_up is not None:
-        claim["margin_ms"] = verdict.margin_ms
-        claim["runner_up_name"] = _name(state, verdict.runner_up)
-    return claim
-
-
-def round_stats(state: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    """Stacks taken and ties per player name in the current round's calls."""
-    stats = {p["name"]: {"stacks": 0, "ties": 0} for p in state["players"]}
-    for call in state["calls"]:
-        verdict = call["verdict"]
-        for seat in verdict["seats"]:
-            stats[_name(state, seat)]["stacks" if verdict["kind"] in (TAKE, SEPARATE) else "ties"] += 1
-    return stats
-
-
-def clock_seconds(state: Mapping[str, Any], now: float | None) -> float:
-    """Round clock reading: elapsed time, plus ``now - since`` while running (never negative)."""
-    clock = state["clock"]
-    elapsed = float(clock["elapsed"])
-    if clock["since"] is not None and now is not None:
-        elapsed += max(0.0, now - clock["since"])
-    return elapsed
-
-
 def _close_round(state: RatukiState) -> None:
     stats = round_stats(state)
     record: RoundRecord = {
@@ -470,75 +402,6 @@ def _phase_reason(state: RatukiState, what: str) -> str:
     if phase == Phase.PLAYING:
         return _("cannot {what} now: round {n} is still being played").format(what=what, n=state["round"])
     return _("cannot {what} now: round {n} is being scored").format(what=what, n=state["round"])
-
-
-def _seat_is(seat: object, name: str, claimed: object) -> str:
-    return _("seat {seat} is {name}, not {claimed!r}").format(seat=seat, name=name, claimed=claimed)
-
-
-def _tick(action: Action, key: str) -> float:
-    value = action.get(key)
-    require(valid_tick(value), _("{key} must be a number of seconds, not {value!r}").format(key=key, value=value))
-    return float(value)  # type: ignore[arg-type]
-
-
-def _name(state: Mapping[str, Any], seat: object) -> str:
-    require(_int(seat), _("seat must be a whole number, not {value!r}").format(value=seat))
-    player = player_for_seat(state, seat)  # type: ignore[arg-type]
-    require(player is not None, _("nobody sits at seat {seat}").format(seat=seat))
-    assert player is not None
-    return str(player["name"])
-
-
-def _presses(state: RatukiState, raw: object, key: str) -> list[Press]:
-    require(isinstance(raw, list), _("'{key}' must be a list of {{seat, tick}} presses").format(key=key))
-    assert isinstance(raw, list)
-    out: list[Press] = []
-    seen: set[int] = set()
-    for item in raw:
-        require(isinstance(item, dict), _("each of '{key}' must be an object with seat and tick").format(key=key))
-        name = _name(state, item.get("seat"))
-        require(valid_tick(item.get("tick")), _("{name}'s press needs a tick in seconds").format(name=name))
-        require(item["seat"] not in seen, _("{name} appears twice in one call: a button counts once").format(name=name))
-        seen.add(item["seat"])
-        out.append(Press(float(item["tick"]), item["seat"]))
-    return sorted(out)
-
-
-def _outside_reason(state: RatukiState, presses: list[Press], window: int) -> str:
-    first = presses[0]
-    for press in presses[1:]:
-        gap = micros(press.tick - first.tick) / 1000
-        if micros(press.tick - first.tick) > window * 1000:
-            return _(
-                "{name} pressed {gap} ms after {first}, outside the {window} ms tie window: that press cannot be "
-                "part of this call"
-            ).format(name=_name(state, press.seat), gap=f"{gap:.0f}", first=_name(state, first.seat), window=window)
-    return _("a press is outside the tie window")
-
-
-def _check_claim(state: RatukiState, claim: object, verdict: Verdict) -> None:
-    require(isinstance(claim, dict), _("the verdict claim must be an object"))
-    assert isinstance(claim, dict)
-    derived = describe_verdict(state, verdict)
-    require(isinstance(claim.get("seats", []), list), _("the verdict claim's seats must be a list of seat numbers"))
-    require(
-        claim.get("kind") == verdict.kind and list(claim.get("seats", [])) == list(verdict.seats),
-        _("the recorded verdict does not follow from the presses and the settings (they say: {verdict})").format(
-            verdict=derived
-        ),
-    )
-    names = claim.get("names")
-    if names is not None:
-        require(names == [_name(state, s) for s in verdict.seats], _("the verdict's names do not match the seats"))
-    if "margin_ms" in claim or "runner_up_name" in claim:
-        runner = _name(state, verdict.runner_up) if verdict.runner_up is not None else None
-        require(
-            claim.get("margin_ms") == verdict.margin_ms and claim.get("runner_up_name") == runner,
-            _("the recorded margin does not follow from the late presses (they say: {verdict})").format(
-                verdict=derived
-            ),
-        )
 
 
 ENGINE = RatukiEngine()
