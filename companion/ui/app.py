@@ -17,6 +17,7 @@ from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
@@ -140,7 +141,7 @@ class CompanionApp(App):
     def build(self) -> Any:
         load_kv()
         root = Builder.load_string(ROOT_KV)
-        self.manager: ScreenManager = root.ids.manager
+        self.manager: Screens = root.ids.manager
         self.manager.transition = NoTransition()
 
         self._add_screens()
@@ -416,9 +417,8 @@ class CompanionApp(App):
     def _add_screens(self) -> None:
         from companion.ui.screens import SCREENS
 
-        for name, target in SCREENS.items():
-            if not self.manager.has_screen(name):
-                self.manager.add_widget(_instantiate(target, name=name))
+        self.manager.makers = dict(SCREENS)
+        self.manager.get_screen("home")  # the first screen made is the one shown; the others when asked for
 
     def choose_language(self, code: str) -> None:
         """Switch the whole app to ``code`` now and remember it. The screen on show words itself again in place;
@@ -480,6 +480,27 @@ def _prepare_undo(session: GameSession) -> None:
         session.prepare_undo()
 
 
+class Screens(ScreenManager):  # type: ignore[misc]
+    """The app's screens, each made the first time it is asked for (``has_screen`` is true of every screen it can
+    make; ``get_screen`` and ``current`` make it). On the home screen only home exists: a table that never opens
+    History or the calibration wizard does not hold their widgets and text textures (17 MB here, #21 item 16)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.makers: dict[str, str] = {}  # screen name -> "module:Class", set by the app
+
+    def has_screen(self, name: str) -> bool:
+        return name in self.makers or bool(super().has_screen(name))
+
+    def get_screen(self, name: str) -> Screen:
+        if name in self.makers and not super().has_screen(name):
+            self.add_widget(_instantiate(self.makers[name], name=name))
+        return super().get_screen(name)
+
+
+Factory.register("Screens", cls=Screens)
+
+
 def _instantiate(target: str, **kwargs: Any) -> Screen:
     module, _, attr = target.partition(":")
     cls = getattr(importlib.import_module(module), attr)
@@ -496,7 +517,7 @@ BoxLayout:
         Rectangle:
             pos: self.pos
             size: self.size
-    ScreenManager:
+    Screens:
         id: manager
     Button:
         # Hardware and config problems; tap to read them in full and hide them. No room taken when all is well.

@@ -89,3 +89,31 @@ def test_lists_made_on_each_visit_are_not_kept_after_it(ui: UI) -> None:
         assert screen.ids.list.children  # shown while it is visited
         ui.go("home")
         assert not screen.ids.list.children  # and dropped (widgets, textures) when it is left
+
+
+def test_screens_are_made_when_first_asked_for(ui: UI) -> None:
+    """On the home screen only home is made (building all 16 screens at start held their widgets and textures);
+    every screen is still there to be asked for, and a screen once made is the same one next time."""
+    ui.go("home")
+    manager = ui.app.manager
+    assert manager.screen_names == ["home"]
+    assert manager.has_screen("calibrate") and manager.has_screen("history") and not manager.has_screen("nope")
+    history = ui.go("history")
+    assert history.name == "history" and manager.screen_names == ["home", "history"]
+    ui.go("home")
+    assert ui.go("history") is history
+    ui.tap(ui.find("Stats"))  # a screen reached from another by touch
+    assert manager.current == "stats" and "stats" in manager.screen_names
+
+
+def test_the_fonts_charset_is_kept_as_ranges() -> None:
+    """The UI font's code points are kept as ranges (a set of Noto Sans CJK's 65,000 points held 3.4 MB), and read
+    as a set: membership, size, iteration, equality."""
+    charset = fonts.parse_charset("20-7e a0-17f 7f ac00-d7a3 zz 2192 2190-2193")
+    assert isinstance(charset, fonts.Charset) and len(charset._starts) == 4  # touching and overlapping merged
+    assert ord("A") in charset and 0x7F in charset and ord("가") in charset and 0x2193 in charset
+    assert 0x1F not in charset and 0x80 not in charset and 0x180 not in charset and "A" not in charset
+    points = {*range(0x20, 0x80), *range(0xA0, 0x180), *range(0xAC00, 0xD7A4), *range(0x2190, 0x2194)}
+    assert len(charset) == len(points) and charset == frozenset(points) and set(charset) == points
+    choice = fonts.FontChoice("x.ttf", "x.ttf", "X", fonts.parse_charset("20-7e"))
+    assert choice.covers("Ana") and choice.missing("Ana 가") == {"가"}
