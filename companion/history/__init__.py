@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,16 @@ from companion.history.results import (
     play_uid,
     timeline,
 )
-from companion.history.store import IMPORTED, JOURNAL, HistoryBusy, HistoryError, HistoryStore, Person, name_key
+from companion.history.store import (
+    IMPORTED,
+    JOURNAL,
+    HistoryBusy,
+    HistoryError,
+    HistoryStore,
+    Person,
+    cannot_write,
+    name_key,
+)
 from companion.i18n import Lazy
 from companion.journal.store import GameRecord, Journal, JournalError
 
@@ -76,14 +86,17 @@ class History:
         self.problem = problem  # what went wrong opening the history file, for the banner (None: nothing)
 
     @classmethod
-    def open(cls, journal: Journal) -> History:
-        """The history beside ``journal`` (in memory when the journal is). A damaged file (or one from a newer
-        app) is kept as ``history.sqlite3.damaged-<date>`` and a new one started: the plays come back from the
-        journal, only renames, merges and plays imported from CSV stay in the kept file. A file another program
-        holds is left alone and this run's history kept in memory. Either way ``problem`` says so."""
-        if str(journal.path) == ":memory:":
+    def open(cls, journal: Journal, path: Path | None = None) -> History:
+        """The history in ``path`` (default: beside ``journal``; in memory when the journal is and no path is
+        given). A damaged file (or one from a newer app) is kept as ``history.sqlite3.damaged-<date>`` and a new
+        one started: the plays come back from the journal, only renames, merges and plays imported from CSV stay
+        in the kept file. A file another program holds is left alone and this run's history kept in memory. A
+        file that cannot be written (a read-only card) is read into memory, never moved or changed. Either way
+        ``problem`` says so. A file that goes read-only or full later is carried into memory at the first
+        write it refuses (``store.trouble``)."""
+        if path is None and str(journal.path) == ":memory:":
             return cls(journal, HistoryStore(":memory:"))
-        path = history_file(journal.path)
+        path = history_file(journal.path) if path is None else path
         try:
             return cls(journal, HistoryStore(path))
         except HistoryBusy:
@@ -93,6 +106,9 @@ class History:
             )
             return cls(journal, HistoryStore(":memory:"), problem)
         except HistoryError as err:
+            if not _writable(path):  # a read-only card: what it holds is read, nothing is moved or written
+                log.warning("history file cannot be written, read into memory: %s", err)
+                return cls._read_only(journal, path, err)
             log.warning("history file not usable, kept aside: %s", err)
         kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
@@ -115,6 +131,22 @@ class History:
             kept=kept.name,
         )
         return cls(journal, store, problem)
+
+    @classmethod
+    def _read_only(cls, journal: Journal, path: Path, err: HistoryError) -> History:
+        if not path.exists():  # nothing saved before: this run's history lives in memory
+            store = HistoryStore(":memory:")
+            return cls(journal, store, cannot_write(Lazy("the card is read-only")))
+        try:
+            store = HistoryStore.copied(path)
+        except HistoryError as unread:
+            problem = Lazy(
+                "The players and history file cannot be used ({reason}): this run's players and history are not "
+                "kept. The saved games are not affected.",
+                reason=str(unread),
+            )
+            return cls(journal, HistoryStore(":memory:"), problem)
+        return cls(journal, store, store.trouble)
 
     # -- plays --------------------------------------------------------------------------------------------------
 
@@ -263,6 +295,15 @@ class History:
 
     def same_name(self, a: str, b: str) -> bool:
         return name_key(a) == name_key(b)
+
+
+def _writable(path: Path) -> bool:
+    """Whether the history file (or, before it exists, its folder) can be written: False on a read-only card
+    (``access`` says so even to root there)."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
 
 
 def _seat_time(started: float, seat: int) -> float:

@@ -7,10 +7,14 @@ this file loses names and links, never a game (everything but imported plays and
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import logging
 import secrets
+import shutil
 import sqlite3
+import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -20,9 +24,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.history.results import Play
-from companion.i18n import _
+from companion.i18n import Lazy, _
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -78,6 +84,29 @@ def _is_busy(err: sqlite3.Error) -> bool:
     return "locked" in str(err).lower() or "busy" in str(err).lower()
 
 
+def _unwritable(err: sqlite3.Error) -> bool:
+    """True when SQLite cannot write the file (a read-only or full card, an I/O error): not damage to what it
+    holds, which can still be read."""
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)
+    text = str(err).lower()
+    return "readonly" in text or "read-only" in text or "disk is full" in text or "disk i/o" in text
+
+
+def _unusable(path: Path, err: Exception) -> str:
+    return _("{path}: not a usable history file ({error})").format(path=path, error=err)
+
+
+def cannot_write(reason: object) -> Lazy:
+    """What the players are told when the history file cannot be written."""
+    return Lazy(
+        "The players and history file cannot be written ({reason}): what was saved is shown, but changes made "
+        "from now on (new plays, renames, colours, imports) are kept only until the app stops.",
+        reason=reason if isinstance(reason, Lazy) else str(reason),
+    )
+
+
 def name_key(name: str) -> str:
     """How two spellings of one name are told to be the same: Unicode NFC, spaces collapsed, case folded (so
     "ana", "Ana " and "ANA" are one person, and a Hangul name typed in decomposed jamo matches the composed one)."""
@@ -111,11 +140,17 @@ class Person:
 
 
 def _guarded(method: F) -> F:
+    """SQLite's errors as :class:`HistoryError`. A write the file refuses (a card gone read-only or full) moves
+    the store into memory, with everything it holds, and is done there: nothing shown is lost, the players are
+    told (``on_trouble``), and nothing is written to the file again this run."""
+
     @functools.wraps(method)
     def wrapper(self: HistoryStore, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.Error as err:
+            if _unwritable(err) and self.trouble is None and self._to_memory(err):
+                return wrapper(self, *args, **kwargs)
             raise HistoryError(
                 _("{path}: the history could not be read or written ({error})").format(path=self.path, error=err)
             ) from err
@@ -129,6 +164,10 @@ class HistoryStore:
     def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self._now = now
+        # Why this run's changes stay in memory (the file could not be written), None while they reach the file;
+        # ``on_trouble`` hears it once, when it happens.
+        self.trouble: Lazy | None = None
+        self.on_trouble: Callable[[Lazy], None] | None = None
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,13 +185,61 @@ class HistoryStore:
             check = self._db.execute("PRAGMA quick_check").fetchone()
         except (sqlite3.Error, OSError) as err:
             kind = HistoryBusy if isinstance(err, sqlite3.Error) and _is_busy(err) else HistoryError
-            raise kind(_("{path}: not a usable history file ({error})").format(path=self.path, error=err)) from err
+            raise kind(_unusable(self.path, err)) from err
         if check is None or check[0] != "ok":
             self._db.close()
             raise HistoryError(_("{path}: the history file is damaged").format(path=self.path))
         if row is None or not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
             self._db.close()
             raise HistoryError(f"{self.path}: history schema {row and row[0]} is newer than this app understands")
+
+    @classmethod
+    def copied(cls, path: Path, *, now: Callable[[], float] = time.time) -> HistoryStore:
+        """A history file that cannot be written (a read-only card), read into memory: everything it holds is
+        shown and this run's changes are kept until the app stops. The file is read through a private copy (its
+        WAL may still hold commits, which SQLite cannot read on a read-only card), never written. Raises
+        :class:`HistoryError` when it cannot be read either (damaged, newer)."""
+        with tempfile.TemporaryDirectory(prefix="companion-history-") as folder:
+            copy = Path(folder) / path.name
+            try:
+                shutil.copyfile(path, copy)
+                if Path(f"{path}-wal").exists():
+                    shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+            except OSError as err:
+                raise HistoryError(_unusable(path, err)) from err
+            cls(copy).close()  # checked as any history file: a damaged or newer one is refused
+            store = cls(":memory:", now=now)
+            source = sqlite3.connect(str(copy))
+            try:
+                source.backup(store._db)
+            except sqlite3.Error as err:
+                store.close()
+                raise HistoryError(_unusable(path, err)) from err
+            finally:
+                source.close()
+        store.path = path
+        store.trouble = cannot_write(Lazy("the card is read-only"))
+        return store
+
+    def _to_memory(self, err: sqlite3.Error) -> bool:
+        """Carry on in memory with everything the file holds (its write was refused); False when not even that
+        works (the error then stands)."""
+        try:
+            memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            self._db.backup(memory)
+        except sqlite3.Error:
+            log.exception("history: could not carry on in memory after %s", err)
+            return False
+        log.warning("history file %s cannot be written (%s): this run's changes are kept in memory", self.path, err)
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = memory
+        self.trouble = cannot_write(err)
+        if self.on_trouble is not None:
+            self.on_trouble(self.trouble)
+        return True
 
     def close(self) -> None:
         self._db.close()

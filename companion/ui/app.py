@@ -11,6 +11,7 @@ import importlib
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -88,6 +89,7 @@ class CompanionApp(App):
         now: Callable[[], float] = time.monotonic,
         preferences: Any = None,
         ask_language: bool = False,
+        history_path: Path | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -106,7 +108,10 @@ class CompanionApp(App):
         self.now = now
         self.hub = Hub()
         self.session: GameSession | None = None
-        self.history = History.open(journal)  # players and plays, in a file beside the journal
+        # Players and plays, in a file beside the journal (named by the launcher: on a read-only card the journal
+        # is a copy in memory, and the history file on the card is still read).
+        self.history = History.open(journal, history_path)
+        self.history.store.on_trouble = lambda why: self.notice(Topic.HISTORY, why, Severity.ERROR)
         # Keys 1-5 and on-screen seat buttons always work; with real GPIO they are a second board.
         if isinstance(self.buttons, FakeButtons):
             self.sim_buttons = self.buttons

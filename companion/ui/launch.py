@@ -106,7 +106,8 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
 
     cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
     prefs, language, ask = choose_language()
-    journal, problem = open_for_app(journal_path if journal_path is not None else paths.journal_file())
+    journal_path = journal_path if journal_path is not None else paths.journal_file()
+    journal, problem = open_for_app(journal_path)
     hardware = runtime.build(cfg, simulate=simulate)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
@@ -119,7 +120,16 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     for topic, why in ((Topic.LANGUAGE, language), (Topic.PREFERENCES, prefs.problem)):
         if why:
             hardware.notices[topic] = Notice(topic, Severity.WARNING, why)
-    return CompanionApp(config=cfg, journal=journal, hardware=hardware, preferences=prefs, ask_language=ask)
+    from companion.history import history_file
+
+    return CompanionApp(
+        config=cfg,
+        journal=journal,
+        hardware=hardware,
+        preferences=prefs,
+        ask_language=ask,
+        history_path=history_file(journal_path),
+    )
 
 
 def choose_language() -> tuple[Any, str | None, bool]:

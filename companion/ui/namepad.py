@@ -22,12 +22,23 @@ KEY_ROWS = ["1234567890", "qwertyuiop", "asdfghjkl-", "^zxcvbnm <"]  # < delete,
 
 
 class NamePad(ModalView):
-    """Edit ``text``; OK hands the stripped name to ``on_done`` (an empty name is refused on the pad)."""
+    """Edit ``text``; OK hands the stripped name to ``on_done``. An empty name is refused on the pad, unless
+    ``empty`` says what an empty entry means (shown while it is empty; OK then hands over ""). ``limit``: the
+    most characters it takes."""
 
     text = StringProperty("")
     shift = BooleanProperty(True)  # the next letter is a capital (on at the start and after a space)
 
-    def __init__(self, text: str, presets: Sequence[str], on_done: Callable[[str], None], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        text: str,
+        presets: Sequence[str],
+        on_done: Callable[[str], None],
+        *,
+        limit: int = MAX_NAME,
+        empty: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(
             size_hint=(None, None),
             size=(min(Window.width, dp(800)), min(Window.height, dp(480))),
@@ -36,7 +47,9 @@ class NamePad(ModalView):
             background_color=(0.12, 0.12, 0.15, 1),
             **kwargs,
         )
-        self.text = text
+        self.limit = limit
+        self.empty = empty
+        self.text = text[:limit]
         self._on_done = on_done
         box = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(6))
         top = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
@@ -56,7 +69,7 @@ class NamePad(ModalView):
         chips = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(4))
         for name in list(dict.fromkeys(presets))[:6]:
             chip = Factory.BigButton(text=name, font_size=dp(18), height=dp(52))
-            chip.bind(on_release=lambda _b, n=name: setattr(self, "text", n.strip()[:MAX_NAME]))
+            chip.bind(on_release=lambda _b, n=name: setattr(self, "text", n.strip()[: self.limit]))
             chips.add_widget(chip)
         box.add_widget(chips)
         self.keyboard = BoxLayout(orientation="vertical", spacing=dp(4))
@@ -84,15 +97,14 @@ class NamePad(ModalView):
         return True  # key releases while typing are not seat-button releases either
 
     def _show(self, *_args: Any) -> None:
-        shown = (
-            escape_markup(self.text) if self.text else "[color=888888]" + escape_markup(_("type a name")) + "[/color]"
-        )
+        hint = self.empty if self.empty is not None else _("type a name")
+        shown = escape_markup(self.text) if self.text else "[color=888888]" + escape_markup(hint) + "[/color]"
         self.shown.text = shown + "[color=4fc3f7]|[/color]"
         self.shown.markup = True
 
     def type(self, chars: str) -> None:
         """Append ``chars`` (cut at the name length limit)."""
-        self.text = (self.text + chars)[:MAX_NAME]
+        self.text = (self.text + chars)[: self.limit]
 
     def clear(self) -> None:
         self.text = ""
@@ -104,7 +116,7 @@ class NamePad(ModalView):
 
     def done(self) -> None:
         name = self.text.strip()
-        if not name:
+        if not name and self.empty is None:
             self.shown.text = "[color=ff8a80]" + escape_markup(_("A name cannot be empty")) + "[/color]"
             return
         self.dismiss()

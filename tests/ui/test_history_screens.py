@@ -331,3 +331,100 @@ def test_games_are_named_in_the_tables_language() -> None:
     with using("ko"):
         assert game_title("ratatat") != "Rat-a-Tat Roll"
     assert game_title("chess") == "chess"  # an imported play of a game this version does not have
+
+
+def test_an_avatar_initial_can_be_cleared_again(ui: UI) -> None:
+    """Set, then cleared on the pad (Clear, OK): the avatar shows the name's first letter again (the pad refused
+    an empty entry, so an initial once set stayed for good)."""
+    from companion.ui.namepad import NamePad
+
+    play_log(ui.app.journal, logs("ratuki")[0])
+    open_history(ui)
+    ui.tap(ui.find("Players"))
+    screen = ui.screen()
+    ana = ui.app.history.person_named("Ana")
+    assert ana is not None
+
+    def initial(text: str | None) -> NamePad:
+        ui.tap(next(w for w in screen.ids.list.walk() if getattr(w, "person", None) == ana.uid))
+        ui.tap(in_view(ui, "Initial"))
+        pad = next(w for w in ui.window.children if isinstance(w, NamePad))
+        if text is not None:
+            ui.tap(ui.find("Clear", root=pad))
+            ui.window.dispatch("on_textinput", text)
+        return pad
+
+    pad = initial("xyz")
+    assert pad.text == "xyz"[:2]  # two characters at most, on the pad itself
+    ui.tap(ui.find("OK", root=pad))
+    assert ui.app.history.store.person(ana.uid).initial == "xy"  # type: ignore[union-attr]
+    ui.wait_until(lambda: pad.parent is None)
+    pad = initial(None)
+    assert pad.text == "xy"  # the pad opens on the initial set, not on the avatar shown
+    ui.tap(ui.find("Clear", root=pad))
+    assert "the name's first letter" in pad.shown.text and "A," in pad.shown.text
+    both_banners(ui, "history-player-initial-clear")
+    ui.tap(ui.find("OK", root=pad))
+    ui.wait_until(lambda: pad.parent is None)
+    person = ui.app.history.store.person(ana.uid)
+    assert person is not None and person.initial == "" and person.avatar == "A"
+    assert any(w.__class__.__name__ == "AvatarChip" and w.text == "A" for w in screen.ids.list.walk())
+    assert "Saved" in screen.status_text
+
+
+def test_the_lowdown_chart_names_its_grids_in_the_tables_language(ui: UI) -> None:
+    """The breakdown's legend words the grids as the Lowdown screen does ('Rojo/naranja'), not the board file's
+    English."""
+    play_log(ui.app.journal, next(p for p in logs("lowdown") if "3p" in p.name))
+    ui.app.choose_language("es")
+    try:
+        open_history(ui)
+        ui.tap(rows(ui)[0])
+        ui.tap(ui.screen().ids.chart)
+        chart = ui.screen()
+        assert chart.name == "chart" and ui.wait_until(lambda: chart.ids.picture.texture is not None)
+        legend = chart._make((800, 400)).axes[0].get_legend()
+        names = [t.get_text() for t in legend.get_texts()]
+        assert "Rojo/naranja" in names and "Púrpura/azul" in names and not {"Red/orange", "Purple/blue"} & set(names)
+        both_banners(ui, "chart-lowdown-breakdown-es")
+    finally:
+        ui.app.choose_language("en")
+
+
+def test_history_on_a_read_only_card_is_shown_and_said(tmp_path: Path) -> None:
+    """A read-only card: the players and plays saved before are shown (a renamed player by their new name), the
+    banner says changes are not kept, and a rename still works for the run, with no error."""
+    from cards import mounted, read_only
+
+    from companion.history import History
+    from companion.journal import Journal
+
+    with mounted(tmp_path / "card", "4m") as card:
+        journal = Journal(card / "journal.sqlite3")
+        play_log(journal, logs("ratuki")[0])
+        history = History.open(journal)
+        history.refresh()
+        ana = history.person_named("Ana")
+        assert ana is not None
+        history.store.update_person(ana.uid, name="Anabel", initial="AB")
+        history.store.close()
+        journal.close()
+        read_only(card)
+        ui = UI(tmp_path, journal_path=card / "journal.sqlite3")
+        try:
+            notice = str(ui.app.notices["history"])
+            assert "cannot be written" in notice and "read-only" in notice
+            screen = open_history(ui)
+            assert len(rows(ui)) == 1 and not screen.status_text and "Anabel" in rows(ui)[0].text
+            ui.tap(ui.find("Players"))
+            players = ui.screen()
+            ui.screenshot("history-read-only-card")
+            assert any(w.__class__.__name__ == "AvatarChip" and w.text == "AB" for w in players.ids.list.walk())
+            row = next(w for w in players.ids.list.walk() if getattr(w, "person", None) == ana.uid)
+            ui.tap(row)
+            ui.tap(in_view(ui, "Colour"))
+            swatches = [w for w in ui.window.children[0].walk() if w.__class__.__name__ == "BigButton"]
+            ui.tap(next(w for w in swatches if getattr(w, "colour", None) == "#8e24aa"))
+            assert players.status_text == "Saved." and ui.app.history.store.person(ana.uid).colour == "#8e24aa"  # type: ignore[union-attr]
+        finally:
+            ui.close()

@@ -3,6 +3,7 @@ and *Delete* (after a confirmation; its saved game stays in the journal unless t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kivy.app import App
@@ -274,7 +275,7 @@ class PlayScreen(Screen):
             def make(size: tuple[int, int]) -> Any:
                 return charts.lowdown_breakdown(
                     series["breakdown"],
-                    series["grids"],
+                    [grid_title(name) for name in series["grids"]],
                     who,
                     [w.seat for w in play.winners],
                     shaded_points=int(series.get("shaded_points", 6)),
@@ -359,3 +360,12 @@ def _cell(text: str, *, size: int, width: float | None = None) -> Label:
         label.width = width
     label.bind(size=lambda w, s: setattr(w, "text_size", s))
     return label
+
+
+def grid_title(name: str) -> str:
+    """A Lowdown grid's name as stored in a play (the board file's English, "Red/orange"; "Grid 2" for a grid of a
+    board file of one's own without one) in the table's language ("Rojo/naranja")."""
+    from companion.games.lowdown.wording import colour_name
+
+    number = re.fullmatch(r"Grid (\d+)", str(name))
+    return _("Grid {n}").format(n=number.group(1)) if number else colour_name(name)

@@ -20,6 +20,7 @@ import companion.ui.screens.play  # noqa: F401  (PlayRow, AvatarChip)
 from companion import formatting
 from companion.history import HistoryError, Person
 from companion.history.stats import player_stats
+from companion.history.store import first_initial
 from companion.i18n import _, ngettext
 from companion.ui.contrast import BUTTON, legible
 from companion.ui.namepad import NamePad
@@ -137,8 +138,10 @@ class PlayersScreen(Screen):
         return view
 
     def set_initial(self, person: Person) -> NamePad:
-        """One or two characters on the avatar (empty: the name's first letter)."""
-        pad = NamePad(person.avatar, [], lambda text: self._update(person, initial=text[:2]))
+        """One or two characters on the avatar; left empty (Clear, OK), the avatar shows the name's first letter
+        again (once set, an initial could not be taken back: the pad refused an empty entry)."""
+        hint = _("empty: {initial}, the name's first letter").format(initial=first_initial(person.name))
+        pad = NamePad(person.initial, [], lambda text: self._update(person, initial=text), limit=2, empty=hint)
         pad.open()
         return pad
 
