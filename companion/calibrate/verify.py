@@ -56,7 +56,7 @@ class Verification:
 
     def summary(self) -> str:
         """One or two lines for the screen: accuracy and the worst confusions."""
-        from companion.calibrate.wizard import face_words
+        from companion.calibrate.steps import face_words
         from companion.i18n import _
 
         if not self.rolls:

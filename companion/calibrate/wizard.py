@@ -4,17 +4,17 @@ Steps, in order (each screen or prompt drives one): camera check -> tray area ->
 picture faces -> verify -> save. Frames go in, measurements and captures come out; nothing here draws or waits.
 A wizard may start from an existing profile: whatever is not captured again is kept, so recalibrating one die kind
 keeps the others (and the tray, the empty tray) as they were.
+
+The steps and their titles are in ``steps``, the wizard's errors in ``errors``, a die kind's capture task and the
+checks that refuse a capture in ``captures``; their names are still importable from here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from calibration.profile import (
     DEFAULT_COLOUR_FACES,
@@ -27,8 +27,21 @@ from calibration.profile import (
     now_iso,
 )
 from calibration.store import ProfileExists, ProfileStore, same_name_key
+from companion.calibrate.captures import (
+    SAME_COLOUR,
+    SAME_PICTURE,
+    Box,
+    FaceCapture,
+    FaceTask,
+    Image,
+    colour_problem,
+    dice_in_tray,
+    picture_problem,
+)
+from companion.calibrate.errors import BrokenProfile, DiceOnEmptyTray, TrayTooSmall, WizardError
+from companion.calibrate.steps import STEP_TITLES, STEPS, Step, face_words
 from companion.calibrate.verify import Verification
-from companion.i18n import _, ngettext, pgettext
+from companion.i18n import _, ngettext
 from companion.vision.colour import die_feature, tray_colour
 from companion.vision.dice_kinds import DieKinds
 from companion.vision.picture import encode_patch, face_patch
@@ -44,108 +57,23 @@ from companion.vision.tray import (
     quad_area,
 )
 
-Image = npt.NDArray[np.uint8]
-Box = tuple[int, int, int, int]
-
-
-class Step(StrEnum):
-    """A step of the walk-through; equal to its name as a string."""
-
-    CAMERA = "camera"
-    TRAY = "tray"
-    EMPTY = "empty"
-    COLOUR = "colour"
-    PICTURE = "picture"
-    VERIFY = "verify"
-    SAVE = "save"
-
-
-STEPS: tuple[Step, ...] = tuple(Step)
-"""The wizard's steps in order; "colour" and "picture" may be skipped (their old data is then kept)."""
-
-
-def face_words(face: str) -> str:
-    """A die face as the players call it ("rojo", "고양이"), for the wizard's sentences; unknown faces as they are
-    (the same catalogue words as the game screens')."""
-    words = {
-        "red": lambda: pgettext("colour", "red"),
-        "orange": lambda: pgettext("colour", "orange"),
-        "purple": lambda: pgettext("colour", "purple"),
-        "blue": lambda: pgettext("colour", "blue"),
-        "green": lambda: pgettext("colour", "green"),
-        "yellow": lambda: pgettext("colour", "yellow"),
-        "cat": lambda: pgettext("picture die", "cat"),
-        "rat": lambda: pgettext("picture die", "rat"),
-        "swap": lambda: pgettext("picture die", "swap"),
-        "unknown": lambda: _("unknown"),
-    }
-    wording = words.get(str(face))
-    return wording() if wording is not None else str(face)
-
-
-STEP_TITLES = {
-    Step.CAMERA: "Camera check",
-    Step.TRAY: "Tray area",
-    Step.EMPTY: "Empty tray",
-    Step.COLOUR: "Colour dice",
-    Step.PICTURE: "Picture die",
-    Step.VERIFY: "Verify",
-    Step.SAVE: "Save profile",
-}
-
-
-class WizardError(ValueError):
-    """A step cannot go on; the message tells the player what to do."""
-
-
-class DiceOnEmptyTray(WizardError):
-    """The empty-tray picture was refused: dice (or something die-sized) lie in the tray."""
-
-
-class TrayTooSmall(WizardError):
-    """The tapped tray area is too small to hold a few dice."""
-
-
-class BrokenProfile(WizardError):
-    """The profile being recalibrated has a part that cannot be used (the message names the file and part)."""
-
-
-@dataclass(frozen=True)
-class FaceCapture:
-    """The outcome of one capture: the dice it used (boxes) and a line for the player."""
-
-    ok: bool
-    message: str
-    boxes: tuple[Box, ...] = ()
-
-
-@dataclass
-class FaceTask:
-    """Capturing one die kind: its face names, captures wanted per face, and what was captured so far."""
-
-    kind: str
-    faces: list[str]
-    per_face: int
-    done: dict[str, int] = field(default_factory=dict)
-    samples: dict[str, list[list[float]]] = field(default_factory=dict)
-    patches: dict[str, list[Image]] = field(default_factory=dict)
-    texture: float = 0.0
-    sides: list[float] = field(default_factory=list)
-    bodies: list[list[float]] = field(default_factory=list)
-
-    @property
-    def current(self) -> str | None:
-        """The face to show next, or None when every face has its captures."""
-        for face in self.faces:
-            if self.done.get(face, 0) < self.per_face:
-                return face
-        return None
-
-    @property
-    def progress(self) -> float:
-        """Share of this kind's captures done (0-1)."""
-        total = len(self.faces) * self.per_face
-        return sum(min(self.per_face, n) for n in self.done.values()) / total if total else 1.0
+__all__ = [  # the old names, still importable from here
+    "SAME_COLOUR",
+    "SAME_PICTURE",
+    "STEPS",
+    "STEP_TITLES",
+    "Box",
+    "BrokenProfile",
+    "DiceOnEmptyTray",
+    "FaceCapture",
+    "FaceTask",
+    "Image",
+    "Step",
+    "TrayTooSmall",
+    "Wizard",
+    "WizardError",
+    "face_words",
+]
 
 
 class Wizard:
@@ -304,30 +232,9 @@ class Wizard:
         return "Empty tray captured"
 
     def dice_in_empty(self, frame: Image) -> list[Box]:
-        """Dice seen in the tray on a frame meant to be empty: pip dice the dice reader finds, and die-sized
-        patches that stand out from the tray around them (plain colour faces, the picture die)."""
-        from companion.vision.pipeline import VisionProfile, read_dice
-
+        """Dice seen in the tray on a frame meant to be empty (see :func:`dice_in_tray`)."""
         corners = self.profile.tray.corners if self.profile.tray else None
-        boxes: list[Box] = []
-        try:
-            found = read_dice(frame, VisionProfile(tray_quad=corners))
-        except ValueError:
-            found = None
-        if found is not None:
-            boxes += [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in found.boxes]
-        if corners is not None:
-            # the tray with anything smaller than a few dice smoothed away, as the reference; the rim and the
-            # markers at the corners are left out
-            small = cv2.resize(frame, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-            smooth: Image = np.asarray(
-                cv2.resize(cv2.medianBlur(small, 31), (frame.shape[1], frame.shape[0])), np.uint8
-            )
-            centre = np.mean(np.array(corners, np.float64), axis=0)
-            inner = [(float(x), float(y)) for x, y in centre + (np.array(corners, np.float64) - centre) * 0.9]
-            blobs = find_dice(frame, smooth, inner, self.profile.die_size_px)
-            boxes += [b.box for b in blobs if not any(_overlaps(b.box, other) for other in boxes)]
-        return boxes
+        return dice_in_tray(frame, corners, self.profile.die_size_px)
 
     # -- face captures -------------------------------------------------------------------------------------------
     def task(self, kind: str) -> FaceTask:
@@ -363,7 +270,7 @@ class Wizard:
         if kind == "colour":
             tray_bgr = tray_colour(frame, boxes, self.profile.tray.corners if self.profile.tray else None)
             measured = [die_feature(frame, box, tray_bgr) for box in boxes]
-            problem = _colour_problem(face, [f for f, _ in measured], task.samples)
+            problem = colour_problem(face, [f for f, _ in measured], task.samples)
             if problem:
                 return FaceCapture(False, problem, tuple(boxes))
             for feature, texture in measured:
@@ -373,7 +280,7 @@ class Wizard:
             side = blobs[0].side
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             patch = face_patch(grey, boxes[0], side)
-            problem = _picture_problem(face, patch, task.patches)
+            problem = picture_problem(face, patch, task.patches)
             if problem:
                 return FaceCapture(False, problem, tuple(boxes))
             task.patches.setdefault(face, []).append(patch)
@@ -543,57 +450,3 @@ class Wizard:
                     fw=frame.shape[1], fh=frame.shape[0], w=w, h=h
                 )
             )
-
-
-def _overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-SAME_COLOUR = 3.5
-"""Captured colours closer than this (in units of the classifier's smallest spread) count as the same face."""
-SAME_PICTURE = 0.9
-"""Picture patches correlating at least this much (any rotation) count as the same face."""
-
-
-def _colour_problem(face: str, features: list[npt.NDArray[np.float64]], samples: dict[str, list[list[float]]]) -> str:
-    """Why a colour capture should not be learned ("" if it is fine): dice showing different colours in one
-    capture, or a colour already captured as another face (the wrong face on top)."""
-    from companion.vision.colour import FEATURE_FLOOR
-
-    stack = np.array(features)
-    centre = np.median(stack, axis=0)
-    spread = np.sqrt((((stack - centre) / FEATURE_FLOOR) ** 2).sum(axis=1))
-    if len(features) > 1 and float(spread.max()) > SAME_COLOUR:
-        return _("The dice do not all show the same colour: put every colour die with {face} on top").format(
-            face=face_words(face).upper()
-        )
-    for other, known in samples.items():
-        if other == face or not known:
-            continue
-        distance = float(np.sqrt((((centre - np.mean(known, axis=0)) / FEATURE_FLOOR) ** 2).sum()))
-        if distance < SAME_COLOUR:
-            return _("That looks like {other}, captured before: is {face} on top?").format(
-                other=face_words(other).upper(), face=face_words(face).upper()
-            )
-    return ""
-
-
-def _picture_problem(face: str, patch: Image, patches: dict[str, list[Image]]) -> str:
-    """Why a picture capture should not be learned ("" if fine): it matches another face better than its own."""
-    from companion.vision.picture import polar_descriptor, rotation_correlation
-
-    query = polar_descriptor(patch)
-    best: dict[str, float] = {}
-    for name, known in patches.items():
-        for other in known:
-            score = rotation_correlation(query, polar_descriptor(other))
-            best[name] = max(best.get(name, -1.0), score)
-    rivals = {name: score for name, score in best.items() if name != face}
-    if not rivals:
-        return ""
-    rival, score = max(rivals.items(), key=lambda item: item[1])
-    if score >= SAME_PICTURE and score > best.get(face, -1.0):
-        return _("That looks like {other}, captured before: is {face} on top?").format(
-            other=face_words(rival).upper(), face=face_words(face).upper()
-        )
-    return ""
