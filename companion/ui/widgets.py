@@ -1,4 +1,5 @@
-"""Small reusable widgets (Python side; their kv rules are in ``screens/common.kv``)."""
+"""Small reusable widgets (Python side; their kv rules are in ``screens/common.kv``). Text fitted to its room
+(ellipsis, two lines, the largest type that fits) is :mod:`companion.ui.fit`."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.metrics import dp
-from kivy.properties import NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -68,70 +68,6 @@ class SeatButtons(BoxLayout):
                     color=readable_text(player.colour),
                 )
             )
-
-
-def fit_font(text: str, room: float, largest: float, smallest: float, *, bold: bool = False) -> float:
-    """The largest type, ``largest`` down to ``smallest`` (1 px steps), in which every word of ``text`` fits
-    ``room`` px, so a word is never broken in two ("Deshace / r"); for kv: ``font_size: fit_font(self.text, ...)``."""
-    from kivy.core.text import Label as CoreLabel
-
-    words = str(text).split() or [""]
-    size = float(largest)
-    while size > smallest:
-        measure = CoreLabel(font_size=size, bold=bold).get_extents
-        if max(measure(word)[0] for word in words) <= room:
-            break
-        size -= dp(1)
-    return max(size, float(smallest))
-
-
-def fit_name(name: str, words: Callable[[str], str], room: float, font_size: float, *, bold: bool = False) -> str:
-    """``name`` as it fits in ``words(name)`` on one line of ``room`` px: cut at the end with an ellipsis as much
-    as needed, so it is the name that is shortened, never the words around it ("Guillem F… tokens 2 +1 next
-    turn", "Torn de Guillem F…"). ``words`` gives the plain text around a name (no markup)."""
-    from kivy.core.text import Label as CoreLabel
-
-    measure = CoreLabel(font_size=font_size, bold=bold).get_extents
-    if measure(words(name))[0] <= room:
-        return name
-    for end in range(len(name) - 1, 0, -1):
-        cut = name[:end].rstrip() + "…"
-        if measure(words(cut))[0] <= room:
-            return cut
-    return "…"
-
-
-class FitLines(Label):
-    """Text in a box of a fixed height, never moving what is around it: wrapped to the width in the largest
-    font from ``max_font`` down to ``min_font`` (1 px steps) whose lines fit the height; still too long at
-    ``min_font``, it is cut after the lines that fit (the screens show the whole text on a tap)."""
-
-    max_font = NumericProperty(dp(18))
-    min_font = NumericProperty(dp(16))
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._fit_soon = Clock.create_trigger(self.fit, -1)
-        super().__init__(**kwargs)
-        self.bind(text=self._fit_soon, size=self._fit_soon, max_font=self._fit_soon, min_font=self._fit_soon)
-        self.bind(bold=self._fit_soon, markup=self._fit_soon)
-
-    def fit(self, *_args: Any) -> None:
-        from kivy.core.text import Label as CoreLabel
-
-        width, height = max(1.0, float(self.width)), max(1.0, float(self.height))
-        size = float(self.max_font)
-        while size > float(self.min_font):
-            probe = CoreLabel(
-                text=str(self.text), font_size=size, bold=self.bold, markup=self.markup, text_size=(width, None)
-            )
-            probe.refresh()
-            if probe.texture is None or probe.texture.height <= height + 0.5:
-                break
-            size -= dp(1)
-        self.font_size = max(size, float(self.min_font))
-        line = CoreLabel(text="Ag", font_size=self.font_size, bold=self.bold).get_extents("Ag")[1]
-        self.max_lines = max(1, int((height + 0.5) // max(1, line)))
-        self.text_size = (width, height)
 
 
 class PlayRow(ButtonBehavior, BoxLayout):

@@ -36,6 +36,7 @@ def load_kv(name: str = "common") -> None:
     if name in _loaded:
         return
     _loaded.add(name)
+    import companion.ui.fit  # registers FitLines with the kv Factory
     import companion.ui.widgets  # noqa: F401  (registers GameHeader, SeatButtons with the kv Factory)
 
     if name != "common":

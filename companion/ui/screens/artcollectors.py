@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import colorsys
 from collections import Counter
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
@@ -37,9 +35,10 @@ from companion.games.artcollectors.wording import painting_characters, place, sh
 from companion.games.base import Action
 from companion.i18n import _, and_list, ngettext
 from companion.ui.contrast import legible_rgba
+from companion.ui.fit import keep_fitted, shorten, text_width, two_lines
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
-from companion.ui.widgets import dialog, fit_name, readable_text
+from companion.ui.widgets import dialog, readable_text
 from hardware.buttons import ButtonEvent
 
 load_kv("artcollectors")
@@ -74,81 +73,11 @@ def chunks_from_gives(gives: list[int]) -> list[dict[str, int]]:
     return deal
 
 
-def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
-    """How wide ``text`` is drawn in the default font (the widest of its lines)."""
-    measure = CoreLabel(font_size=font_size, bold=bold)
-    return float(max(measure.get_extents(line)[0] for line in text.split("\n")))
-
-
-def shortened(text: str, room: float, font_size: float, *, bold: bool = False) -> str:
-    """``text`` on one line within ``room`` px: cut at the end with an ellipsis if it is too long."""
-    if text_width(text, font_size, bold=bold) <= room:
-        return text
-    keep = len(text) - 1
-    while keep > 1 and text_width(text[:keep].rstrip() + "…", font_size, bold=bold) > room:
-        keep -= 1
-    return text[:keep].rstrip() + "…"
-
-
-def two_lines(text: str, room: float, font_size: float, *, bold: bool = False) -> str:
-    """``text`` on at most two lines within ``room`` px: broken at a space or after a hyphen (the most even
-    break that fits), else filled letter by letter; what still does not fit ends in an ellipsis."""
-
-    def fits(part: str) -> bool:
-        return text_width(part, font_size, bold=bold) <= room
-
-    if fits(text):
-        return text
-    best: tuple[float, str] | None = None
-    for index, char in enumerate(text):
-        if char == " ":
-            first, second = text[:index].rstrip(), text[index + 1 :].lstrip()
-        elif char == "-":
-            first, second = text[: index + 1], text[index + 1 :].lstrip()
-        else:
-            continue
-        if first and second and fits(first) and fits(second):
-            widest = max(text_width(first, font_size, bold=bold), text_width(second, font_size, bold=bold))
-            if best is None or widest < best[0]:
-                best = (widest, f"{first}\n{second}")
-    if best is not None:
-        return best[1]
-    cut = len(text) - 1
-    while cut > 1 and not fits(text[:cut]):
-        cut -= 1
-    return f"{text[:cut]}\n{shortened(text[cut:].lstrip(), room, font_size, bold=bold)}"
-
-
 def name_text(name: str, room: float, size: float, smaller: float) -> tuple[str, float]:
     """A player's name on a button: one line at ``size`` when it fits, else two lines at ``smaller``."""
     if text_width(name, size) <= room:
         return name, size
     return two_lines(name, room, smaller), smaller
-
-
-def keep_fitted(widget: Label, make: Callable[[float], tuple[str, float]], margin: float = dp(8)) -> None:
-    """Give ``widget`` the text and font size ``make(room)`` returns for its width, now and whenever it resizes
-    (names are shortened or wrapped to fit; ``room`` is the width less ``margin``)."""
-
-    def update(*_args: Any) -> None:
-        widget.text, widget.font_size = make(max(dp(8), widget.width - margin))
-
-    widget.bind(width=update)
-    update()
-
-
-def fit_font(widget: Label, largest: float, smallest: float) -> None:
-    """The largest font from ``largest`` down to ``smallest`` at which ``widget``'s text fits its width (for text
-    with numbers, which must never be cut)."""
-
-    def update(*_args: Any) -> None:
-        size = largest
-        while size > smallest and text_width(widget.text, size, bold=widget.bold) > widget.width - dp(4):
-            size -= 1
-        widget.font_size = size
-
-    widget.bind(width=update, text=update)
-    update()
 
 
 class ACChip(Button):
@@ -178,7 +107,7 @@ class ACRank(BoxLayout):
 
         def head(room: float) -> tuple[str, float]:
             # one line of 16 px (text is never smaller): the place, then the name, shortened when long
-            return shortened(f"{place} {name}", room, dp(16), bold=True), dp(16)
+            return shorten(f"{place} {name}", room, dp(16), bold=True), dp(16)
 
         keep_fitted(ids.head, head, margin=dp(2))
         ids.detail.text = detail  # 16 px, wrapped to two lines where the tile is narrow
@@ -403,8 +332,8 @@ class ArtCollectorsScreen(GameScreen):
         if need be) over the number of tokens, which is always shown whole."""
         if widest <= room:
             return f"{name} · {held}", dp(18)
-        size = dp(15)
-        return f"{shortened(name, room, size)}\n" + ngettext("{n} token", "{n} tokens", held).format(n=held), size
+        size = dp(16)  # drawn at 16 px, the smallest text (it asked for 15)
+        return f"{shorten(name, room, size)}\n" + ngettext("{n} token", "{n} tokens", held).format(n=held), size
 
     def show_seat(self, seat: int) -> None:
         self.count_seat = seat
@@ -554,12 +483,12 @@ class ArtCollectorsScreen(GameScreen):
         seat = int(state["current"])
         colour = state["colours"][seat]
         whose = ids.whose
-        name = fit_name(  # the name is what gets cut when long, never "'s turn"
+        name = shorten(  # the name is what gets cut when long, never "'s turn"
             state["players"][seat],
-            lambda n: _("{name}'s turn").format(name=n),
             whose.width - dp(4),
             whose.font_size,
             bold=whose.bold,
+            around=lambda n: _("{name}'s turn").format(name=n),
         )
         whose.text = _("{name}'s turn").format(name=f"[color={colour.lstrip('#')}]{escape_markup(name)}[/color]")
         tokens: list[str] = list(state["turn"]["tokens"])

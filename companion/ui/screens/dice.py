@@ -398,7 +398,7 @@ class DiceScreen(Screen):
     def _fill_picker(self, faces: list[Any], *, allow_remove: bool) -> None:
         grid = self.ids.picker
         grid.clear_widgets()
-        from companion.ui.widgets import fit_font
+        from companion.ui.fit import fit_font
 
         def fitted(button: Any, largest: float) -> Any:  # no word broken over two lines ("Cancel·l / a")
             button.bind(width=lambda b, w: setattr(b, "font_size", fit_font(b.text, w - dp(10), largest, dp(16))))

@@ -24,6 +24,7 @@ from companion.games.base import Action, IllegalAction
 from companion.games.ratatat import wording
 from companion.i18n import _, and_list, ngettext
 from companion.ui.contrast import legible_rgba
+from companion.ui.fit import shorten, text_width
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.widgets import readable_text
@@ -34,30 +35,6 @@ from hardware.simtray import TrayRoll
 STEP_S = 0.12  # statue animation: seconds per space
 # The picture die's faces on their buttons, as the Korean rulebook names them (고양이, 쥐, 교환).
 FACE_NAMES = {"cat": lambda: _("Cat (lowest)"), "rat": lambda: _("Rat (highest)"), "swap": lambda: _("Swap")}
-ELLIPSIS = "…"
-
-
-def fit_width(text: str, room: float, font_size: float, *, bold: bool = False, keep: str = "") -> str:
-    """``text + keep`` as it is if it fits on one line of ``room`` pixels, else ``text`` cut at the end with an
-    ellipsis so that it fits, ``keep`` still after it (measured in the labels' font, so a long name never wraps
-    mid-word or spills out of its box)."""
-    from kivy.core.text import Label as CoreLabel
-
-    measure = CoreLabel(font_size=font_size, bold=bold).get_extents
-    if measure(text + keep)[0] <= room:
-        return text + keep
-    for end in range(len(text) - 1, 0, -1):
-        cut = text[:end].rstrip(" -") + ELLIPSIS + keep
-        if measure(cut)[0] <= room:
-            return cut
-    return ELLIPSIS + keep
-
-
-def text_width(text: str, font_size: float, *, bold: bool = False) -> float:
-    """How wide ``text`` is drawn in the labels' font at ``font_size`` (pixels)."""
-    from kivy.core.text import Label as CoreLabel
-
-    return float(CoreLabel(font_size=font_size, bold=bold).get_extents(text)[0])
 
 
 class RingBoard(Widget):
@@ -277,18 +254,16 @@ class PlayerTile(BoxLayout):
     def _fit_text(self, *_args: Any) -> None:
         """The name and the tokens on one line: a long name is cut to make room, never the tokens; with tokens
         earned this turn and no room for their words, just their number ("tokens 2 +1")."""
-        from companion.ui.widgets import fit_name
-
         # TRANSLATORS: a player's re-roll tokens, label style ("tokens 2"); then those earned this turn
         have = _("tokens {n}").format(n=self.tokens)
         label = self.ids.name
         room = self.width - self.padding[0] - self.padding[2] - dp(2)
         if self.fresh:
             full = _("{tokens} +{n} next turn").format(tokens=have, n=self.fresh)
-            name = fit_name(self.name, lambda n: f"{n}  {full}", room, label.font_size, bold=True)
+            name = shorten(self.name, room, label.font_size, bold=True, around=lambda n: f"{n}  {full}")
             # TRANSLATORS: the short form of "tokens 2 +1 next turn" where a tile has no room for it
             have = full if len(name) >= min(6, len(self.name)) else _("{tokens} +{n}").format(tokens=have, n=self.fresh)
-        name = fit_name(self.name, lambda n: f"{n}  {have}", room, label.font_size, bold=True)
+        name = shorten(self.name, room, label.font_size, bold=True, around=lambda n: f"{n}  {have}")
         self.text = f"[b]{escape_markup(name)}[/b]  {escape_markup(have)}"
 
     def redraw(self, *_args: Any) -> None:
@@ -457,8 +432,8 @@ class RatatatScreen(GameScreen):
         def fit(*_args: Any) -> None:
             room = button.width - dp(8) - dp(2)  # BigButton's text_size, and a little slack for rounding
             if room > 0:
-                first = fit_width(name, room, button.font_size, bold=button.bold, keep=glued)
-                button.text = first + space + rest
+                first = shorten(name, room, button.font_size, bold=button.bold, around=lambda n: n + glued)
+                button.text = first + glued + space + rest
 
         button.bind(width=fit, font_size=fit)
         fit()
@@ -553,14 +528,11 @@ class RatatatScreen(GameScreen):
 
         # TRANSLATORS: column heads of the chances table: the number of dice, the picture-die spaces, the lowest card
         heads = (_("dice"), _("picture"), _("low {value}").format(value=help_["lowest"]))
-        from kivy.core.text import Label as CoreLabel
-
-        measure = CoreLabel(font_size=dp(16), bold=True).get_extents
         # every column at least as wide as its widest text (a head, or "100%")
-        widest = measure("100%")[0] + dp(4)
+        widest = text_width("100%", dp(16), bold=True) + dp(4)
         worded = dict(zip((0, len(regions) + 1, len(regions) + 2), heads, strict=True))
         grid.cols_minimum = {
-            col: max(widest, measure(worded[col])[0] + dp(6)) if col in worded else widest
+            col: max(widest, text_width(worded[col], dp(16), bold=True) + dp(6)) if col in worded else widest
             for col in range(len(regions) + 3)
         }
         grid.add_widget(cell(heads[0], bold=True))
@@ -1031,10 +1003,8 @@ class RatatatScreen(GameScreen):
             height=row_h * len(ranked) + dp(2) * (len(ranked) - 1),
             spacing=dp(2),
         )
-        from kivy.core.text import Label as CoreLabel
-
         # the column as wide as the word ("GUANYA", "승리"), at least as before
-        win_w = max(dp(46), CoreLabel(font_size=dp(18), bold=True).get_extents(_("WIN"))[0] + dp(6))
+        win_w = max(dp(46), text_width(_("WIN"), dp(18), bold=True) + dp(6))
         for name in ranked:
             won = name in winners
             row = BoxLayout(size_hint_y=None, height=row_h, spacing=dp(6))
@@ -1067,25 +1037,15 @@ class RatatatScreen(GameScreen):
         width: float | None = None,
         halign: str = "left",
         valign: str = "middle",
-        wrap: bool = False,
         shorten: bool = True,
     ) -> Label:
         """A table label kept inside its box: one line shortened with an ellipsis (a total, sized to fit, is never
-        cut: ``shorten`` False), or (``wrap``) wrapped lines in a smaller type when they do not fit the height."""
+        cut: ``shorten`` False)."""
         label = Label(text=text, font_size=font, color=colour, bold=bold, halign=halign, valign=valign)
         if width is not None:
             label.size_hint_x, label.width = None, width
-        if wrap:
-
-            def fit(w: Label, *_args: Any) -> None:  # wrapped to the width; too tall: a smaller type, down to 10 px
-                w.text_size = (w.width, None)
-                if w.texture_size[1] > w.height + 1 and w.font_size > dp(10):
-                    w.font_size -= dp(1)
-
-            label.bind(size=fit, texture_size=fit)
-        else:
-            label.shorten, label.shorten_from = shorten, "right"
-            label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        label.shorten, label.shorten_from = shorten, "right"
+        label.bind(size=lambda w, size: setattr(w, "text_size", size))
         return label
 
     # -- hardware ----------------------------------------------------------------------------------------

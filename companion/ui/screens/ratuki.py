@@ -20,7 +20,6 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
-from kivy.uix.label import Label
 from kivy.utils import get_color_from_hex
 
 from companion.games.base import Action
@@ -37,6 +36,7 @@ from companion.games.ratuki.stall import StallWatch
 from companion.games.ratuki.wording import shout
 from companion.i18n import _, ngettext
 from companion.ui.contrast import legible_rgba
+from companion.ui.fit import largest_size, text_width
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
 from companion.ui.sounds import Chime
@@ -131,46 +131,9 @@ class VerdictText(Image):
         return texture
 
 
-class FitLabel(Label):
-    """Text wrapped to the label's width, in the largest font (``max_font_size`` down to ``min_font_size``, in
-    2 px steps) whose lines all fit its height: a short line stays big, a long one takes two or three lines."""
-
-    max_font_size = NumericProperty(dp(40))
-    min_font_size = NumericProperty(dp(14))
-    inset = NumericProperty(dp(10))  # room kept clear left and right (a quarter of it above and below)
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._fit = Clock.create_trigger(self.fit, -1)
-        super().__init__(**kwargs)
-        self.bind(text=self._fit, size=self._fit, bold=self._fit, max_font_size=self._fit, inset=self._fit)
-
-    def fit(self, *_args: Any) -> None:
-        """Set ``font_size`` to the largest size at which the wrapped text fits inside the label."""
-        width, height = max(1.0, self.width - 2 * self.inset), max(1.0, self.height - self.inset / 2)
-        size = float(self.max_font_size)
-        while size > self.min_font_size and not self._fits(size, width, height):
-            size -= dp(2)
-        self.font_size = max(size, float(self.min_font_size))
-
-    def _fits(self, size: float, width: float, height: float) -> bool:
-        label = CoreLabel(
-            text=self.text, font_size=size, bold=self.bold, font_name=self.font_name, text_size=(width, None)
-        )
-        label.refresh()
-        texture = label.texture
-        return texture is None or (texture.width <= width + 0.5 and texture.height <= height + 0.5)
-
-
 def _fit_name(cell: Any, width: float) -> None:
     """A name cell of the score sheet: 18 px, or 16 px when the whole name only fits that way."""
-    from kivy.core.text import Label as CoreLabel
-
-    for size in (dp(18), dp(17), dp(16)):
-        probe = CoreLabel(text=str(cell.text), font_size=size, bold=True)
-        probe.refresh()
-        if probe.texture.width <= width or size == dp(16):
-            cell.font_size = size
-            return
+    cell.font_size = largest_size(lambda size: text_width(cell.text, size, bold=True) <= width, dp(18), dp(16))
 
 
 class RatukiSheet(BoxLayout):
@@ -728,12 +691,12 @@ class RatukiScreen(GameScreen):
         buttons = list(self.ids.seats.children)
 
         def fit(*_args: Any) -> None:
-            size = dp(18)
-            for button in buttons:
-                label = CoreLabel(text=button.text, font_size=dp(18), font_name=button.font_name)
-                label.refresh()
-                if label.texture.width > button.width - dp(6):
-                    size = dp(16)  # the same size on every button
+            size = largest_size(  # the same size on every button
+                lambda size: all(text_width(b.text, size, font_name=b.font_name) <= b.width - dp(6) for b in buttons),
+                dp(18),
+                dp(16),
+                step=2,
+            )
             for button in buttons:
                 button.font_size = size
                 button.text_size = (max(0.0, button.width - dp(6)), button.height)
