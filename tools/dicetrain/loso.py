@@ -170,6 +170,13 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
     }
 
 
+def use_detector(path: Path) -> None:
+    """Read with the detector at ``path`` (the reader's modules each hold the name)."""
+    from companion.vision import detector
+
+    learned.MODEL_PATH = detector.MODEL_PATH = path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", help="folder holding the development sets")
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
     if args.detector:
-        learned.MODEL_PATH = Path(args.detector)
+        use_detector(Path(args.detector))
     if args.faces:
         learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
     corrections = None
@@ -205,11 +212,13 @@ def main(argv: list[str] | None = None) -> int:
     shipped = (learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS)
     for name in args.folds.split(","):
         leave_out = None if name == "all" else name
-        learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS = shipped
+        use_detector(shipped[0])
+        learned.FACES_PATHS, learned.LAYOUT_PATHS = shipped[1:]
         own = Path(args.fold_models or "/nonexistent") / name
         if (own / "dice_centernet.onnx").is_file() and (own / "dice_faces.onnx").is_file():
             faces = tuple(own / p.name if (own / p.name).is_file() else own / "dice_faces.onnx" for p in shipped[1])
-            learned.MODEL_PATH, learned.FACES_PATHS, learned.LAYOUT_PATHS = own / "dice_centernet.onnx", faces, faces
+            use_detector(own / "dice_centernet.onnx")
+            learned.FACES_PATHS, learned.LAYOUT_PATHS = faces, faces
             print(f"{name}: the fold's own detector and classifiers ({own})", file=sys.stderr)
         parts = fold(args.root, leave_out)
         model = None
