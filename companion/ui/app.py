@@ -1,13 +1,14 @@
 """The Kivy App: wires config, journal, hardware and screens together, and nothing more.
 
 Screens live in ``companion/ui/screens/`` (one module and one .kv each). Hardware reaches the UI only through
-the :class:`~companion.ui.hub.Hub`, drained on the Kivy clock.
+the :class:`~companion.ui.hub.Hub`, drained on the Kivy clock. The root layout (the screen manager above the
+banner) is in ``companion.ui.manager``; what the banner says, and the handler that shows an uncaught error there,
+in ``companion.ui.banner``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import logging
 import time
 from collections.abc import Callable
@@ -15,26 +16,27 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.base import ExceptionHandler, ExceptionManager
+from kivy.base import ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import NoTransition
 
 from companion import i18n
 from companion.config import Config
 from companion.games import GAMES
 from companion.games import engine as find_engine
-from companion.games.base import Setup, error_words
+from companion.games.base import Setup
 from companion.history import History, HistoryError
 from companion.i18n import Lazy, Text, _, lazy_n
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
 from companion.notices import Notice, Severity, Topic
 from companion.runtime import Hardware
+from companion.ui.banner import BANNER_FONT, BANNER_SLACK, KeepRunning, banner_text, fit_text
 from companion.ui.camera_feed import CameraFeed
 from companion.ui.hub import Hub
+from companion.ui.manager import ROOT_KV, Screens, instantiate
 from companion.ui.screens import load_kv
 from companion.ui.watchdog import notify
 from hardware.buttons import ButtonEvent, FakeButtons
@@ -43,33 +45,11 @@ from hardware.simtray import TrayRoll, tray_of
 
 log = logging.getLogger(__name__)
 
+__all__ = ["CompanionApp", "KeepRunning", "Screens", "fit_text"]  # the last three moved; still importable here
+
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
 ROLL_KEYS = {ord("r"), ord(" ")}  # roll the simulated tray again
 CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
-BANNER_FONT = 17  # dp
-BANNER_SLACK = 48  # dp a wrapped line may lose at its end (the word that did not fit) and the side margins
-
-
-def fit_text(text: str, width: float, font_size: float) -> str:
-    """``text``, cut with an ellipsis so that it is at most ``width`` pixels wide in the UI font at ``font_size``
-    pixels (measured, not counted in characters)."""
-    from kivy.core.text import Label as CoreLabel
-
-    measure = CoreLabel(font_size=font_size)
-
-    def wide(candidate: str) -> float:
-        return float(measure.get_extents(candidate)[0])
-
-    if wide(text) <= width:
-        return text
-    low, high = 0, len(text)
-    while low < high:  # the longest cut that fits
-        mid = (low + high + 1) // 2
-        if wide(text[:mid].rstrip() + "…") <= width:
-            low = mid
-        else:
-            high = mid - 1
-    return text[:low].rstrip() + "…"
 
 
 class CompanionApp(App):
@@ -270,19 +250,12 @@ class CompanionApp(App):
         self._update_banner()
 
     def _update_banner(self, *_args: Any) -> None:
-        # Two lines at most, so the banner has one height whatever it says and the screen above it never moves
-        # twice: the newest notice alone may wrap to two lines; with more, each has a line of its own. Tap to
-        # read them all in full.
         from kivy.metrics import dp
 
         from companion.ui.fonts import readable
 
         newest = [readable(notice.text) for notice in reversed(list(self.notices.values()))]
-        line = Window.width - dp(BANNER_SLACK)
-        if len(newest) == 1:
-            self.banner = fit_text(newest[0], 2 * line, dp(BANNER_FONT))
-        else:
-            self.banner = "\n".join(fit_text(text, line, dp(BANNER_FONT)) for text in newest[:2])
+        self.banner = banner_text(newest, Window.width - dp(BANNER_SLACK), dp(BANNER_FONT))
 
     def dismiss_notices(self) -> None:
         """Hide the banner until something new happens."""
@@ -353,7 +326,7 @@ class CompanionApp(App):
             screen = GAMES[name].screen
             if screen is None:
                 raise ValueError(f"game {name!r} has no screen to be played on")
-            self.manager.add_widget(_instantiate(screen, name=name))
+            self.manager.add_widget(instantiate(screen, name=name))
         screen = self.manager.get_screen(name)
         screen.attach(self.session)
         self.manager.current = name
@@ -446,98 +419,7 @@ class CompanionApp(App):
         self._update_banner()
 
 
-class KeepRunning(ExceptionHandler):  # type: ignore[misc]
-    """Kivy's last line: an error no screen caught, in any callback of the UI loop, is logged with its
-    traceback and shown on the banner; the app and the game in progress go on (every accepted move is in the
-    journal already). Ctrl-C and a requested exit still stop the app."""
-
-    REPEATS_LOGGED = 3  # the same error raised every frame is logged in full this often, then counted
-
-    def __init__(self, app: CompanionApp) -> None:
-        self.app = app
-        self.seen: dict[str, int] = {}
-
-    def handle_exception(self, exception: BaseException) -> int:
-        if isinstance(exception, KeyboardInterrupt | SystemExit):
-            return int(ExceptionManager.RAISE)
-        what = f"{type(exception).__name__}: {exception}"[:160]
-        count = self.seen[what] = self.seen.get(what, 0) + 1
-        if count <= self.REPEATS_LOGGED:
-            log.error("uncaught error in the UI loop (the app goes on)", exc_info=exception)
-        elif count % 100 == 0:
-            log.error("the same uncaught error again (%d times): %s", count, what)
-        try:
-            self.app.notice(
-                Topic.ERROR,
-                _("Something went wrong ({error}). The game is kept: carry on, or go Home and continue it.").format(
-                    error=error_words(exception)
-                ),
-                Severity.ERROR,
-            )
-        except Exception:
-            log.exception("the error could not be shown")
-        return int(ExceptionManager.PASS)
-
-
 def _prepare_undo(session: GameSession) -> None:
     """A resumed game's states for the next undos, worked out between frames; a problem is said by Undo."""
     with contextlib.suppress(ReplayError, JournalError):
         session.prepare_undo()
-
-
-class Screens(ScreenManager):  # type: ignore[misc]
-    """The app's screens, each made the first time it is asked for (``has_screen`` is true of every screen it can
-    make; ``get_screen`` and ``current`` make it). On the home screen only home exists: a table that never opens
-    History or the calibration wizard does not hold their widgets and text textures (17 MB here, #21 item 16)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.makers: dict[str, str] = {}  # screen name -> "module:Class", set by the app
-
-    def has_screen(self, name: str) -> bool:
-        return name in self.makers or bool(super().has_screen(name))
-
-    def get_screen(self, name: str) -> Screen:
-        if name in self.makers and not super().has_screen(name):
-            self.add_widget(_instantiate(self.makers[name], name=name))
-        return super().get_screen(name)
-
-
-Factory.register("Screens", cls=Screens)
-
-
-def _instantiate(target: str, **kwargs: Any) -> Screen:
-    module, _, attr = target.partition(":")
-    cls = getattr(importlib.import_module(module), attr)
-    return cls(**kwargs)  # type: ignore[no-any-return]
-
-
-ROOT_KV = """
-#:import dp kivy.metrics.dp
-BoxLayout:
-    orientation: "vertical"
-    canvas.before:
-        Color:
-            rgba: 0.118, 0.118, 0.141, 1
-        Rectangle:
-            pos: self.pos
-            size: self.size
-    Screens:
-        id: manager
-    Button:
-        # Hardware and config problems; tap to read them in full and hide them. No room taken when all is well.
-        text: app.banner
-        opacity: 1 if app.banner else 0
-        disabled: not app.banner
-        size_hint_y: None
-        # One height whatever it says (two lines), so the screen above never moves again when a notice changes.
-        height: dp(52) if app.banner else 0
-        font_size: dp(17)
-        text_size: self.width - dp(16), None
-        max_lines: 2
-        halign: "left"
-        background_normal: ""
-        background_disabled_normal: ""
-        background_color: 0.72, 0.33, 0.05, 1
-        on_release: app.show_notices()
-"""
