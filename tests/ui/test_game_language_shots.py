@@ -213,30 +213,30 @@ def ratatat(shots: Shots) -> None:
     def extra(screen: Any, name: str) -> None:
         state = screen.session.state
         if name == "roll":
-            screen._choose_count(3)  # the faces to tap
+            screen.choose_count(3)  # the faces to tap
             shots.take("ratatat-roll-faces")
-            screen._choose_count(0)
+            screen.choose_count(0)
         elif name == "rolled" and screen.engine.usable_tokens(state) > 0:
-            screen._pick_die(0)  # a die picked for a re-roll: its new face to tap
+            screen.pick_die(0)  # a die picked for a re-roll: its new face to tap
             shots.take("ratatat-rolled-reroll")
-            screen._cancel_reroll()
+            screen.cancel_reroll()
         elif name in ("deal", "reveal"):
-            screen._toggle_balloon()
+            screen.toggle_balloon()
             shots.take(f"ratatat-{name}-balloon")
-            screen._toggle_balloon()
+            screen.toggle_balloon()
         elif name == "picture_rolled-swap":
-            screen._swap_pick(0)
+            screen.swap_pick(0)
             shots.take("ratatat-swap-with-whom")
             other = next(p for p in state["players"] if p != state["players"][state["current"]])
-            screen._swap_with(other)
+            screen.swap_with(other)
             shots.take("ratatat-swap-which-card")
-            screen._swap_back()
-            screen._swap_back()
+            screen.swap_back()
+            screen.swap_back()
         elif name == "look":
             me = state["players"][state["current"]]
-            screen._look_at(next(p for p in state["players"] if p != me))
+            screen.look_at(next(p for p in state["players"] if p != me))
             shots.take("ratatat-look-at-card")
-            screen._look_at(None)
+            screen.look_at(None)
         elif name in ("space", "endgame"):
             refuse(screen, {"type": "roll", "dice": [1, 2]})  # a refusal says what is awaited, in words
 

@@ -391,7 +391,7 @@ def test_half_made_choices_do_not_outlive_the_turn(ui: UI) -> None:
     screen = start(ui)
     deal(ui, [(5, False), (0, False), (7, False), (8, False), (3, False)])
     feed(ui, pips(3, 4))
-    screen._move()
+    screen.move()
     ui.advance(2)
     feed(ui, picture("swap"))
     ui.tap_text("My card 1")
@@ -403,7 +403,7 @@ def test_half_made_choices_do_not_outlive_the_turn(ui: UI) -> None:
     ui.tap(next(b for b in buttons(ui) if b.text == "2"))  # the refill
     assert state(ui)["players"][state(ui)["current"]] == "Bob"
     feed(ui, pips(3, 4))
-    screen._move()
+    screen.move()
     ui.advance(2)
     feed(ui, picture("swap"))
     assert screen.prompt.startswith("Bob: swap? Pick one of your cards"), screen.prompt
@@ -413,7 +413,7 @@ def test_a_balloon_toggled_before_undo_is_forgotten(ui: UI) -> None:
     screen = start(ui)
     deal(ui, [(5, False), (0, False), (7, False), (8, False), (3, False)])
     feed(ui, pips(1))
-    screen._move()
+    screen.move()
     ui.advance(2)
     ui.tap_text("Take the Red 5")
     ui.tap_text("Balloon: no")
@@ -421,7 +421,7 @@ def test_a_balloon_toggled_before_undo_is_forgotten(ui: UI) -> None:
     ui.tap_text("Undo")
     ui.tap_text("Top of pile")
     feed(ui, pips(3))  # Bob lands on the leopard space of the Red region
-    screen._move()
+    screen.move()
     ui.advance(2)
     ui.tap(buttons(ui)[0])
     assert "Balloon: no" in [b.text for b in buttons(ui)]

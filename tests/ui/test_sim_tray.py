@@ -46,7 +46,7 @@ def test_rat_a_tat_reads_a_roll_of_its_dice_and_it_holds_until_rolled_again(ui: 
     ui.advance(3)
     game = ui.screen()
     for region in range(5):  # deal the five face-up cards by touch
-        game._reveal(region, [5, 6, 1, 8, 3][region])
+        game.reveal(region, [5, 6, 1, 8, 3][region])
     ui.advance(2)
     assert game.state["phase"] == "roll"
     ui.tap_text("Read the dice with the camera")
