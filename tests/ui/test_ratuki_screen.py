@@ -184,7 +184,7 @@ def test_first_press_takes_the_stack_in_the_winners_colour_with_the_margin(ui: U
     assert action["presses"] == [{"seat": 2, "tick": t}] and action["late"] == [{"seat": 3, "tick": t + 0.120}]
     assert screen.state["calls"][0]["verdict"]["kind"] == "take"
     assert screen.header_text == "Round started"  # the verdict is on the banner, not repeated in the header
-    stacks = screen._stat_labels["Bo"][0]
+    stacks = screen.ids.stats.labels["Bo"][0]
     assert stacks.text == "1"
 
 
@@ -548,12 +548,12 @@ def test_a_tie_on_different_stacks_is_corrected_by_touch(ui: UI) -> None:
     assert screen.state["calls"][0]["verdict"]["kind"] == "separate"
     assert screen.verdict_headline == "Different stacks: Ana, Cy"
     assert screen.verdict_detail == "each takes their own stack"
-    assert screen._stat_labels["Ana"][0].text == "1" and screen._stat_labels["Cy"][1].text == "0"
+    assert screen.ids.stats.labels["Ana"][0].text == "1" and screen.ids.stats.labels["Cy"][1].text == "0"
     assert screen.ids.separate.opacity == 0
     ui.screenshot("ratuki-separate")
     ui.tap_text("Undo")
     assert screen.verdict_headline == "TIE: Ana, Cy" and screen.ids.separate.opacity == 1
-    assert screen._stat_labels["Ana"][1].text == "1"
+    assert screen.ids.stats.labels["Ana"][1].text == "1"
 
 
 def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:

@@ -5,21 +5,18 @@ the lockout and the start lockout, on the Kivy clock here); when the tie window 
 and a sound plays at once, with no disk write on that path. When the lockout ends, the whole contest (presses,
 late presses, the verdict claim) is journaled as one ``call`` action, which the engine re-judges from the ticks,
 so undo takes back one verdict and replay reproduces it exactly.
+
+The verdict banner's texts and textures are in ``verdict``, the score sheet and score entry in ``sheet``.
 """
 
 from __future__ import annotations
 
 import time
-from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
-from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.utils import get_color_from_hex
 
 from companion.games.base import Action
@@ -28,245 +25,30 @@ from companion.games.ratuki import (
     clock_seconds,
     player_for_seat,
     result_line,
+    round_stats,
     score_sheet,
 )
 from companion.games.ratuki.live import LiveReferee, Timer, call_action
-from companion.games.ratuki.referee import TAKE, TIE, Contest, Verdict
+from companion.games.ratuki.referee import TIE, Contest, Verdict
 from companion.games.ratuki.stall import StallWatch
-from companion.games.ratuki.wording import shout
-from companion.i18n import _, ngettext
-from companion.ui.contrast import legible_rgba
+from companion.i18n import _
 from companion.ui.fit import largest_size, text_width
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
+from companion.ui.screens.ratuki.sheet import RatukiScoreRow, RatukiSheet
+from companion.ui.screens.ratuki.verdict import (
+    IDLE_COLOUR,
+    SEPARATE_COLOUR,
+    TIE_COLOUR,
+    TONES,
+    VerdictText,
+    clock_text,
+    verdict_parts,
+    verdict_texts,
+)
 from companion.ui.sounds import Chime
 from companion.ui.widgets import choose_player, readable_text
 from hardware.buttons import ButtonEvent
-
-load_kv("ratuki")
-
-IDLE_COLOUR = (0.16, 0.16, 0.20, 1)
-TIE_COLOUR = (1.0, 0.70, 0.0, 1)
-SEPARATE_COLOUR = (0.20, 0.30, 0.42, 1)
-TONES = {
-    "take": [(784.0, 0.07), (1175.0, 0.12)],
-    "tie": [(392.0, 0.09), (0.0, 0.04), (392.0, 0.09)],
-}
-
-
-def verdict_parts(kind: str, names: list[str], margin_ms: float | None, runner_up: str | None) -> tuple[str, str]:
-    """Headline and detail shown for a verdict (together they read like ``ratuki.verdict_line``)."""
-    if kind == TIE:
-        return _("TIE: {names}").format(names=", ".join(names)), _("cards back to your discard piles")
-    if kind == SEPARATE:
-        return _("Different stacks: {names}").format(names=", ".join(names)), _("each takes their own stack")
-    detail = (
-        _("{ms} ms ahead of {name}").format(ms=f"{margin_ms:.0f}", name=runner_up)
-        if margin_ms is not None and runner_up
-        else ""
-    )
-    return _("{name} takes the stack").format(name=shout(names[0])), detail
-
-
-def clock_text(seconds: float) -> str:
-    """``m:ss`` for the round clock (``h:mm:ss`` past an hour)."""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
-class VerdictText(Image):
-    """Big one-line text drawn from a texture cache, scaled down to fit.
-
-    Rendering a 46 px line costs tens of milliseconds on a small CPU; every verdict headline is rendered ahead
-    (see :meth:`RatukiScreen.prewarm`), so showing a verdict only swaps a texture in the same frame."""
-
-    text = StringProperty("")
-    font_size = NumericProperty(dp(46))
-    bold = BooleanProperty(True)
-    color = ListProperty([1, 1, 1, 1])
-    # Long lines (five tied names) wrap at this width, then scale down only if still too big.
-    wrap_width = NumericProperty(dp(520))
-    _cache: ClassVar[dict[tuple[str, float, bool, tuple[float, ...], float], Any]] = {}
-
-    def __init__(self, **kwargs: Any) -> None:
-        # -1: run just before this frame is drawn, once, after text and colour have both changed.
-        self._update = Clock.create_trigger(self.update, -1)
-        super().__init__(**kwargs)
-        self.bind(
-            text=self._update, color=self._update, font_size=self._update, bold=self._update, wrap_width=self._update
-        )
-
-    def update(self, *_args: Any) -> None:
-        """Swap in the texture for the current text and colour (rendered now if not cached)."""
-        if not self.text:
-            # No line to show (an uncontested take has no margin): nothing drawn. An Image without a texture
-            # draws a plain rectangle in its colour: it was a white bar under the headline.
-            self.texture = None
-            self.opacity = 0
-            return
-        self.opacity = 1
-        self.texture = self.render(self.text, self.font_size, self.bold, self.color, self.wrap_width)
-
-    @classmethod
-    def render(cls, text: str, font_size: float, bold: bool, color: Any, wrap_width: float = dp(520)) -> Any:
-        """The texture for ``text`` (cached): centred lines no wider than ``wrap_width``."""
-        key = (text, float(font_size), bool(bold), tuple(float(c) for c in color), float(wrap_width))
-        texture = cls._cache.get(key)
-        if texture is None:
-            label = CoreLabel(
-                text=text,
-                font_size=font_size,
-                bold=bold,
-                color=list(color),
-                text_size=(wrap_width, None),
-                halign="center",
-            )
-            label.refresh()
-            texture = label.texture
-            if len(cls._cache) > 256:
-                cls._cache.clear()
-            cls._cache[key] = texture
-        return texture
-
-
-def _fit_name(cell: Any, width: float) -> None:
-    """A name cell of the score sheet: 18 px, or 16 px when the whole name only fits that way."""
-    cell.font_size = largest_size(lambda size: text_width(cell.text, size, bold=True) <= width, dp(18), dp(16))
-
-
-class RatukiSheet(BoxLayout):
-    """The score sheet (rows of ``score_sheet``): the names row and the totals row stay in view, the rounds
-    between them scroll, showing the latest round. Layout in ratuki.kv."""
-
-    ROUND_COLUMN = dp(64)  # narrow "Round" column: the names get the width (5 × 14 characters fit)
-    hidden_rounds = NumericProperty(0)  # rounds scrolled out of view (0: every round shows)
-    cue_text = StringProperty("")
-
-    def on_kv_post(self, *_args: Any) -> None:
-        scroll = self.ids.scroll
-        self._snap_soon = Clock.create_trigger(self._snap, 0.2)
-        scroll.bind(scroll_y=self._cue, height=self._cue)
-        scroll.bind(scroll_y=self._snap_soon)
-        self.ids.rounds.bind(height=self._cue)
-
-    def _snap(self, *_args: Any) -> None:
-        """Once a swipe has come to rest, whole rows: no round is left cut in half at the edge."""
-        scroll, rounds = self.ids.scroll, self.ids.rounds
-        rows = (rounds.height - scroll.height) / dp(32)
-        if rows < 0.5:
-            return
-        target = round(scroll.scroll_y * rows) / rows
-        if abs(target - scroll.scroll_y) > 1e-3:
-            scroll.scroll_y = min(1.0, max(0.0, target))
-
-    def _cue(self, *_args: Any) -> None:
-        """Say which way the rounds out of view are (earlier above the latest, later below the first)."""
-        scroll, rounds = self.ids.scroll, self.ids.rounds
-        row = dp(32)
-        hidden = max(0, round((rounds.height - scroll.height) / row))
-        self.hidden_rounds = hidden
-        if not hidden:
-            self.cue_text = ""
-            return
-        above = round(hidden * (1 - min(1.0, max(0.0, scroll.scroll_y))))  # rows scrolled off the top
-        below = hidden - above
-        if above and below:
-            self.cue_text = _("more rounds above and below: swipe")
-        elif above:
-            self.cue_text = ngettext(
-                "{n} earlier round above: swipe down", "{n} earlier rounds above: swipe down", above
-            ).format(n=above)
-        else:
-            self.cue_text = ngettext(
-                "{n} later round below: swipe up", "{n} later rounds below: swipe up", below
-            ).format(n=below)
-
-    def fill(self, rows: list[list[str]], colours: list[str]) -> None:
-        """Show ``rows`` (header, rounds..., totals); ``colours`` are the players' colours, column by column."""
-        grids = (self.ids.head, self.ids.rounds, self.ids.total)
-        for grid in grids:
-            grid.clear_widgets()
-            grid.cols = len(rows[0])
-        for r, cells in enumerate(rows):
-            grid = grids[0] if r == 0 else grids[2] if r == len(rows) - 1 else grids[1]
-            for c, text in enumerate(cells):
-                cell = Factory.RatukiCell(text=text)
-                if c == 0:
-                    cell.size_hint_x, cell.width = None, self.ROUND_COLUMN
-                if r == 0 and c > 0:
-                    cell.color = legible_rgba(colours[c - 1])  # the player's colour, readable on the dark
-                    cell.bold = True
-                    cell.bind(width=_fit_name)  # a 14-letter bold name: 16 px rather than shortened
-                if r == len(rows) - 1:
-                    cell.bold = True
-                    cell.font_size = dp(24)
-                    cell.height = dp(40)
-                grid.add_widget(cell)
-        self.ids.scroll.scroll_y = 0  # the latest round in view
-
-
-class RatukiCounter(BoxLayout):
-    """A count of cards: − / the value / + (never below 0 or above ``maximum``); tapping the value opens a number
-    pad, so a 35-card pile is typed (3, 5, OK) rather than stepped."""
-
-    value = NumericProperty(0)
-    locked = BooleanProperty(False)
-    maximum = NumericProperty(999)
-    title = StringProperty("")  # what the pad asks for ("Ana: score pile")
-
-    def step(self, delta: int) -> None:
-        self.value = max(0, min(int(self.maximum), int(self.value) + delta))
-
-    def type_value(self) -> Any:
-        """Open the number pad for this count (returns the open pad: tests press its keys)."""
-        from companion.ui.numberpad import NumberPad
-
-        if self.locked:
-            return None
-        pad = NumberPad(self.title, int(self.value), self._typed, maximum=int(self.maximum))
-        pad.open()
-        return pad
-
-    def _typed(self, value: int) -> None:
-        self.value = max(0, min(int(self.maximum), value))
-
-
-class RatukiScoreRow(BoxLayout):
-    """One player's end-of-round counts: score pile, cards left (draw + discard), hand if it counts."""
-
-    name = StringProperty("")
-    colour = ListProperty([1, 1, 1, 1])
-    text_colour = ListProperty([0, 0, 0, 1])
-    saved = BooleanProperty(False)
-    went_out = BooleanProperty(False)  # this player called out: no cards left, the counter stays at 0
-    show_hand = BooleanProperty(False)
-    hand = NumericProperty(0)
-    points_text = StringProperty("")
-
-    def __init__(self, screen: RatukiScreen, seat: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.screen = screen
-        self.seat = seat
-
-    def counts(self) -> dict[str, int]:
-        out = {"score_pile": int(self.ids.pile.value), "left": int(self.ids.left.value)}
-        if self.show_hand:
-            out["hand"] = int(self.hand)
-        return out
-
-    def changed(self) -> None:
-        counts = self.counts()
-        points = counts["score_pile"] - counts["left"] - counts.get("hand", 0)
-        self.points_text = f"{points:+d}"
-
-    def cycle_hand(self) -> None:
-        self.hand = (int(self.hand) + 1) % 4
-        self.changed()
-
-    def save(self) -> None:
-        self.screen.save_score(self.seat, self.counts())
 
 
 class RatukiScreen(GameScreen):
@@ -328,7 +110,7 @@ class RatukiScreen(GameScreen):
             self.chime.load()
         self.ids.seats.set_players(self.players)
         self._fit_seat_buttons()
-        self._build_stats()
+        self.ids.stats.build(self.players, self.round_text)
         self._build_score_rows()
         self.prewarm()
         self.stall = StallWatch(settings["stall_s"])
@@ -341,25 +123,13 @@ class RatukiScreen(GameScreen):
             self.act({"type": "pause", "tick": now}, quiet=True)
             self.act({"type": "resume", "tick": now}, quiet=True)
 
-    def verdict_texts(self) -> list[tuple[str, str, Any]]:
-        """Every headline a verdict can show (each player taking, every tie), with its colours."""
-        out: list[tuple[str, str, Any]] = []
-        players = list(self.players)
-        for player in players:
-            out.append((verdict_parts(TAKE, [player.name], None, None)[0], "", readable_text(player.colour)))
-        for size in range(2, len(players) + 1):
-            for group in combinations(players, size):
-                headline, detail = verdict_parts(TIE, [p.name for p in group], None, None)
-                out.append((headline, detail, (0, 0, 0, 1)))
-        return out
-
     def prewarm(self) -> None:
         """Render every verdict headline into the texture cache, one per frame so the UI stays responsive. A new
         game's headlines replace the last game's (the cache kept up to 256 textures of earlier players' names)."""
         if self._prewarm_ev is not None:
             self._prewarm_ev.cancel()
         VerdictText._cache.clear()
-        pending = self.verdict_texts()
+        pending = verdict_texts(self.players)
 
         def one(_dt: float) -> bool:
             if not pending:
@@ -395,7 +165,7 @@ class RatukiScreen(GameScreen):
         self.round_text = _("Round {n}").format(n=state["round"])
         self.start_text = _("Start round {n}").format(n=state["round"])
         self.paused = phase == "playing" and state["clock"]["since"] is None
-        self._update_stats()
+        self.ids.stats.update(self.round_text, round_stats(state))
         self._update_score_rows()
         self._fill_sheet(self.ids.sheet_ready)
         self._fill_sheet(self.ids.sheet_over)
@@ -618,35 +388,6 @@ class RatukiScreen(GameScreen):
                 return str(player["colour"])
         return None
 
-    def _build_stats(self) -> None:
-        grid = self.ids.stats
-        grid.clear_widgets()
-        self._stat_labels: dict[str, tuple[Any, Any]] = {}
-        self._round_cell = Factory.RatukiCell(text=self.round_text, halign="left", bold=True, height=dp(28))
-        grid.add_widget(self._round_cell)
-        for text in (_("stacks"), _("ties")):
-            grid.add_widget(Factory.RatukiCell(text=text, font_size=dp(16), color=(0.75, 0.75, 0.8, 1), height=dp(28)))
-        for player in self.players:
-            name = Factory.RatukiCell(
-                text=player.name, halign="left", shorten_from="right", color=legible_rgba(player.colour)
-            )
-            name.bold = True
-            stacks, ties = Factory.RatukiCell(), Factory.RatukiCell()
-            for widget in (name, stacks, ties):
-                widget.height = dp(28)
-                grid.add_widget(widget)
-            self._stat_labels[player.name] = (stacks, ties)
-
-    def _update_stats(self) -> None:
-        from companion.games.ratuki import round_stats
-
-        self._round_cell.text = self.round_text
-        for name, stats in round_stats(self.state).items():
-            labels = self._stat_labels.get(name)
-            if labels:
-                labels[0].text = str(stats["stacks"])
-                labels[1].text = str(stats["ties"])
-
     def _build_score_rows(self) -> None:
         grid = self.ids.score_rows
         grid.clear_widgets()
@@ -709,3 +450,6 @@ class RatukiScreen(GameScreen):
             button.max_lines = 1
             button.bind(size=refit)
         fit()
+
+
+load_kv("ratuki/screen")
