@@ -160,3 +160,45 @@ def test_an_empty_bag_allows_only_stopping() -> None:
     assert wording.events_line(over).endswith("the bag is empty: game over")
     with pytest.raises(IllegalAction, match="the game is over"):
         ENGINE.apply(over, {"type": "stop"})
+
+
+# -- #23 item 2: the screen's questions, answered by the engine ----------------------------------------------
+
+
+def test_uncounted_lists_only_the_paintings_short_of_their_tokens() -> None:
+    from companion.games.artcollectors import uncounted
+
+    state = start("Ana", "Bo")
+    assert list(uncounted(state)) == list(state["paintings"])  # nothing counted yet: every painting, in order
+    state = ENGINE.apply(state, {"type": "set_counts", "player": 0, "counts": {"1": 1, "2": 1}})
+    state = ENGINE.apply(state, {"type": "set_counts", "player": 1, "counts": {"2": 1}})
+    missing = uncounted(state)
+    assert "1" not in missing and "2" not in missing
+    assert missing["3"] == 3
+    json.dumps(missing)  # plain data
+
+
+def test_uncounted_text_names_four_paintings_and_how_many_more() -> None:
+    assert wording.uncounted_text({"8": 3}) == "Not counted yet: 3 of painting 8. Tap Score again to score anyway"
+    text = wording.uncounted_text({str(k): 1 for k in range(1, 7)})
+    assert "1 of painting 4 and 2 more." in text
+    assert "painting 5" not in text
+
+
+def test_steal_run_is_zero_where_no_steal_is_legal() -> None:
+    from companion.games.artcollectors import steal_run
+
+    state = start("Ana", "Bo", "Cy", tracker=True)
+    for action in (
+        {"type": "draw", "token": "6"},
+        {"type": "draw", "token": "2C"},  # the cheater: one duplicate does not bust
+        {"type": "draw", "token": "7"},
+        {"type": "draw", "token": "7"},
+        {"type": "stop", "order": ["6", "2C", "7", "7"]},
+    ):
+        state = ENGINE.apply(state, action)
+    assert [steal_run(state, seat) for seat in range(3)] == [0, 0, 0]  # Bo has not drawn yet
+    state = ENGINE.apply(state, {"type": "draw", "token": "7"})
+    assert [steal_run(state, seat) for seat in range(3)] == [2, 0, 0]
+    taken = ENGINE.apply(state, {"type": "steal", "from": 0, "count": steal_run(state, 0)})
+    assert taken["piles"][0] == ["6", "2C"]

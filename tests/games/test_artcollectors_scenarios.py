@@ -3,7 +3,9 @@
 A file holds ``players`` (names), optional ``settings``, the ``actions`` to apply, and either ``error`` (the
 LAST action must be refused with a reason containing this text; every earlier one must be accepted) or
 ``setup_error``; then ``expect`` (dotted paths into the state, e.g. ``"piles.1": ["5", "7"]``; ``$bag_total``,
-``$options.<move>`` and ``$working.<path>`` are computed) and ``scores`` (the engine's ``scores()``).
+``$options.<move>`` and ``$working.<path>`` are computed; ``$steal_run.<seat>``: how many tokens the current
+player may steal from that pile now; ``$uncounted``: the tokens the final count leaves out, and
+``$uncounted_text`` the warning Score shows for them) and ``scores`` (the engine's ``scores()``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.artcollectors import ENGINE, bag_total, working
+from companion.games.artcollectors import ENGINE, bag_total, steal_run, uncounted, wording, working
 from companion.games.base import BadSetup, IllegalAction, Player, Setup
 from tests.games.replay_trace import artcollectors_in_words
 
@@ -72,6 +74,12 @@ def test_scenario(path: Path) -> None:
             got = bag_total(state)
         elif key.startswith("$options."):
             got = ENGINE.options(state)[key.split(".", 1)[1]]
+        elif key.startswith("$steal_run."):
+            got = steal_run(state, int(key.split(".", 1)[1]))
+        elif key == "$uncounted":
+            got = uncounted(state)
+        elif key == "$uncounted_text":
+            got = wording.uncounted_text(uncounted(state))
         elif key.startswith("$working."):
             got = lookup(working(state), key.split(".", 1)[1])
         else:  # the events and the result's reasons in words, as the screen shows them

@@ -16,8 +16,8 @@ from companion.games.artcollectors.catalogue import (
     plain,
 )
 from companion.games.artcollectors.rules import ENGINE, ArtCollectors
-from companion.games.artcollectors.scoring import black_cat_painting, pile_counts, tally, top_run, working
-from companion.games.artcollectors.tracker import bag_total, protected
+from companion.games.artcollectors.scoring import black_cat_painting, pile_counts, tally, top_run, uncounted, working
+from companion.games.artcollectors.tracker import bag_total, protected, steal_run
 from companion.games.artcollectors.wording import token_name
 from companion.i18n import a_number
 
@@ -40,8 +40,10 @@ __all__ = [
     "pile_counts",
     "plain",
     "protected",
+    "steal_run",
     "tally",
     "token_name",
     "top_run",
+    "uncounted",
     "working",
 ]

@@ -109,6 +109,17 @@ def top_run(pile: list[str]) -> int:
     return run
 
 
+def uncounted(state: State) -> dict[str, int]:
+    """Tokens of each painting the final count has not placed with a player yet (painting key -> how many;
+    only paintings short of their tokens, in catalogue order). At the end the bag is empty, so any is a slip."""
+    out: dict[str, int] = {}
+    for key, info in state["paintings"].items():
+        missing = int(info["tokens"]) - sum(int(row[key]) for row in state["counts"])
+        if missing > 0:
+            out[key] = missing
+    return out
+
+
 def pile_counts(state: State) -> list[dict[str, int]]:
     """Tokens per painting in each player's pile (the tracker's version of the final count)."""
     counts: list[dict[str, int]] = []

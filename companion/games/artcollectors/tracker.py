@@ -452,3 +452,12 @@ def options(state: State) -> dict[str, Any]:
         most = max(sizes)
         out["robin"] = [i for i, n in enumerate(sizes) if most and n == most and not protected(state, i)]
     return out
+
+
+def steal_run(state: State, seat: int) -> int:
+    """How many tokens the current player may steal from ``seat``'s pile now: the run of tokens of the same
+    painting on its top when a steal from it is legal ("també els les pots robar"), else 0. Above 1 the thief
+    chooses to take the whole run or only the top one."""
+    if seat not in options(state)["steal"]:
+        return 0
+    return top_run(state["piles"][seat])

@@ -173,6 +173,16 @@ def events_line(state: State) -> str:
     return "; ".join(event_text(event, state) for event in state.get("events", []))
 
 
+def uncounted_text(missing: dict[str, int]) -> str:
+    """The warning before scoring a count that leaves tokens out (:func:`~.scoring.uncounted`): the first four
+    paintings short, how many more, and that a second Score scores anyway."""
+    shown = list(missing.items())
+    listed = ", ".join(_("{n} of painting {painting}").format(n=n, painting=key) for key, n in shown[:4])
+    if len(shown) > 4:
+        listed = _("{listed} and {n} more").format(listed=listed, n=len(shown) - 4)
+    return _("Not counted yet: {listed}. Tap Score again to score anyway").format(listed=listed)
+
+
 def reason_text(row: dict[str, Any], result: dict[str, Any], state: State) -> str:
     """Why a painting went to whom (a row of the result's ``paintings``)."""
     names: list[str] = [str(n) for n in state["players"]]

@@ -15,7 +15,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.games.artcollectors import painting_of, plain, top_run, wording, working
+from companion.games.artcollectors import painting_of, plain, steal_run, uncounted, wording, working
 from companion.games.base import Action
 from companion.i18n import _, and_list
 from companion.ui.screens import load_kv
@@ -38,7 +38,7 @@ class ArtCollectorsScreen(GameScreen):
         self.count_seat = 0
         self.order: list[str] = []
         self.robin_plan: dict[str, Any] | None = None
-        self.score_warned: list[tuple[str, int]] | None = None  # the uncounted tokens Score last warned about
+        self.score_warned: dict[str, int] | None = None  # the uncounted tokens Score last warned about
         self.summary = ACSummary(screen=self)
         self.count = ACCount(screen=self)
         self.results = ACResults(screen=self)
@@ -136,19 +136,10 @@ class ArtCollectorsScreen(GameScreen):
         """Score the count; at the end the bag is empty, so uncounted tokens are a slip: say which, score on a
         second tap of Score with the same counts."""
         state = self.state
-        missing = [
-            (key, int(info["tokens"]) - sum(int(row[key]) for row in state["counts"]))
-            for key, info in state["paintings"].items()
-        ]
-        missing = [(key, n) for key, n in missing if n > 0]
+        missing = uncounted(state)
         if missing and state["black_cat_set"] and self.score_warned != missing:
             self.score_warned = missing
-            listed = ", ".join(_("{n} of painting {painting}").format(n=n, painting=key) for key, n in missing[:4])
-            if len(missing) > 4:
-                listed = _("{listed} and {n} more").format(listed=listed, n=len(missing) - 4)
-            self.show_message(
-                _("Not counted yet: {listed}. Tap Score again to score anyway").format(listed=listed), error=True
-            )
+            self.show_message(wording.uncounted_text(missing), error=True)
             return
         if self.act({"type": "finish"}, quiet=True):
             self.show_message(self.winner_line())
@@ -177,9 +168,7 @@ class ArtCollectorsScreen(GameScreen):
         the tokens under the top one may be taken too, or left (the rules: "també els les pots robar"). Returns
         that question's view, else None."""
         if action["type"] == "steal" and "count" not in action:
-            pile = self.state["piles"][action["from"]]
-            last = self.state["turn"]["last"]
-            run = top_run(pile) if pile and last is not None and painting_of(pile[-1]) == painting_of(last) else 0
+            run = steal_run(self.state, int(action["from"]))
             if run > 1:
                 return self._ask_steal_count(action, run)
         if self.act(action, quiet=True):

@@ -13,7 +13,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
-from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected
+from companion.games.artcollectors import ENGINE, black_cat_painting, painting_of, plain, protected, steal_run
 from companion.games.artcollectors.wording import short_name
 from companion.games.base import Action
 from companion.i18n import _, ngettext
@@ -201,11 +201,7 @@ class ACTracker(ACPanel):
         if state["settings"]["steal_hints"]:
             for seat in options["steal"]:
                 number = painting_of(piles[seat][-1])
-                run = 0
-                for code in reversed(piles[seat]):
-                    if painting_of(code) != number:
-                        break
-                    run += 1
+                run = steal_run(state, seat)
                 offers.append(
                     (
                         _("Steal {n}×{painting} from {name}").format(n=run, painting=number, name=names[seat]),
