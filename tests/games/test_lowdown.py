@@ -336,3 +336,57 @@ def test_random_game_speed(benchmark: Any) -> None:
     """Benchmark: one full random 4-player game (legal-move generation on every step)."""
     state, count = benchmark(random_game, 5, 4, {"secret_dice": "virtual"})
     assert ENGINE.is_over(state) and count > 40
+
+
+# -- #23 item 2: what the screen tells a player, answered by the engine --------------------------------------
+
+
+def _name(state: dict[str, Any], player: int) -> str:
+    return str(state["players"][player]["name"])
+
+
+def test_write_refusal_follows_the_turn_and_the_picks() -> None:
+    state = new_game(players=3)
+    assert lowdown.write_refusal(state, 0) == "Enter the dice first"
+    assert lowdown.write_refusal(state, 2) == f"It is {_name(state, 0)}'s turn to write"
+    state = ENGINE.apply(state, {"type": "roll", "colours": ["red", "blue"], "numbers": [3, 5]})
+    assert lowdown.write_refusal(state, 0) == "Pick a number die first"
+    assert lowdown.write_refusal(state, 0, number=3) == "Pick a colour die first"
+    assert lowdown.write_refusal(state, 0, number=3, colour="red") is None
+    assert lowdown.write_refusal(state, 0, number=3, colour="red", looking=True) == "Enter the dice first"
+
+
+def test_stuck_only_for_the_active_player_before_looking() -> None:
+    state = new_game()
+    full = [[{"n": 1, "wild": False, "turn": 0}] * 3 for _ in range(3)]
+    state["boards"][0]["grids"][0] = full
+    state = ENGINE.apply(state, {"type": "roll", "colours": ["red", "orange"], "numbers": [3, 5]})
+    assert lowdown.stuck(state, 0) and not lowdown.stuck(state, 1)
+    assert lowdown.write_refusal(state, 0) == "No open die fits: tap 'Look at the secret pair' first"
+    state = ENGINE.apply(state, {"type": "secret", "colour": "purple", "number": 2})
+    assert not lowdown.stuck(state, 0)  # looked: the pair is what is used now
+
+
+def test_still_to_play_taken_text_and_shading_this_turn() -> None:
+    state = new_game(players=3)
+    assert lowdown.still_to_play(state) == [0]
+    assert lowdown.taken_text(state) == ""
+    state = ENGINE.apply(state, {"type": "roll", "colours": ["red", "blue"], "numbers": [3, 5]})
+    state = ENGINE.apply(state, {"type": "place", "player": 0, "number": 3, "square": [0, 0, 0], "colour": "red"})
+    assert lowdown.still_to_play(state) == [1, 2]
+    assert lowdown.taken_text(state) == f"{_name(state, 0)} took red + 3."
+    assert not lowdown.shaded_this_turn(state, 0)
+    state["boards"][1]["grids"][2][0][0] = {"shaded": True, "turn": state["turn"]}
+    assert lowdown.shaded_this_turn(state, 1)
+    json.dumps([lowdown.still_to_play(state), lowdown.taken_text(state)])
+
+
+def test_cross_refusal_for_shaded_and_crossed_squares() -> None:
+    state = new_game()
+    grids = state["boards"][0]["grids"]
+    grids[0][0] = [{"n": 3, "wild": False, "turn": 0}] * 3
+    grids[0][1][0] = {"shaded": True, "turn": 0}
+    assert lowdown.cross_refusal(state, 0, [0, 0, 1]) is None
+    assert "shaded" in str(lowdown.cross_refusal(state, 0, (0, 1, 0)))
+    state = ENGINE.apply(state, {"type": "cross", "player": 0, "squares": [[0, 0, 0], [0, 0, 1], [0, 0, 2]]})
+    assert lowdown.cross_refusal(state, 0, [0, 0, 1]) == "That square is already crossed out"

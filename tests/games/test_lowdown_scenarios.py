@@ -5,7 +5,10 @@ as rows of ``"3 . #"`` tokens, number / free / shaded, plus ``wilds`` used and `
 (state fields such as ``active``), then ``actions``. With ``error`` the last action must be refused with a
 message containing it; ``expect`` is checked on the state after the accepted actions (``parts``: what each
 player does now, :func:`~companion.games.lowdown.part_of_turn`; ``parts_looking``: the same while the active
-player enters a secret pair they look at).
+player enters a secret pair they look at; ``still_to_play``: whom the player strip marks; ``stuck``: the active
+player must look at the secret pair; ``shaded_this_turn``; ``taken_text``: what the active player took, as the
+others read it; ``write_refusals``: taps on a free square with the dice picked so far, each saying why nothing is
+written, or null when the tap writes; ``cross_refusals``: why a square cannot be picked for a crossing).
 """
 
 from __future__ import annotations
@@ -95,6 +98,24 @@ def check_expect(state: dict[str, Any], expect: dict[str, Any]) -> None:
             looking = key == "parts_looking"
             for p, part in want.items():
                 assert lowdown.part_of_turn(state, int(p), looking=looking) == part, f"player {p}"
+        elif key == "still_to_play":
+            assert lowdown.still_to_play(state) == want
+        elif key in ("stuck", "shaded_this_turn"):
+            question = getattr(lowdown, key)
+            for p, flag in want.items():
+                assert question(state, int(p)) is flag, f"{key} for player {p}"
+        elif key == "taken_text":
+            assert lowdown.taken_text(state) == want
+        elif key == "write_refusals":
+            for tap in want:
+                picks = {k: tap[k] for k in ("number", "colour", "wild", "looking") if k in tap}
+                got = lowdown.write_refusal(state, tap["player"], **picks)
+                assert got == tap["says"], f"tap {tap}: {got!r}"
+        elif key == "cross_refusals":
+            for p, squares in want.items():
+                for where, says in squares.items():
+                    square = [int(x) for x in where.split(",")]
+                    assert lowdown.cross_refusal(state, int(p), square) == says, f"player {p} square {where}"
         elif key == "secret_roller":
             assert lowdown.secret_roller(state) == want
         else:
@@ -126,4 +147,4 @@ def test_scenario(path: Path) -> None:
 
 def test_there_are_scenarios_for_every_rule() -> None:
     names = {p.stem.split("_")[0] for p in FILES}
-    assert {"place", "others", "look", "wild", "shade", "cross", "end", "legal", "part"} <= names
+    assert {"place", "others", "look", "wild", "shade", "cross", "end", "legal", "part", "hint"} <= names

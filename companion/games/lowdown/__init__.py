@@ -1,6 +1,7 @@
 """Lowdown: ``board`` (the layout data and its lines), ``state`` (what can be read from a state: the dice, the
-pool, whose part of the turn), ``legality`` (legal squares and crossings, shading, scores), ``rules`` (the engine
-and its moves), ``wording`` (what the log says). The names other code uses are here."""
+pool, whose part of the turn), ``legality`` (legal squares and crossings, shading, scores), ``hints`` (what the
+screen tells a player: why a tap writes nothing, who is still to play, what was taken), ``rules`` (the engine and
+its moves), ``wording`` (what the log says). The names other code uses are here."""
 
 from companion.games.lowdown.board import (
     DEFAULT_LAYOUT_PATH,
@@ -13,6 +14,14 @@ from companion.games.lowdown.board import (
     load_layout,
     read_layout_file,
     validate_layout,
+)
+from companion.games.lowdown.hints import (
+    cross_refusal,
+    shaded_this_turn,
+    still_to_play,
+    stuck,
+    taken_text,
+    write_refusal,
 )
 from companion.games.lowdown.legality import (
     Part,
@@ -64,6 +73,7 @@ __all__ = [
     "all_lines",
     "article",
     "board_score",
+    "cross_refusal",
     "default_layout",
     "dice",
     "filled_grids",
@@ -78,9 +88,14 @@ __all__ = [
     "pool",
     "read_layout_file",
     "secret_roller",
+    "shaded_this_turn",
     "square_colours",
+    "still_to_play",
+    "stuck",
+    "taken_text",
     "to_play",
     "validate_layout",
     "virtual_secret",
     "wilds_left",
+    "write_refusal",
 ]

@@ -78,23 +78,6 @@ class Controls(BoxLayout):
         return str(self.screen.name_of(player))
 
 
-def took_text(screen: Any) -> str:
-    """What the active player took this turn, as the others read it before choosing from the dice left."""
-    state = screen.state
-    known = lowdown.dice(state)
-    taken = state["taken"] or []
-    faces = [colour_name(known[i][1]) for i in taken if i in known]
-    active = screen.name_of(int(state["active"]))
-    grids = state["boards"][int(state["active"])]["grids"]
-    if any(c.get("shaded") and c.get("turn") == state["turn"] for g in grids for row in g for c in row if c):
-        return _("{name} could not use the secret pair, shaded a square (+6) and keeps the pair.").format(name=active)
-    if state["wild_out"]:
-        return _("{name} used a wild colour and took the {colour} die out of play.").format(
-            name=active, colour=colour_name(state["wild_out"])
-        )
-    return _("{name} took {dice}.").format(name=active, dice=" + ".join(faces)) if faces else ""
-
-
 class ChooseControls(Controls):
     """Choosing dice: the open dice (or those left), the secret pair or the button to look at it, the wild colour."""
 
@@ -111,7 +94,7 @@ class ChooseControls(Controls):
                 self.prompt = _("{name}: use the secret pair, then tap a lit square").format(name=me)
             self.info = _("Turn {n}. The secret pair was rolled by {name}.").format(n=state["turn"], name=roller)
         else:
-            took = took_text(screen)
+            took = lowdown.taken_text(state)
             self.prompt = _("{name}: take a number and a colour from the dice left").format(name=me)
             self.info = took
         plain = lowdown.legal_placements(state, p, wild=False)
@@ -121,7 +104,7 @@ class ChooseControls(Controls):
                 more = _("Wild colour: pick a number and the colour die to take out of play, then any free square.")
             else:
                 more = _("Wild colour: pick a number, then any free square.")
-        elif not plain and active and not state["looked"]:
+        elif lowdown.stuck(state, p):
             if lowdown.wilds_left(state, p) > 0:
                 more = _("No open die colour fits: look at the secret pair, or use a wild colour.")
             else:
@@ -242,7 +225,7 @@ class PassControls(Controls):
             self.button_text = _("Pass to {name}").format(name=nxt)
             self.prompt = _("Pass the screen to {name}").format(name=nxt)
             self.info = " ".join(
-                t for t in (took_text(self.screen), _("You may still cross out lines here first.")) if t
+                t for t in (lowdown.taken_text(state), _("You may still cross out lines here first.")) if t
             )
 
 

@@ -146,12 +146,11 @@ class LowdownScreen(GameScreen):
 
     def _refresh_strip(self) -> None:
         state = self.state
-        who = lowdown.to_play(state)
+        marked = lowdown.still_to_play(state)
         for index, button in enumerate(reversed(self.ids.players.children)):
             player = state["players"][index]
             colour = get_color_from_hex(player["colour"])
-            pending = state["phase"] == "others" and index != state["active"] and index not in state["done"]
-            mark = "  [b]>[/b]" if index == who or pending else ""
+            mark = "  [b]>[/b]" if index in marked else ""
             button.text = f"{escape_markup(_short(str(player['name']), 24))}  {lowdown.board_score(state, index)}{mark}"
             button.background_color = colour if index == self.viewing else [v * 0.45 for v in colour[:3]] + [1]
             button.color = readable_text(player["colour"]) if index == self.viewing else (1, 1, 1, 1)
@@ -183,39 +182,16 @@ class LowdownScreen(GameScreen):
         if cell is not None:
             self._tap_number(square, cell)
             return
-        mode = self.mode()
-        who = lowdown.to_play(state)
-        if mode == "shade":
+        why = lowdown.write_refusal(
+            state, self.viewing, number=self.number, colour=self.colour, wild=self.wild, looking=self.looking
+        )
+        if why is not None:
+            self.show_message(why, error=True)
+            return
+        if self.mode() == "shade":
             self._do({"type": "shade", "player": self.viewing, "square": list(square)})
             return
-        if mode != "choose":
-            if who is None:
-                self.show_message(_("The game has ended: nobody writes any more"), error=True)
-            elif state["phase"] == "others" and (self.viewing in state["done"] or self.viewing == state["active"]):
-                me = self.name_of(self.viewing)
-                self.show_message(
-                    _("{name} has already written this turn; next: {next}").format(name=me, next=self.name_of(who)),
-                    error=True,
-                )
-            elif who != self.viewing:
-                self.show_message(_("It is {name}'s turn to write").format(name=self.name_of(who)), error=True)
-            return
-        if self.number is None:
-            stuck = (
-                self.viewing == state["active"]
-                and not state["looked"]
-                and not lowdown.legal_placements(state, self.viewing, wild=False)
-            )
-            self.show_message(
-                _("No open die fits: tap 'Look at the secret pair' first") if stuck else _("Pick a number die first"),
-                error=True,
-            )
-            return
         active = self.viewing == state["active"]
-        if self.colour is None and not (self.wild and not active):
-            text = _("Pick the colour die to take out of play") if self.wild else _("Pick a colour die first")
-            self.show_message(text, error=True)
-            return
         action: dict[str, Any] = {
             "type": "place",
             "player": self.viewing,
@@ -235,11 +211,9 @@ class LowdownScreen(GameScreen):
         tap on it crosses it out; otherwise squares are picked one by one and the third pick tries the line."""
         state = self.state
         board = state["boards"][self.viewing]
-        if cell.get("shaded"):
-            self.show_message(_("A shaded square holds no number and cannot be crossed out"), error=True)
-            return
-        if any(list(square) in line for line in board["crossed"]):
-            self.show_message(_("That square is already crossed out"), error=True)
+        why = lowdown.cross_refusal(state, self.viewing, square)
+        if why is not None:
+            self.show_message(why, error=True)
             return
         if self.line_ready:
             if square in self.picked:
