@@ -1,4 +1,6 @@
-"""The ``ui`` fixture: a fresh app in the shared offscreen window, closed after the test."""
+"""The ``ui`` fixture: a fresh app in the shared offscreen window, closed after the test, with a home of its own
+(``COMPANION_HOME``: its preferences, history and calibration), so a language chosen on screen in one test is not
+the next test's language."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from ui_support import UI
 
 
 @pytest.fixture
-def ui(tmp_path: Path) -> Iterator[UI]:
+def ui(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[UI]:
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
     harness = UI(tmp_path)
     try:
         yield harness
