@@ -120,13 +120,13 @@ def test_every_round_of_the_sheet_can_be_reached(ui: UI, banner: bool) -> None:
     screen = begin(ui, FIVE)
     score_rounds(ui, screen, [{1: 11, 2: 12, 3: 13, 4: 14, 5: 5}] * 6)
     assert screen.ids.panes.current == "ready"
-    sheet = screen.ids.sheet_ready
+    sheet = screen.ready_panel.ids.sheet
     ui.advance(3)
     ui.screenshot("ratuki-sheet-scroll" + ("-banner" if banner else ""))
     assert sheet.hidden_rounds > 0  # six rounds do not all fit above Start round 7 ...
     cue = sheet.ids.cue
     assert cue.opacity == 1 and "earlier round" in cue.text and "swipe down" in cue.text  # ... and it says so
-    covers = (screen.ids.start, screen.ids.seats)
+    covers = (screen.ready_panel.ids.start, screen.ids.seats)
     assert all(not hidden_by(ui, cell, covers) for cell in sheet_row(ui, "6"))  # the latest round shows
     assert hidden_by(ui, sheet_row(ui, "1")[0], covers)  # the first does not
     ui.screenshot("ratuki-sheet-scroll" + ("-banner" if banner else ""))

@@ -27,7 +27,7 @@ def start(ui: UI, **settings: Any) -> Any:
 
 def playing(ui: UI, **settings: Any) -> Any:
     screen = start(ui, **settings)
-    ui.tap(ui.screen().ids.start)
+    ui.tap(ui.screen().ready_panel.ids.start)
     assert screen.state["phase"] == "playing"
     return screen
 
@@ -61,7 +61,7 @@ def box_pixel(ui: UI, screen: Any) -> tuple[int, int, int]:
     """The colour just inside the verdict banner's lower-left corner in the last screenshot (no text there)."""
     import cv2
 
-    box = screen.ids.verdict
+    box = screen.play_panel.ids.verdict
     x, y = box.to_window(box.x + 6, box.y + 6)
     image = cv2.imread(str(ui.last_shot))
     b, g, r = image[image.shape[0] - 1 - int(y), int(x)]
@@ -184,7 +184,7 @@ def test_first_press_takes_the_stack_in_the_winners_colour_with_the_margin(ui: U
     assert action["presses"] == [{"seat": 2, "tick": t}] and action["late"] == [{"seat": 3, "tick": t + 0.120}]
     assert screen.state["calls"][0]["verdict"]["kind"] == "take"
     assert screen.header_text == "Round started"  # the verdict is on the banner, not repeated in the header
-    stacks = screen.ids.stats.labels["Bo"][0]
+    stacks = screen.play_panel.ids.stats.labels["Bo"][0]
     assert stacks.text == "1"
 
 
@@ -405,13 +405,13 @@ def test_five_players_tie_fits_the_banner(ui: UI) -> None:
     ui.app.start_game(Setup("ratuki", players, {}))
     ui.advance(3)
     screen = ui.screen()
-    ui.tap(screen.ids.start)
+    ui.tap(screen.ready_panel.ids.start)
     t = time.monotonic()
     for seat in range(1, 6):
         press(ui, seat, t + seat * 0.005)
     assert ui.wait_until(lambda: screen.verdict_headline.startswith("TIE"))
     ui.screenshot("ratuki-tie-5")
-    headline = screen.ids.verdict_headline
+    headline = screen.play_panel.ids.verdict_headline
     assert headline.norm_image_size[0] <= headline.width + 0.5  # scaled down to fit, not cut off
     assert screen.verdict_headline == "TIE: " + ", ".join(names)
 
@@ -504,7 +504,7 @@ def test_a_whole_five_player_game_with_hands_counted(ui: UI) -> None:
 def test_equal_highest_over_the_target_is_announced_as_a_draw(ui: UI) -> None:
     screen = start(ui)
     score_rounds(ui, screen, [{1: 25, 2: 25, 3: 5}] * 3)  # Ana and Bo at 75 each before the last round
-    ui.tap(screen.ids.start)
+    ui.tap(screen.ready_panel.ids.start)
     assert screen.state["phase"] == "playing"
     ui.tap_text("Stuck: end round")
     for seat in (1, 2):
@@ -536,24 +536,25 @@ def test_a_press_that_ends_a_stale_contest_opens_a_full_new_window(ui: UI) -> No
 def test_a_tie_on_different_stacks_is_corrected_by_touch(ui: UI) -> None:
     """The rules' tie is only on one central stack; one button cannot say which, so the players correct it."""
     screen = playing(ui)
-    assert screen.ids.separate.opacity == 0 and screen.ids.separate.disabled
+    separate, stats = screen.play_panel.ids.separate, screen.play_panel.ids.stats
+    assert separate.opacity == 0 and separate.disabled
     t = time.monotonic()
     press(ui, 1, t)
     press(ui, 3, t + 0.02)
     assert ui.wait_until(lambda: screen.verdict_headline == "TIE: Ana, Cy")
-    assert screen.ids.separate.opacity == 1 and screen.ids.separate.height >= 48 and screen.ids.separate.width >= 48
+    assert separate.opacity == 1 and separate.height >= 48 and separate.width >= 48
     ui.screenshot("ratuki-tie-offers-separate")
-    ui.tap(screen.ids.separate)  # still in the lockout: the call is journaled first, then corrected
+    ui.tap(separate)  # still in the lockout: the call is journaled first, then corrected
     assert [a["type"] for a in screen.session.actions][-2:] == ["call", "separate"]
     assert screen.state["calls"][0]["verdict"]["kind"] == "separate"
     assert screen.verdict_headline == "Different stacks: Ana, Cy"
     assert screen.verdict_detail == "each takes their own stack"
-    assert screen.ids.stats.labels["Ana"][0].text == "1" and screen.ids.stats.labels["Cy"][1].text == "0"
-    assert screen.ids.separate.opacity == 0
+    assert stats.labels["Ana"][0].text == "1" and stats.labels["Cy"][1].text == "0"
+    assert separate.opacity == 0
     ui.screenshot("ratuki-separate")
     ui.tap_text("Undo")
-    assert screen.verdict_headline == "TIE: Ana, Cy" and screen.ids.separate.opacity == 1
-    assert screen.ids.stats.labels["Ana"][1].text == "1"
+    assert screen.verdict_headline == "TIE: Ana, Cy" and separate.opacity == 1
+    assert stats.labels["Ana"][1].text == "1"
 
 
 def test_undoing_a_save_keeps_the_counts_to_correct_them(ui: UI) -> None:
@@ -739,7 +740,7 @@ def test_totals_stay_in_view_after_many_rounds(ui: UI) -> None:
     score_rounds(ui, screen, [each] * 4)
     assert screen.ids.panes.current == "ready" and screen.round_text == "Round 5"
     ui.screenshot("ratuki-sheet-4-rounds")
-    covers = (screen.ids.start, screen.ids.seats)
+    covers = (screen.ready_panel.ids.start, screen.ids.seats)
     totals = sheet_row(ui, "Total")
     assert [c.text for c in totals] == ["Total", "60", "80", "40", "60"]
     for cell in totals + sheet_row(ui, "Round") + sheet_row(ui, "4"):  # the latest round in view too
@@ -788,7 +789,7 @@ def test_long_seat_names_are_cut_not_drawn_over_the_next_button(ui: UI) -> None:
     names = ("Alexandrina-Maximiliana", "Bartholomew-Christophe", "Cassiopeia-Wilhelmina", "Dmitri-Konstantinovich")
     names += ("Evangeline-Rosalind",)  # 19-23 characters, as a config file may name them
     screen = begin(ui, tuple(Player(n, p.colour, p.seat) for n, p in zip(names, FIVE, strict=True)))
-    ui.tap(screen.ids.start)
+    ui.tap(screen.ready_panel.ids.start)
     ui.screenshot("ratuki-long-seat-names")
     seats = list(screen.ids.seats.children)
     assert len(seats) == 5
@@ -802,7 +803,7 @@ def test_a_notice_takes_room_once(ui: UI) -> None:
     """The app's notice banner sits below the screens: the seat buttons end right on it, no empty strip, and
     five score rows still show whole above them."""
     screen = begin(ui, LONG)
-    ui.tap(screen.ids.start)
+    ui.tap(screen.ready_panel.ids.start)
     ui.tap_text("Stuck: end round")
     ui.app.notice("camera", "Camera lost: the dice camera stopped sending pictures")
     ui.advance(3)
@@ -818,7 +819,7 @@ def test_a_notice_takes_room_once(ui: UI) -> None:
     assert screen.state["phase"] == "ready"
     ui.screenshot("ratuki-sheet-with-notice")
     for cell in sheet_row(ui, "Total"):
-        assert hidden_by(ui, cell, (screen.ids.start, seats, notice)) == []
+        assert hidden_by(ui, cell, (screen.ready_panel.ids.start, seats, notice)) == []
 
 
 def test_a_new_round_starts_without_the_last_rounds_prompt(ui: UI) -> None:
@@ -833,7 +834,7 @@ def test_a_new_round_starts_without_the_last_rounds_prompt(ui: UI) -> None:
         ui.tap(button(screen.score_rows[seat], "Save"))
     assert screen.state["phase"] == "ready"
     ui.clock_value += 5
-    ui.tap(screen.ids.start)
+    ui.tap(screen.ready_panel.ids.start)
     ui.clock_value += 1
     ui.advance(3, seconds=0.3)
     assert screen.state["phase"] == "playing" and screen.clock_text == "00:01"
@@ -853,7 +854,7 @@ def test_an_uncontested_take_has_no_bar_under_it(ui: UI) -> None:
     ui.advance(3)
     assert screen.verdict_detail == ""
     ui.screenshot("ratuki-take-no-bar")
-    detail = screen.ids.verdict_detail
+    detail = screen.play_panel.ids.verdict_detail
     r, g, b = ui.pixel(detail)
     assert (r, g, b) != (255, 255, 255)
     assert abs(r - 0xE5) < 12 and abs(g - 0x39) < 12 and abs(b - 0x35) < 12  # Ana's red, not white

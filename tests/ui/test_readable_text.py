@@ -105,7 +105,7 @@ def test_player_names_in_their_colours_read_on_the_dark_background(ui: UI) -> No
     ui.advance(4)
     shot = ui.screenshot("readable-ratuki-names")
     image = cv2.imread(str(shot))
-    sheet = screen.ids.sheet_ready
+    sheet = screen.ready_panel.ids.sheet
     names = {str(w.text): w for w in sheet.ids.head.children if str(w.text) in ("Ana", "Bo", "Cai")}
     assert set(names) == {"Ana", "Bo", "Cai"}
     for name, cell in names.items():

@@ -1,5 +1,6 @@
-"""Ratuki's screen: ``screen`` (:class:`RatukiScreen`: presses to the live referee, the round flow, forwarding to
-the engine), ``verdict`` (the verdict banner's words and textures, the tones, the clock's text) and ``sheet`` (the
+"""Ratuki's screen: ``screen`` (:class:`RatukiScreen`: presses to the live referee, the round flow, which pane
+shows, forwarding to the engine), one panel a phase (``ready``, ``play``, ``score``, ``over``, on the base in
+``panels``), ``verdict`` (the verdict banner's words and textures, the tones, the clock's text) and ``sheet`` (the
 score sheet and the score entry). Each with its ``.kv`` beside it."""
 
 from companion.ui.screens.ratuki.screen import RatukiScreen

@@ -6,7 +6,9 @@ and a sound plays at once, with no disk write on that path. When the lockout end
 late presses, the verdict claim) is journaled as one ``call`` action, which the engine re-judges from the ticks,
 so undo takes back one verdict and replay reproduces it exactly.
 
-The verdict banner's texts and textures are in ``verdict``, the score sheet and score entry in ``sheet``.
+The screen picks the pane of the phase on show, one panel each with its own kv (``ready``, ``play``, ``score``,
+``over``), and keeps what they show as its properties; the verdict banner's texts and textures are in
+``verdict``, the score sheet and score entry in ``sheet``.
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ from companion.games.ratuki import (
     clock_seconds,
     player_for_seat,
     result_line,
-    round_stats,
-    score_sheet,
 )
 from companion.games.ratuki.live import LiveReferee, Timer, call_action
 from companion.games.ratuki.referee import TIE, Contest, Verdict
@@ -35,7 +35,11 @@ from companion.i18n import _
 from companion.ui.fit import largest_size, text_width
 from companion.ui.screens import load_kv
 from companion.ui.screens.game import GameScreen
-from companion.ui.screens.ratuki.sheet import RatukiScoreRow, RatukiSheet
+from companion.ui.screens.ratuki.over import RatukiOverPanel
+from companion.ui.screens.ratuki.play import RatukiPlayPanel
+from companion.ui.screens.ratuki.ready import RatukiReadyPanel
+from companion.ui.screens.ratuki.score import RatukiScorePanel
+from companion.ui.screens.ratuki.sheet import RatukiScoreRow
 from companion.ui.screens.ratuki.verdict import (
     IDLE_COLOUR,
     SEPARATE_COLOUR,
@@ -49,6 +53,9 @@ from companion.ui.screens.ratuki.verdict import (
 from companion.ui.sounds import Chime
 from companion.ui.widgets import choose_player, readable_text
 from hardware.buttons import ButtonEvent
+
+# The pane (panel) of each phase, by its name in the screen's pane manager.
+PANES = {"ready": "ready", "playing": "play", "scoring": "score", "over": "over"}
 
 
 class RatukiScreen(GameScreen):
@@ -85,7 +92,12 @@ class RatukiScreen(GameScreen):
         self._out_view: Any = None  # the open "who went out?" question
         self.shown_at: float | None = None  # self.now() when the last verdict reached the screen
         self.shown_at_wall = 0.0
-        self.score_rows: dict[int, RatukiScoreRow] = {}
+        self.ready_panel = RatukiReadyPanel(screen=self)
+        self.play_panel = RatukiPlayPanel(screen=self)
+        self.score_panel = RatukiScorePanel(screen=self)
+        self.over_panel = RatukiOverPanel(screen=self)
+        for panel in (self.ready_panel, self.play_panel, self.score_panel, self.over_panel):
+            self.ids.panes.add_widget(panel)  # the first added, "ready", shows until a game is attached
         self._ticker: Any = None
         self._prewarm_ev: Any = None
         self.stall = StallWatch(0)
@@ -101,6 +113,11 @@ class RatukiScreen(GameScreen):
     def settings(self) -> dict[str, Any]:
         return dict(self.state["settings"])
 
+    @property
+    def score_rows(self) -> dict[int, RatukiScoreRow]:
+        """The score entry's rows by seat (the score panel's)."""
+        return self.score_panel.rows
+
     def on_session(self) -> None:
         settings = self.settings
         self.referee.reset(settings["tie_window_ms"], settings["lockout_ms"])
@@ -110,8 +127,8 @@ class RatukiScreen(GameScreen):
             self.chime.load()
         self.ids.seats.set_players(self.players)
         self._fit_seat_buttons()
-        self.ids.stats.build(self.players, self.round_text)
-        self._build_score_rows()
+        self.play_panel.build(self.players)
+        self.score_panel.build()
         self.prewarm()
         self.stall = StallWatch(settings["stall_s"])
         self.stall.restart(self.now())
@@ -135,11 +152,7 @@ class RatukiScreen(GameScreen):
             if not pending:
                 self._prewarm_ev = None
                 return False
-            headline, detail, colour = pending.pop(0)
-            head, tail = self.ids.verdict_headline, self.ids.verdict_detail
-            VerdictText.render(headline, head.font_size, True, colour, head.wrap_width)
-            if detail:
-                VerdictText.render(detail, tail.font_size, False, colour, tail.wrap_width)
+            self.play_panel.prerender(*pending.pop(0))
             return True
 
         self._prewarm_ev = Clock.schedule_interval(one, 0)
@@ -160,15 +173,13 @@ class RatukiScreen(GameScreen):
             return
         state = self.state
         phase = state["phase"]
-        self.ids.panes.current = {"ready": "ready", "playing": "play", "scoring": "score", "over": "over"}[phase]
+        self.ids.panes.current = PANES[phase]
         self.round_number = state["round"]
         self.round_text = _("Round {n}").format(n=state["round"])
         self.start_text = _("Start round {n}").format(n=state["round"])
         self.paused = phase == "playing" and state["clock"]["since"] is None
-        self.ids.stats.update(self.round_text, round_stats(state))
-        self._update_score_rows()
-        self._fill_sheet(self.ids.sheet_ready)
-        self._fill_sheet(self.ids.sheet_over)
+        for panel in (self.play_panel, self.score_panel, self.ready_panel, self.over_panel):
+            panel.fill()
         if self.live is None:
             self._show_last_call()
         self.result_text = result_line(state)
@@ -231,8 +242,8 @@ class RatukiScreen(GameScreen):
 
     def _show_verdict(self, verdict: Verdict, *, sound: bool = True) -> None:
         self.live = verdict
-        names = [self._name(s) for s in verdict.seats]
-        runner = self._name(verdict.runner_up) if verdict.runner_up is not None else None
+        names = [self.name_of(s) for s in verdict.seats]
+        runner = self.name_of(verdict.runner_up) if verdict.runner_up is not None else None
         self._paint(verdict.kind, verdict.seats, names, verdict.margin_ms, runner)
         self.shown_at = self.now()
         self.shown_at_wall = time.monotonic()  # same clock as simulated button ticks: for latency figures
@@ -261,8 +272,8 @@ class RatukiScreen(GameScreen):
             self.verdict_colour, self.verdict_text_colour = IDLE_COLOUR, (1, 1, 1, 1)
             return
         verdict = calls[-1]["verdict"]
-        runner = self._name(verdict["runner_up"]) if verdict["runner_up"] is not None else None
-        names = [self._name(s) for s in verdict["seats"]]
+        runner = self.name_of(verdict["runner_up"]) if verdict["runner_up"] is not None else None
+        names = [self.name_of(s) for s in verdict["seats"]]
         self._paint(verdict["kind"], verdict["seats"], names, verdict["margin_ms"], runner)
 
     # -- round flow -------------------------------------------------------------------------------------------
@@ -289,7 +300,7 @@ class RatukiScreen(GameScreen):
         self.stall_text = ""
         action: Action = {"type": "stop", "tick": self.now(), "reason": reason}
         if seat is not None:
-            action.update(seat=seat, name=self._name(seat))
+            action.update(seat=seat, name=self.name_of(seat))
         self.act(action)
 
     def ask_who_went_out(self) -> Any:
@@ -357,7 +368,7 @@ class RatukiScreen(GameScreen):
                 row.changed()
 
     def save_score(self, seat: int, counts: dict[str, int]) -> None:
-        self.act({"type": "score", "seat": seat, "name": self._name(seat), **counts})
+        self.act({"type": "score", "seat": seat, "name": self.name_of(seat), **counts})
 
     def _tick(self, *_args: Any) -> None:
         if self.session is None:
@@ -374,7 +385,8 @@ class RatukiScreen(GameScreen):
 
     # -- widgets ---------------------------------------------------------------------------------------------
 
-    def _name(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
+        """The name of the player in ``seat`` (the panels word their rows with it)."""
         player = player_for_seat(self.state, seat)
         return str(player["name"]) if player else _("seat {n}").format(n=seat)
 
@@ -387,44 +399,6 @@ class RatukiScreen(GameScreen):
             if player["name"] == name:
                 return str(player["colour"])
         return None
-
-    def _build_score_rows(self) -> None:
-        grid = self.ids.score_rows
-        grid.clear_widgets()
-        self.score_rows = {}
-        deck = self.settings["deck_size"]
-        for player in self.players:
-            row = RatukiScoreRow(self, player.seat, name=player.name)
-            row.colour = get_color_from_hex(player.colour)
-            row.text_colour = readable_text(player.colour)
-            row.show_hand = bool(self.settings["count_hand"])
-            row.ids.pile.maximum = deck * len(self.players)
-            row.ids.left.maximum = deck
-            row.changed()
-            grid.add_widget(row)
-            self.score_rows[player.seat] = row
-
-    def _update_score_rows(self) -> None:
-        entries = self.state["entries"]
-        stopped = self.state.get("stopped") or {}
-        out_seat = stopped.get("seat") if stopped.get("reason") == "out" else None
-        for seat, row in self.score_rows.items():
-            row.went_out = seat == out_seat and self.state["phase"] == "scoring"
-            row.ids.left.maximum = 0 if row.went_out else self.settings["deck_size"]
-            entry = entries.get(self._name(seat))
-            was_saved = row.saved
-            row.saved = entry is not None
-            if entry is not None:
-                row.ids.pile.value = entry["score_pile"]
-                row.ids.left.value = entry["left"]
-                row.hand = entry["hand"]
-            elif was_saved or self.state["phase"] != "scoring":
-                row.ids.pile.value = row.ids.left.value = 0
-                row.hand = 0
-            row.changed()
-
-    def _fill_sheet(self, sheet: RatukiSheet) -> None:
-        sheet.fill(score_sheet(self.state), [p.colour for p in self.players])
 
     def _fit_seat_buttons(self) -> None:
         """One line per on-screen seat button: a little smaller type for a long name, and a name still too
