@@ -133,7 +133,10 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
 
 def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[list[Sample], list[np.ndarray]]:
     """``n`` rendered wide scenes as samples (things as ``others``) and their hidden dice, cached."""
-    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}.pkl"
+    from tools.synth import wide
+
+    discs = f"-discs{wide.DISCS:g}" if wide.DISCS else ""
+    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}.pkl"
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]
@@ -352,6 +355,7 @@ def main() -> None:
         help="render on made and pattern surfaces only (no training photos): one render cache for every fold",
     )
     ap.add_argument("--clutter", type=int, default=0, help="copies of each photo with things that are not dice on it")
+    ap.add_argument("--discs", type=float, default=0.0, help="share of rendered dice with pips on a printed disc")
     ap.add_argument("--minutes", type=float, default=20.0)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -360,6 +364,9 @@ def main() -> None:
     ap.add_argument("--cache", default="/tmp/dice_verifier")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
+    from tools.synth import wide
+
+    wide.DISCS = args.discs
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -377,6 +384,7 @@ def main() -> None:
     hidden = [np.zeros((0, 4), np.float32)] * (len(photos) + len(composites)) + hidden_r
     miners = hashlib.sha256(b"".join(p.read_bytes() for p in (learned.MODEL_PATH, *learned.FACES_PATHS)))
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
+    key += f"-discs{args.discs:g}" if args.discs else ""
     pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():
         with pool_path.open("rb") as f:

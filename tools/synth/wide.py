@@ -99,6 +99,8 @@ class WideDie:
     engraved: bool = False  # pips sunk into the face: a shaded rim
     side: tuple[int, float, float] | None = None  # a side face in view: value, depth (share of side), shade
     look_seed: int = 0
+    disc: tuple[float, float, float] | None = None  # a printed disc under the pips (its colour), see DISCS
+    disc_radius: float = 0.42  # its radius, share of the side
 
 
 @dataclass(frozen=True)
@@ -735,6 +737,33 @@ def _pip_spots(value: int, spread: float, middle: bool) -> list[tuple[float, flo
     }[value]
 
 
+DISCS = 0.0  # share of dice whose pips sit on a printed disc of another colour (train_verifier --discs); 0 keeps
+# the renders of earlier runs as they were (the disc is drawn from its own generator, seeded by the die's look)
+
+
+def with_a_disc(d: WideDie) -> WideDie:
+    """The die, maybe (``DISCS``) with its pips printed on a big disc: dark with light pips or the other way, as on
+    dice whose face carries a coloured circle."""
+    rng = np.random.default_rng(d.look_seed + 17)
+    if not DISCS or rng.random() >= DISCS:
+        return d
+    dark = rng.random() < 0.7
+    disc = tuple(float(v) for v in (rng.uniform(0.02, 0.3, 3) if dark else rng.uniform(0.7, 0.98, 3)))
+    ink = tuple(float(v) for v in (rng.uniform(0.75, 0.98, 3) if dark else rng.uniform(0.02, 0.2, 3)))
+    spread, pip = float(rng.uniform(0.13, 0.2)), float(rng.uniform(0.05, 0.085))  # the pips inside the disc
+    radius = min(0.48, spread * 1.414 + pip + float(rng.uniform(0.03, 0.08)))
+    return replace(
+        d,
+        disc=disc,
+        disc_radius=radius,
+        spread=spread,
+        pip_size=pip,
+        big_one=1.0,
+        ink=ink,
+        accent=None,  # type: ignore[arg-type]
+    )
+
+
 def random_die(rng: np.random.Generator, centre: tuple[float, float], size: float, value: int | None = None) -> WideDie:
     """A die of any look that makers sell."""
     i = _choice(rng, [b[2] for b in BODIES])
@@ -753,27 +782,29 @@ def random_die(rng: np.random.Generator, centre: tuple[float, float], size: floa
         marble = tuple(float(v) for v in second)
     opacity = float(rng.uniform(0.45, 0.85)) if rng.random() < 0.1 else 1.0
     big = rng.random() < 0.3
-    return WideDie(
-        centre=centre,
-        size=size,
-        angle=float(rng.uniform(0, 360)),
-        value=int(value if value is not None else rng.integers(1, 7)),
-        body=body,  # type: ignore[arg-type]
-        ink=ink,
-        pip_size=float(rng.uniform(0.06, 0.13)),
-        spread=float(rng.uniform(0.19, 0.28)),
-        big_one=float(rng.uniform(1.5, 2.6)) if big else 1.0,
-        accent=(0.6, 0.02, 0.02) if (rng.random() < 0.1 and light_body) else None,
-        middle=bool(rng.random() < 0.2),
-        corner=float(rng.uniform(0.04, 0.32)),
-        marble=marble,  # type: ignore[arg-type]
-        opacity=opacity,
-        glare=float(rng.uniform(0.3, 1.2)) if rng.random() < 0.3 else 0.0,
-        engraved=bool(rng.random() < 0.4),
-        side=(int(rng.integers(1, 7)), float(rng.uniform(0.1, 0.45)), float(rng.uniform(0.35, 0.8)))
-        if rng.random() < 0.25
-        else None,
-        look_seed=int(rng.integers(1 << 30)),
+    return with_a_disc(
+        WideDie(
+            centre=centre,
+            size=size,
+            angle=float(rng.uniform(0, 360)),
+            value=int(value if value is not None else rng.integers(1, 7)),
+            body=body,  # type: ignore[arg-type]
+            ink=ink,
+            pip_size=float(rng.uniform(0.06, 0.13)),
+            spread=float(rng.uniform(0.19, 0.28)),
+            big_one=float(rng.uniform(1.5, 2.6)) if big else 1.0,
+            accent=(0.6, 0.02, 0.02) if (rng.random() < 0.1 and light_body) else None,
+            middle=bool(rng.random() < 0.2),
+            corner=float(rng.uniform(0.04, 0.32)),
+            marble=marble,  # type: ignore[arg-type]
+            opacity=opacity,
+            glare=float(rng.uniform(0.3, 1.2)) if rng.random() < 0.3 else 0.0,
+            engraved=bool(rng.random() < 0.4),
+            side=(int(rng.integers(1, 7)), float(rng.uniform(0.1, 0.45)), float(rng.uniform(0.35, 0.8)))
+            if rng.random() < 0.25
+            else None,
+            look_seed=int(rng.integers(1 << 30)),
+        )
     )
 
 
@@ -807,6 +838,10 @@ def die_face(d: WideDie, n: int) -> tuple[np.ndarray, np.ndarray]:
     if d.marble is not None:
         share = _marble_share(n, d.look_seed)[:, :, None]
         canvas = canvas * (1 - share) + np.array(d.marble[::-1], np.float32) * share
+    if d.disc is not None:
+        disc = np.zeros((n, n), np.float32)
+        cv2.circle(disc, (n // 2, n // 2), max(2, int(n * d.disc_radius)), 1.0, -1, cv2.LINE_AA)
+        canvas = canvas * (1 - disc[:, :, None]) + np.array(d.disc[::-1], np.float32) * disc[:, :, None]
     ink_mask = np.zeros((n, n), np.float32)
     rim = np.zeros((n, n), np.float32)
     radius = n * d.pip_size
