@@ -3,9 +3,11 @@ opened once, and over a long scripted session (#21 item 16).
 
 Each figure comes from a fresh child process running the real app offscreen at 800x480 in simulation (the
 simulated camera, the dice reader, the four games' screens), with its own data folder; the child reports its
-``VmRSS`` from ``/proc/self/status`` at each mark. The session plays the example games of every kind through their
-screens again and again, opening the dice screen, Saved games, History and How to play between them: as much as
-a long evening at the table (each round is about ten minutes of play), compressed.
+``VmRSS`` from ``/proc/self/status`` at each mark, and on the home screen where it is (``home_by_mapping``: the
+biggest mappings, e.g. the software OpenGL renderer's ``libLLVM`` and ``swrast_dri.so`` here).
+The session plays the example games of every kind through their screens again and again, opening the dice
+screen, Saved games, History and How to play between them: as much as a long evening at the table (each round is
+about ten minutes of play), compressed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,25 @@ def rss_mb() -> float:
     except OSError:
         pass
     return 0.0
+
+
+def rss_by_mapping(most: int = 8) -> dict[str, float]:
+    """Where this process's resident memory is now, in MB: the ``most`` biggest mappings by file name (a shared
+    library, ``[heap]``, ``[anon]`` for anonymous memory), from ``/proc/self/smaps`` (empty where it is missing)."""
+    sizes: dict[str, int] = {}
+    name = "[anon]"
+    try:
+        with open("/proc/self/smaps", encoding="utf-8", errors="replace") as smaps:
+            for line in smaps:
+                head = line.split(maxsplit=6)
+                if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+                    name = os.path.basename(head[5].strip()) if len(head) > 5 else "[anon]"
+                elif head[0] == "Rss:":
+                    sizes[name] = sizes.get(name, 0) + int(head[1])
+    except (OSError, ValueError, IndexError):
+        return {}
+    top = sorted(sizes.items(), key=lambda item: -item[1])[:most]
+    return {key: round(kb / 1024, 1) for key, kb in top}
 
 
 def bench_memory(rounds: int = 12) -> dict[str, Any]:
@@ -134,7 +155,7 @@ def _child(rounds: int) -> None:
         return
     driver = _Driver(folder)
     gc.collect()
-    figures: dict[str, Any] = {"home": rss_mb()}
+    figures: dict[str, Any] = {"home": rss_mb(), "home_by_mapping": rss_by_mapping()}
     driver.dice()
     gc.collect()
     driver.frames(20, 1.0)
