@@ -11,6 +11,10 @@ from companion.games.base import Player, Setup
 from companion.vision.roll import DieRead, Roll
 
 pytestmark = pytest.mark.ui
+# How long to wait for the statue's walk to end: it steps once a frame at most (Kivy's interval events never fire
+# twice in one frame), so on a loaded machine a walk of 17 spaces took over 5 s. A wait, not a speed check: it ends
+# as soon as the walk does.
+WALK_S = 30.0
 
 PLAYERS = (Player("Ana", "#e53935", 1), Player("Bob", "#1e88e5", 2), Player("Cid", "#43a047", 3))
 
@@ -156,7 +160,7 @@ def test_camera_rolls_rerolls_and_picture_die(ui: UI) -> None:
     ui.tap_text("Undo")
     assert state(ui)["dice"] == [3, 4] and state(ui)["tokens"][0] == 1
     ui.tap_text("Move the statue")  # 0 + 7 = picture-die space
-    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=WALK_S)
     assert state(ui)["phase"] == "picture"
     feed(ui, picture("swap"))
     assert state(ui)["picture"] == "swap"
@@ -185,7 +189,7 @@ def test_no_token_message_and_swap_declined(ui: UI) -> None:
     ui.tap(die_button(ui))
     assert screen.message_is_error and "you have no re-roll token" in screen.header_text
     ui.tap_text("Move the statue")
-    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=WALK_S)
     ui.tap_text("Top of pile, balloon")
     assert state(ui)["tokens"][0] == 1 and state(ui)["current"] == 1
     feed(ui, pips(3, 3))  # Bob: 1 + 6 = 7, picture space
@@ -250,7 +254,7 @@ def test_leopard_look_reshuffle_and_arcade_button(ui: UI) -> None:
     screen.on_button(ButtonEvent(seat=1, kind="press", tick=1.1))  # Ana's button moves the statue
     ui.advance(2)
     assert state(ui)["phase"] == "space"
-    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=WALK_S)
     ui.tap_text("Take the Red 5, then look")
     # the refill shows a third balloon: Korean rules reshuffle, five new cards are entered
     deal(ui, [(2, True)])
@@ -275,7 +279,7 @@ def test_five_players_fit_and_resume_keeps_the_statue(ui: UI) -> None:
         tap_face(ui, die, face)
     ui.tap_text("Use these dice")
     ui.tap_text("Move the statue")
-    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=5)
+    assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=WALK_S)
     assert state(ui)["statue"] == 17 and screen.ids.board.shown == 17
     assert len(screen.tiles) == 5 and all(t.width > 140 and t.right <= 800 for t in screen.tiles)
     ui.screenshot("ratatat-five-players")
@@ -334,7 +338,7 @@ def test_three_player_game_to_the_end_by_touch(ui: UI) -> None:
         tap_face(ui, 0, step)
         ui.tap_text("Use these dice")
         ui.tap_text("Move the statue")
-        assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=3)
+        assert ui.wait_until(lambda: not screen.ids.board.animating, timeout_s=WALK_S)
         ui.tap(next(b for b in buttons(ui) if b.text == "Top of pile"))
     st = state(ui)
     assert [len(r) for r in st["rows"]] == [4, 4, 4] and st["final_round"] and st["last_to_threshold"] == 2
