@@ -5,6 +5,8 @@ screen; layout in ``tracker.kv``."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -234,24 +236,21 @@ class ACTracker(ACPanel):
         width = moves.width or dp(372)
         per_row = 2 if count <= 4 else 3 if count <= 6 else 4
         button_width = (width - dp(4) * (per_row - 1)) / per_row - 1
+
+        def offer(text: str, colour: tuple[float, ...], chosen: Callable[[], object]) -> None:
+            button = Button(
+                text=text, font_size=dp(16), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
+            )
+            button.text_size = (button_width - dp(6), None)
+            button.background_normal = ""
+            button.background_color = colour
+            button.bind(on_release=lambda _b: chosen())
+            moves.add_widget(button)
+
         for text, action in offers:
-            button = Button(
-                text=text, font_size=dp(16), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
-            )
-            button.text_size = (button_width - dp(6), None)
-            button.background_normal = ""
-            button.background_color = (0.10, 0.45, 0.55, 1)
-            button.bind(on_release=lambda _b, a=action: screen.move(a))
-            moves.add_widget(button)
+            offer(text, (0.10, 0.45, 0.55, 1), partial(screen.move, action))
         for text, seat in robin:
-            button = Button(
-                text=text, font_size=dp(16), size_hint=(None, None), size=(button_width, dp(52)), halign="center"
-            )
-            button.text_size = (button_width - dp(6), None)
-            button.background_normal = ""
-            button.background_color = (0.45, 0.25, 0.55, 1)
-            button.bind(on_release=lambda _b, s=seat: screen.robin_start(s))
-            moves.add_widget(button)
+            offer(text, (0.45, 0.25, 0.55, 1), partial(screen.robin_start, seat))
         if not count:
             hint = _("Tap a painting to enter the token drawn.")
             if turn["drawn"]:
