@@ -30,7 +30,7 @@ import numpy as np
 from companion.vision import learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
-from companion.vision.scoring import ImageScore, Label, match, read_yolo_labels, score_image, total
+from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
 from tools.dicetrain.sets import ALL_SETS, fold
 
 
@@ -57,11 +57,11 @@ CLUTTER_SEED = 9_000_000
 FLAG_BELOW = 0.6  # the dice screen's default dice.min_confidence: a die read less surely is drawn to be checked
 
 
-def unwarned(truth: list[Label], det: Detections) -> int:
+def unwarned(truth: list[Label], det: Detections, preds: list[Prediction]) -> int:
     """The reading's mistakes the player is not warned of: dice read with a wrong value or where no die is, that
-    are neither flagged by a stage (``det.flagged``) nor read under ``FLAG_BELOW``."""
+    are neither flagged by a stage (``det.flagged``) nor read under ``FLAG_BELOW``; ``preds`` is
+    ``predictions(det)`` (its dice in the order of ``det``'s pip dice)."""
     pips = [i for i, k in enumerate(det.kinds) if k == "pips" and det.values[i]]
-    preds = predictions(det)
     warned = [bool(det.flagged[i]) or float(det.confidences[i]) < FLAG_BELOW for i in pips]
     pairs = dict((pi, li) for li, pi in match(truth, preds))
     return sum(
@@ -73,6 +73,14 @@ class Scored(list[ImageScore]):
     """A part's image scores and how many of the reader's mistakes went unflagged over them."""
 
     unwarned: int = 0
+
+
+def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections) -> None:
+    """Score one reading against ``truth`` into ``out[key]``."""
+    preds = predictions(det)
+    scored = out.setdefault(key, Scored())
+    scored.append(score_image(truth, preds))
+    scored.unwarned += unwarned(truth, det, preds)
 
 
 def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
@@ -106,11 +114,9 @@ def score(
             det = cands if t is None or model is None else verifier.verify(img, cands, t, model)
             det = learned.one_per_die(det)
             key = "none" if t is None else f"{t:g}"
-            out.setdefault(key, Scored()).append(score_image(truth, predictions(det)))
-            out[key].unwarned += unwarned(truth, det)
+            tally(out, key, truth, det)
             if fixed is not None:
-                out.setdefault(f"{key} corrected", Scored()).append(score_image(fixed, predictions(det)))
-                out[f"{key} corrected"].unwarned += unwarned(fixed, det)
+                tally(out, f"{key} corrected", fixed, det)
     return out
 
 
@@ -147,9 +153,7 @@ def score_renders(
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, t, model)
             key = "none" if t is None else f"{t:g}"
-            det = learned.one_per_die(det)
-            out.setdefault(key, Scored()).append(score_image(truth, predictions(det)))
-            out[key].unwarned += unwarned(truth, det)
+            tally(out, key, truth, learned.one_per_die(det))
     return out
 
 
