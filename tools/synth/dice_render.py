@@ -326,8 +326,11 @@ def usual_ink(body: tuple[float, ...]) -> tuple[float, float, float]:
     return (0.03, 0.03, 0.03) if float(np.mean(body[:3])) > 0.3 else (0.85, 0.85, 0.85)
 
 
-def marble(n: int, seed: int) -> np.ndarray:
-    """An (n, n) share in 0..1 of a marbled die's second colour: smooth noise bent into veins and swirls."""
+def marble(
+    n: int, seed: int, stripes: tuple[float, float] = (4, 10), sharpness: tuple[float, float] = (0.5, 1.5)
+) -> np.ndarray:
+    """An (n, n) share in 0..1 of a marbled die's second colour: smooth noise bent into veins and swirls (veins
+    per side and how sharp they are drawn from ``stripes`` and ``sharpness``)."""
     rng = np.random.default_rng(seed)
     field = np.zeros((n, n), np.float32)
     for cells, weight in ((3, 1.0), (6, 0.5), (12, 0.25)):
@@ -336,8 +339,8 @@ def marble(n: int, seed: int) -> np.ndarray:
         )
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
     a = float(rng.uniform(0, np.pi))
-    stripes = np.sin((xx * np.cos(a) + yy * np.sin(a)) * float(rng.uniform(4, 10)) + 3.0 * field)
-    share: np.ndarray = np.clip(0.5 + float(rng.uniform(0.5, 1.5)) * stripes, 0.0, 1.0)  # soft or sharp veins
+    veins = np.sin((xx * np.cos(a) + yy * np.sin(a)) * float(rng.uniform(*stripes)) + 3.0 * field)
+    share: np.ndarray = np.clip(0.5 + float(rng.uniform(*sharpness)) * veins, 0.0, 1.0)  # soft or sharp veins
     return share
 
 

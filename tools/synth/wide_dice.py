@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from tools.synth.dice_render import marble
 from tools.synth.wide_draw import SS, _fill, _region, _shadow
 
 # body colours (linear RGB reflectance) with how often each is drawn
@@ -97,16 +98,7 @@ def _rounded_square(n: int, corner: float) -> np.ndarray:
 
 
 def _marble_share(n: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    f = np.zeros((n, n), np.float32)
-    for cells, weight in ((3, 1.0), (6, 0.5), (12, 0.25)):
-        f += weight * cv2.resize(
-            rng.normal(0, 1, (cells, cells)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC
-        )
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
-    a = float(rng.uniform(0, np.pi))
-    stripes = np.sin((xx * np.cos(a) + yy * np.sin(a)) * float(rng.uniform(4, 12)) + 3.0 * f)
-    return np.asarray(np.clip(0.5 + float(rng.uniform(0.5, 2.0)) * stripes, 0.0, 1.0), np.float32)
+    return np.asarray(marble(n, seed, stripes=(4, 12), sharpness=(0.5, 2.0)), np.float32)
 
 
 def die_face(d: WideDie, n: int) -> tuple[np.ndarray, np.ndarray]:
