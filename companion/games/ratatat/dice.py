@@ -5,17 +5,18 @@ re-roll says the picked dice now show.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from companion.games.base import (
     IllegalAction,
-    State,
 )
 from companion.games.ratatat.board import (
     REGIONS,
 )
 from companion.games.ratatat.phases import MAX_DICE
+from companion.games.ratatat.state import described
 from companion.i18n import _, ngettext
 
 
@@ -31,12 +32,13 @@ def sum_distribution(dice: int) -> dict[int, Fraction]:
     return dist
 
 
-def assistant(state: State) -> dict[str, Any]:
+def assistant(state: Mapping[str, Any]) -> dict[str, Any]:
     """Before a roll: for 1, 2 and 3 dice, the chance of landing on each space, each region and a picture-die
     space, and of ending up with the lowest face-up card (its region, or a picture space showing the cat).
 
     Returns ``{"options": {n: {...}}, "best": n, "lowest": value}``; chances are floats from exact fractions.
     """
+    state = described(state)
     spaces = state["board"]["spaces"]
     ring = len(spaces)
     values = [card["value"] for card in state["face_up"] if card is not None]
@@ -71,7 +73,7 @@ def assistant(state: State) -> dict[str, Any]:
     return {"options": options, "best": best, "lowest": lowest}
 
 
-def reroll_values(state: State, picked: list[int], seen: list[int]) -> list[int]:
+def reroll_values(state: Mapping[str, Any], picked: list[int], seen: list[int]) -> list[int]:
     """The new faces of the ``picked`` dice (indices into ``state["dice"]``) from a reading of the tray after a
     re-roll: the picked dice alone, in order, or every die (the camera's order), where the dice kept must still
     show their faces and the others are the new ones. Raises :class:`IllegalAction`, in words for the players,

@@ -5,12 +5,12 @@ through after each (refill, reshuffle, look, give back, the next turn, the final
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from companion.games.base import (
     Action,
     IllegalAction,
-    State,
     is_whole,
     require,
 )
@@ -34,10 +34,11 @@ from companion.games.ratatat.phases import (
     SPACE,
     reshuffle_due,
 )
+from companion.games.ratatat.state import FaceUp, RatatatState, Space, described
 from companion.i18n import _, ngettext
 
 
-def only_so_many(state: State, value: Any) -> str:
+def only_so_many(state: RatatatState, value: Any) -> str:
     """The refusal of one card value too many: the deck has only so many."""
     count = int(state["deck"][str(value)])
     return ngettext("the deck has only {n} card of {value}", "the deck has only {n} cards of {value}", count).format(
@@ -53,21 +54,29 @@ def whole_arg(action: Action, key: str, what: str) -> int:
     return value
 
 
-def player_arg(state: State, name: Any) -> int:
+def player_arg(state: RatatatState, name: Any) -> int:
     """The index of the player called ``name``, else :class:`IllegalAction`."""
     if name not in state["players"]:
         raise IllegalAction(_("there is no player called {name!r}").format(name=name))
     return int(state["players"].index(name))
 
 
-def picture_choices(state: State) -> list[int]:
+def picture_choices(state: Mapping[str, Any]) -> list[int]:
     """Regions the cat (lowest) or rat (highest) lets the player take; more than one means a tie to pick."""
+    state = described(state)
     cards = [(r, c["value"]) for r, c in enumerate(state["face_up"]) if c is not None]
     if not cards or state["picture"] not in ("cat", "rat"):
         return []
     pick = min if state["picture"] == "cat" else max
     target = pick(v for _region, v in cards)
     return [r for r, v in cards if v == target]
+
+
+def landing_space(state: RatatatState) -> Space:
+    """The space the statue landed on this turn (there is one from the move until the turn ends)."""
+    landing = state["landing"]
+    assert landing is not None, "the statue has not moved this turn"
+    return state["board"]["spaces"][landing]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -83,7 +92,7 @@ def _faces(values: Any) -> list[int]:
     return list(values)
 
 
-def roll(state: State, action: Action) -> None:
+def roll(state: RatatatState, action: Action) -> None:
     dice = _faces(action.get("dice"))
     if len(dice) > MAX_DICE:
         raise IllegalAction(_("{n} dice are not allowed: roll 1, 2 or 3").format(n=len(dice)))
@@ -92,7 +101,7 @@ def roll(state: State, action: Action) -> None:
     state["phase"] = ROLLED
 
 
-def reroll(state: State, action: Action) -> None:
+def reroll(state: RatatatState, action: Action) -> None:
     me = state["current"]
     if state["phase"] == PICTURE_ROLLED:
         require("indices" not in action, _("only the picture die was rolled: re-roll it"))
@@ -103,6 +112,7 @@ def reroll(state: State, action: Action) -> None:
                 faces=", ".join(sorted(set(state["picture_faces"]))), face=face
             ),
         )
+        assert isinstance(face, str)  # one of the die's faces
         state["picture"] = face
         state["events"].append({"event": "picture_rerolled", "face": face})
     else:
@@ -125,7 +135,7 @@ def reroll(state: State, action: Action) -> None:
     state["bank"] += 1
 
 
-def move(state: State, action: Action) -> None:
+def move(state: RatatatState, action: Action) -> None:
     ring = len(state["board"]["spaces"])
     state["statue"] = (state["statue"] + sum(state["dice"])) % ring
     state["landing"] = state["statue"]
@@ -137,7 +147,7 @@ def move(state: State, action: Action) -> None:
 # Taking cards
 
 
-def _earn(state: State, count: int, why: str) -> None:
+def _earn(state: RatatatState, count: int, why: Literal["balloon_card", "balloon_space"]) -> None:
     """Tokens from the bank for ``why`` ("balloon_card" or "balloon_space"), as many as it still has."""
     me = state["current"]
     got = min(count, state["bank"])
@@ -150,13 +160,14 @@ def _earn(state: State, count: int, why: str) -> None:
         state["events"].append({"event": "bank_empty"})
 
 
-def _add_to_row(state: State, origin: str) -> None:
+def _add_to_row(state: RatatatState, origin: Literal["board", "pile"]) -> None:
     state["rows"][state["current"]].append({"id": state["next_id"], "from": origin})
     state["next_id"] += 1
 
 
-def _take_from_region(state: State, region: int) -> None:
+def _take_from_region(state: RatatatState, region: int) -> None:
     card = state["face_up"][region]
+    assert card is not None  # only a region showing a card is offered
     state["face_up"][region] = None
     _add_to_row(state, "board")
     if card["balloon"]:
@@ -164,9 +175,9 @@ def _take_from_region(state: State, region: int) -> None:
     state["to_reveal"].append(region)
 
 
-def take_region(state: State, action: Action) -> None:
+def take_region(state: RatatatState, action: Action) -> None:
     if state["phase"] == SPACE:
-        space = state["board"]["spaces"][state["landing"]]
+        space = landing_space(state)
         region = space["region"]
         if "region" in action:
             chosen = whole_arg(action, "region", _("the region"))
@@ -198,7 +209,7 @@ def take_region(state: State, action: Action) -> None:
     _continue(state)
 
 
-def take_pile(state: State, action: Action) -> None:
+def take_pile(state: RatatatState, action: Action) -> None:
     balloon = action.get("balloon", False)
     require(isinstance(balloon, bool), _("say whether the card shows a balloon (true or false)"))
     state["pile"] -= 1
@@ -208,7 +219,7 @@ def take_pile(state: State, action: Action) -> None:
     _continue(state)
 
 
-def end_turn(state: State, action: Action) -> None:
+def end_turn(state: RatatatState, action: Action) -> None:
     state["events"].append({"event": "nothing_to_take"})
     _continue(state)
 
@@ -217,7 +228,7 @@ def end_turn(state: State, action: Action) -> None:
 # Picture die
 
 
-def picture(state: State, action: Action) -> None:
+def picture(state: RatatatState, action: Action) -> None:
     face = action.get("face")
     faces = sorted(set(state["picture_faces"]))
     require(face in faces, _("the picture die shows {faces}, not {face!r}").format(faces=", ".join(faces), face=face))
@@ -226,11 +237,11 @@ def picture(state: State, action: Action) -> None:
     state["phase"] = PICTURE_ROLLED
 
 
-def pass_turn(state: State, action: Action) -> None:
+def pass_turn(state: RatatatState, action: Action) -> None:
     _end_turn(state)
 
 
-def swap(state: State, action: Action) -> None:
+def swap(state: RatatatState, action: Action) -> None:
     me = state["current"]
     other = player_arg(state, action.get("other"))
     require(other != me, _("swap with another player's card, not your own"))
@@ -248,12 +259,12 @@ def swap(state: State, action: Action) -> None:
     _continue(state)
 
 
-def no_swap(state: State, action: Action) -> None:
+def no_swap(state: RatatatState, action: Action) -> None:
     state["events"].append({"event": "no_swap"})
     _continue(state)
 
 
-def give_back(state: State, action: Action) -> None:
+def give_back(state: RatatatState, action: Action) -> None:
     row = state["rows"][state["current"]]
     card = whole_arg(action, "card", _("the card to give back"))
     old = len(row) - 1  # the card just taken is last and cannot be the one given back
@@ -265,7 +276,7 @@ def give_back(state: State, action: Action) -> None:
     _continue(state)
 
 
-def look(state: State, action: Action) -> None:
+def look(state: RatatatState, action: Action) -> None:
     at = action.get("at")
     if at not in ("own", "none"):
         other = player_arg(state, at)
@@ -283,7 +294,7 @@ def look(state: State, action: Action) -> None:
 # Refilling and the reshuffle
 
 
-def reveal(state: State, action: Action) -> None:
+def reveal(state: RatatatState, action: Action) -> None:
     pending = state["to_reveal"]
     region = whole_arg(action, "region", _("the region")) if "region" in action else pending[0]
     require(
@@ -305,12 +316,14 @@ def reveal(state: State, action: Action) -> None:
     require(showing < state["deck"][str(value)], only_so_many(state, value))
     require(state["pile"] > 0, _("the draw pile is empty"))
     state["pile"] -= 1
-    state["face_up"][region] = {"value": value, "balloon": balloon}
+    assert isinstance(value, int) and isinstance(balloon, bool)  # required above
+    card: FaceUp = {"value": value, "balloon": balloon}
+    state["face_up"][region] = card
     pending.remove(region)
     _continue(state)
 
 
-def _refill_done(state: State) -> None:
+def _refill_done(state: RatatatState) -> None:
     """All regions filled: the reshuffle trigger (checked again after every new five)."""
     if state["phase"] != DEAL and reshuffle_due(state["face_up"], state["edition"]):
         state["pile"] += sum(1 for c in state["face_up"] if c is not None)
@@ -320,7 +333,7 @@ def _refill_done(state: State) -> None:
         state["events"].append({"event": "reshuffled"})
 
 
-def _continue(state: State) -> None:
+def _continue(state: RatatatState) -> None:
     """After a step of a turn: the next thing the table owes, or the end of the turn."""
     if state["give_back_due"]:
         state["phase"] = GIVE_BACK
@@ -349,7 +362,7 @@ def _continue(state: State) -> None:
 # Turns and the end
 
 
-def _start_turn(state: State) -> None:
+def _start_turn(state: RatatatState) -> None:
     me = state["current"]
     state["dice"] = []
     state["picture"] = None
@@ -358,7 +371,7 @@ def _start_turn(state: State) -> None:
     state["phase"] = ENDGAME if len(state["rows"][me]) >= state["threshold"] else ROLL
 
 
-def _end_turn(state: State) -> None:
+def _end_turn(state: RatatatState) -> None:
     me = state["current"]
     n = len(state["players"])
     state["fresh"][me] = 0
@@ -377,7 +390,7 @@ def _end_turn(state: State) -> None:
     _start_turn(state)
 
 
-def hand(state: State, action: Action) -> None:
+def hand(state: RatatatState, action: Action) -> None:
     who = player_arg(state, action.get("player"))
     name = state["players"][who]
     values: Any = action.get("values")

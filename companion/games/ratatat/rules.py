@@ -12,6 +12,7 @@ are :mod:`.moves`'s, the phases :mod:`.phases`', the dice odds and re-roll readi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games.base import (
@@ -19,10 +20,8 @@ from companion.games.base import (
     BadSetup,
     Engine,
     IllegalAction,
-    Move,
     Setting,
     Setup,
-    State,
     check_players,
     check_settings,
     choices,
@@ -40,7 +39,7 @@ from companion.games.ratatat.board import (
     packaged,
 )
 from companion.games.ratatat.dice import assistant, reroll_values, sum_distribution
-from companion.games.ratatat.moves import picture_choices
+from companion.games.ratatat.moves import landing_space, picture_choices
 from companion.games.ratatat.phases import (
     DEAL,
     EDITIONS,
@@ -61,6 +60,7 @@ from companion.games.ratatat.phases import (
     reshuffle_due,
     threshold_for,
 )
+from companion.games.ratatat.state import RatatatState, described
 from companion.i18n import N_, _, ngettext
 
 __all__ = [
@@ -90,8 +90,9 @@ __all__ = [
 ]
 
 
-class RatATatRoll(Engine[State]):
-    """The Rat-a-Tat Roll rules engine (see the module docstring)."""
+class RatATatRoll(Engine[RatatatState]):
+    """The Rat-a-Tat Roll rules engine (see the module docstring); state is plain JSON, described by
+    :class:`~companion.games.ratatat.state.RatatatState`."""
 
     name = "ratatat"
     title = "Rat-a-Tat Roll"
@@ -139,7 +140,7 @@ class RatATatRoll(Engine[State]):
         return Setup(setup.game, setup.players, {**setup.settings, **names, "data": data}, setup.seed)
 
     # --- setup ---------------------------------------------------------------------------------------------
-    def setup(self, setup: Setup) -> State:
+    def setup(self, setup: Setup) -> RatatatState:
         """Deal: one secret card each, five face-up cards still to be entered, 2 tokens each, statue placed."""
         check_players(setup, self.min_players, self.max_players)
         settings = check_settings(self.default_settings(), setup.settings)
@@ -195,12 +196,13 @@ class RatATatRoll(Engine[State]):
         }
 
     # --- queries ---------------------------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: Mapping[str, Any]) -> bool:
         """True once every hand has been revealed."""
         return bool(state["phase"] == OVER)
 
-    def scores(self, state: State) -> dict[str, Any]:
+    def scores(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """Each player's card total once revealed (None before); lowest wins, ties share the win."""
+        state = described(state)
         result: dict[str, Any] = {name: None for name in state["players"]}
         for name, values in state["hands"].items():
             result[name] = sum(values)
@@ -209,8 +211,9 @@ class RatATatRoll(Engine[State]):
             result["winners"] = [name for name in state["players"] if result[name] == low]
         return result
 
-    def legal(self, state: State) -> list[str]:
+    def legal(self, state: Mapping[str, Any]) -> list[str]:
         """The action types the current phase accepts (the UI greys out the rest)."""
+        state = described(state)
         phase = state["phase"]
         me = state["current"]
         usable = state["tokens"][me] - state["fresh"][me] > 0
@@ -221,7 +224,7 @@ class RatATatRoll(Engine[State]):
         if phase == ROLLED:
             return ["move", "reroll"] if usable else ["move"]
         if phase == SPACE:
-            space = state["board"]["spaces"][state["landing"]]
+            space = landing_space(state)
             has_card = state["face_up"][space["region"]] is not None
             acts = ["take_region"] if has_card else []
             if space["kind"] == "card" and state["pile"] > 0:
@@ -246,7 +249,7 @@ class RatATatRoll(Engine[State]):
             return ["hand"]
         return []
 
-    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, state: RatatatState, seat: int | None = None) -> list[Action]:
         """The actions open now: the current player's part of the turn, each player's own hand at the final
         reveal, and (``seat`` None) the table's entries of the cards that refill the board."""
         me = state["current"]
@@ -288,17 +291,18 @@ class RatATatRoll(Engine[State]):
                 out.append({"type": kind})
         return out
 
-    def picture_choices(self, state: State) -> list[int]:
+    def picture_choices(self, state: Mapping[str, Any]) -> list[int]:
         """Regions the cat (lowest) or rat (highest) lets the player take; more than one means a tie to pick."""
         return picture_choices(state)
 
-    def usable_tokens(self, state: State, player: int | None = None) -> int:
+    def usable_tokens(self, state: Mapping[str, Any], player: int | None = None) -> int:
         """Tokens the player may spend now (tokens earned this turn wait for the next turn)."""
+        state = described(state)
         who = state["current"] if player is None else player
         return int(state["tokens"][who] - state["fresh"][who])
 
     # --- apply -----------------------------------------------------------------------------------------------
-    def moves(self) -> dict[str, Move]:
+    def moves(self) -> dict[str, Callable[[RatatatState, Action], None]]:
         return {
             "roll": moves.roll,
             "reroll": moves.reroll,
@@ -316,16 +320,17 @@ class RatATatRoll(Engine[State]):
             "hand": moves.hand,
         }
 
-    def check_move(self, state: State, kind: str, action: Action) -> None:
+    def check_move(self, state: RatatatState, kind: str, action: Action) -> None:
         """Only the action types the phase accepts (:meth:`legal`); :meth:`why_not` says what is awaited."""
         if kind not in self.legal(state):
             raise IllegalAction(self.why_not(state, kind))
 
-    def begin_move(self, state: State) -> None:
+    def begin_move(self, state: RatatatState) -> None:
         state["events"] = []
 
-    def why_not(self, state: State, kind: str) -> str:
+    def why_not(self, state: Mapping[str, Any], kind: str) -> str:
         """Why an action of type ``kind`` is not allowed now, in words for the players."""
+        state = described(state)
         me = state["players"][state["current"]]
         phase = state["phase"]
         if kind == "reroll" and phase in (ROLLED, PICTURE_ROLLED):
@@ -339,7 +344,7 @@ class RatATatRoll(Engine[State]):
                 state["threshold"],
             ).format(name=me, n=state["threshold"])
         if kind == "take_pile" and phase == SPACE:
-            space = state["board"]["spaces"][state["landing"]]
+            space = landing_space(state)
             if space["kind"] == "balloon":
                 return _(
                     "the draw pile is only for card spaces: on a balloon space {name} takes the region's card"
@@ -367,7 +372,7 @@ class RatATatRoll(Engine[State]):
         awaited = words().format(name=me) if words is not None else _("the game is over")
         return _("not now: {what}").format(what=awaited)
 
-    def _resolve_words(self, state: State) -> str:
+    def _resolve_words(self, state: RatatatState) -> str:
         """What the current player does with the picture die's face ({name} left in)."""
         if state["picture"] == "swap":
             return _("{name} chooses a card to swap (My card …), or taps No swap")
@@ -377,7 +382,7 @@ class RatATatRoll(Engine[State]):
             return _("{name} takes the card the rat shows (tap Take …)")
         return _("{name} ends the turn: there is no card to take")
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def describe(self, action: Action, state: Mapping[str, Any] | None = None) -> str:
         """One line for the log and the undo prompt (:func:`wording.describe`)."""
         return wording.describe(action, state)
 

@@ -3,12 +3,13 @@ language (``companion.i18n``; called when the text is shown)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import Action, State
+from companion.games.base import Action
 from companion.i18n import _, ngettext, pgettext
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]
 
 
 def _face(face: Any) -> str:
@@ -32,14 +33,14 @@ _REGIONS = {
 }
 
 
-def region_name(state: State, region: int) -> str:
+def region_name(state: Mapping[str, Any], region: int) -> str:
     """Region ``region`` (0-based) by the colour the board gives it, in the current language ("Blue", "파랑")."""
     name = str(state["board"]["regions"][region]["name"])
     wording = _REGIONS.get(name)
     return wording() if wording is not None else name
 
 
-def _region(action: Action, state: State | None, named: bool) -> str | None:
+def _region(action: Action, state: Mapping[str, Any] | None, named: bool) -> str | None:
     """The action's region said by its colour when ``named`` and the board is known; else None."""
     region = action.get("region")
     if not named or state is None or not isinstance(region, int) or not 0 <= region < len(state["board"]["regions"]):
@@ -47,7 +48,7 @@ def _region(action: Action, state: State | None, named: bool) -> str | None:
     return region_name(state, region)
 
 
-def describe(action: Action, state: State | None = None, *, named: bool = False) -> str:
+def describe(action: Action, state: Mapping[str, Any] | None = None, *, named: bool = False) -> str:
     """One line for the log and the undo prompt; ``named``: regions by their colour ("the Blue region", as the
     screen says them) instead of their number (as the log and the exported lines keep them)."""
     colour = _region(action, state, named)
@@ -115,13 +116,13 @@ def describe(action: Action, state: State | None = None, *, named: bool = False)
     return words[str(kind)]() if str(kind) in words else str(kind)
 
 
-def player_name(state: State, seat: Any) -> str:
+def player_name(state: Mapping[str, Any], seat: Any) -> str:
     """The name of the player at ``seat``; the seat number if nobody sits there."""
     seats = state.get("seats", [])
     return str(state["players"][seats.index(seat)]) if seat in seats else str(seat)
 
 
-def event_text(event: Event, state: State) -> str:
+def event_text(event: Event, state: Mapping[str, Any]) -> str:
     """One event of the last action (``state["events"]``) as a sentence for the players."""
     kind = event.get("event")
     if kind == "picture_rerolled":
@@ -153,7 +154,7 @@ def event_text(event: Event, state: State) -> str:
     return fixed.get(str(kind), str(kind))
 
 
-def events_text(state: State) -> list[str]:
+def events_text(state: Mapping[str, Any]) -> list[str]:
     """Every event of the last action, in words."""
     return [event_text(event, state) for event in state.get("events", [])]
 
@@ -168,7 +169,7 @@ _SAID_BY: dict[str, tuple[str, ...]] = {
 }
 
 
-def outcome(action: Action, state: State, *, named: bool = False) -> str:
+def outcome(action: Action, state: Mapping[str, Any], *, named: bool = False) -> str:
     """What the message line says after ``action``: its log line and what came of it (tokens earned, an empty
     bank, a reshuffle), each said once; ``state`` is the game after it (``named``: as :func:`describe`)."""
     line = describe(action, state, named=named)
