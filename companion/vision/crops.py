@@ -10,6 +10,7 @@ import numpy as np
 CROP = 32  # side of the square crop the face classifier reads
 CROP_CONTEXT = 1.5  # the crop covers the die box grown this much
 SHRINK_FIRST = 4  # a die's crop area more than this many times the crop's side is shrunk by averaging first
+VIEWS = 4  # an unsure spot is read in this many views by each classifier: its crop and ``other_views``' three
 
 
 def crop_matrix(

@@ -1,7 +1,8 @@
 """The learned reader's detector (``dice_centernet.onnx``, CenterNet-style): the frame scaled and normalised for
 the network (``prepare``), run whole or in tiles, its heat-map peaks decoded into boxes (``decode``), the scale
 that suits the frame's dice (``second_look``), and the same die found twice kept once (``one_per_die``,
-``add_missing``). See :mod:`companion.vision.learned` for how the reader uses it."""
+``add_missing``). See :mod:`companion.vision.learned` for how the reader uses it; its thresholds are a
+:class:`~companion.vision.reader_settings.ReaderSettings`'."""
 
 from __future__ import annotations
 
@@ -10,25 +11,15 @@ import numpy as np
 
 from companion.vision.detections import Detections
 from companion.vision.networks import MODEL_PATH, Net, load_net
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
-LONG_SIDE = 512  # the frame's longer side is scaled to this before the network
-SWEET = (28.0, 72.0)  # die sizes (px at the network input) the detector reads best; see second_look
-TARGET = 40.0  # a second look scales the frame so its dice come out this size
-COARSE_SIDE = 192  # the quick look for a close-up when nothing sure was found at LONG_SIDE
-SURE_FIND = 0.5  # the detector's peaks this strong are taken as dice when judging their size
-TRUST_SMALL = 30.0  # in a big frame, finds measuring under this at the first look may be far smaller: look closer
-UNSURE_SIZE = 20.0  # in a big frame with no sure find at the first look, its finds are taken as at most this big
 TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big, overlapping by twice the margin
-MIN_SIDE, MAX_SIDE = 128, 1280  # bounds of the network input's longer side (and never over the frame's own)
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
-MAX_PEAKS = 400  # at most this many of the strongest peaks are taken from one look (memory and time stay bounded)
-MIN_CONFIDENCE = 0.3  # the detector alone (find_dice) reports no weaker peaks
-OVERSIZED, OVERSIZED_COUNT = 1.6, 3  # a box this much bigger than the median of this many sure dice is oversized
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 
 
-def resized(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+def resized(frame_bgr: np.ndarray, long_side: int = DEFAULT_SETTINGS.long_side) -> tuple[np.ndarray, float]:
     """The frame scaled to the network input's size (BGR uint8, sides padded to a multiple of ``MULTIPLE``) and
     the scale from frame pixels to input pixels."""
     img = frame_bgr if frame_bgr.ndim == 3 else cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
@@ -54,15 +45,24 @@ def to_blob(small: np.ndarray) -> np.ndarray:
     return blob
 
 
-def prepare(frame_bgr: np.ndarray, long_side: int = LONG_SIDE) -> tuple[np.ndarray, float]:
+def prepare(frame_bgr: np.ndarray, long_side: int = DEFAULT_SETTINGS.long_side) -> tuple[np.ndarray, float]:
     """The network input (1, 3, H, W) float32 and the scale from frame pixels to input pixels."""
     small, f = resized(frame_bgr, long_side)
     return to_blob(small), f
 
 
-def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE, stride: int = STRIDE) -> Detections:
-    """Network output (1, 10, h, w) -> dice in frame pixels: peaks of the strongest value map (3x3 local maxima,
-    then a weaker peak inside a stronger die's box goes), value = the map that peaks, box from size and offset."""
+def decode(
+    out: np.ndarray,
+    scale: float,
+    min_confidence: float | None = None,
+    stride: int = STRIDE,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> Detections:
+    """Network output (1, 10, h, w) -> dice in frame pixels: peaks of the strongest value map (3x3 local maxima
+    of at least ``min_confidence``, default ``settings.min_confidence``; at most ``settings.max_peaks``, then a
+    weaker peak inside a stronger die's box goes), value = the map that peaks, box from size and offset."""
+    if min_confidence is None:
+        min_confidence = settings.min_confidence
     heat, wh, off = out[0, :6], out[0, 6:8], out[0, 8:10]
     top = heat.max(axis=0)
     peaks = (top == cv2.dilate(top, np.ones((3, 3), np.uint8))) & (top >= min_confidence)
@@ -70,7 +70,7 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     if not len(ys):
         return Detections.empty()
     conf = top[ys, xs]
-    order = np.argsort(-conf, kind="stable")[:MAX_PEAKS]  # a dotted cloth can give thousands: memory is N x N
+    order = np.argsort(-conf, kind="stable")[: settings.max_peaks]  # a dotted cloth can give thousands: memory is N x N
     ys, xs, conf = ys[order], xs[order], conf[order]
     values = heat[:, ys, xs].argmax(axis=0) + 1
     cx = (xs + off[0, ys, xs]) * stride / scale
@@ -80,7 +80,7 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
         np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
     )  # near[i, k]: peak i lies inside die k's box (or k inside i's), both ways the same
-    big = oversized(np.maximum(bw, bh), conf)
+    big = oversized(np.maximum(bw, bh), conf, settings)
     keep: list[int] = []
     for i in range(len(ys)):  # strongest first: a peak near a die already kept goes (not near an oversized box)
         if not (near[i, keep] & ~big[keep]).any():
@@ -90,15 +90,15 @@ def decode(out: np.ndarray, scale: float, min_confidence: float = MIN_CONFIDENCE
     return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
 
 
-def oversized(sides: np.ndarray, confidences: np.ndarray, sure: float = SURE_FIND) -> np.ndarray:
-    """Which boxes are far bigger than the frame's other dice (a side over ``OVERSIZED`` x the median side of
-    the sure ones, with at least ``OVERSIZED_COUNT`` of those): touching dice boxed as one giant die. Such a box
-    must not delete the dice inside it."""
+def oversized(sides: np.ndarray, confidences: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> np.ndarray:
+    """Which boxes are far bigger than the frame's other dice (a side over ``settings.oversized`` x the median
+    side of the sure ones, ``sure_find``, with at least ``oversized_count`` of those): touching dice boxed as one
+    giant die. Such a box must not delete the dice inside it."""
     sides = np.asarray(sides, np.float64)
-    sure_sides = sides[np.asarray(confidences) >= sure]
-    if len(sure_sides) < OVERSIZED_COUNT:
+    sure_sides = sides[np.asarray(confidences) >= settings.sure_find]
+    if len(sure_sides) < settings.oversized_count:
         return np.zeros(len(sides), bool)
-    return np.asarray(sides > OVERSIZED * float(np.median(sure_sides)))
+    return np.asarray(sides > settings.oversized * float(np.median(sure_sides)))
 
 
 def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TILE_MARGIN) -> np.ndarray:
@@ -128,22 +128,26 @@ def run_in_tiles(net: Net, small: np.ndarray, tile: int = TILE, margin: int = TI
     return out
 
 
-def find_dice(frame_bgr: np.ndarray, min_confidence: float = MIN_CONFIDENCE, long_side: int = LONG_SIDE) -> Detections:
-    """The detector alone: every die-like spot in a BGR frame with its value guess and peak height; boxes in the
-    frame's pixels, sorted left to right. ``long_side``: the frame's longer side at the network's input (an input
-    bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
-    small, f = resized(frame_bgr, long_side)
+def find_dice(
+    frame_bgr: np.ndarray,
+    min_confidence: float | None = None,
+    long_side: int | None = None,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> Detections:
+    """The detector alone: every die-like spot in a BGR frame with its value guess and peak height (peaks of at
+    least ``min_confidence``, default ``settings.min_confidence``); boxes in the frame's pixels, sorted left to
+    right. ``long_side``: the frame's longer side at the network's input (default ``settings.long_side``; an
+    input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
+    small, f = resized(frame_bgr, settings.long_side if long_side is None else long_side)
     out = run_in_tiles(load_net(str(MODEL_PATH)), small)
-    det = decode(out, f, min_confidence)
+    det = decode(out, f, min_confidence, settings=settings)
     if len(det):
         h, w = frame_bgr.shape[:2]
         det = det.replace(boxes=np.clip(det.boxes, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.int32))
     return det.sorted_left_to_right()
 
 
-def sure_size(
-    found: Detections, frame_hw: tuple[int, int], long_side: int, at_least: float = SURE_FIND
-) -> float | None:
+def sure_size(found: Detections, frame_hw: tuple[int, int], long_side: int, at_least: float) -> float | None:
     """The median size (longer box side, px at the network input) of the detector's sure finds (peaks of at least
     ``at_least``); None without any."""
     sure = found[found.confidences >= at_least] if len(found) else found
@@ -153,29 +157,40 @@ def sure_size(
     return float(size) * long_side / max(frame_hw)
 
 
-def scale_for(size: float, frame_hw: tuple[int, int], long_side: int) -> int:
+def scale_for(
+    size: float, frame_hw: tuple[int, int], long_side: int, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> int:
     """The network input's longer side at which dice now ``size`` px at an input of ``long_side`` come out
-    ``TARGET`` px (a multiple of ``MULTIPLE``, within ``MIN_SIDE``..``MAX_SIDE``, never over the frame's own:
-    blowing a frame up shows nothing new)."""
-    top = max(MIN_SIDE, min(MAX_SIDE, max(frame_hw)))
-    return int(np.clip(round(long_side * TARGET / size / MULTIPLE) * MULTIPLE, MIN_SIDE, top))
+    ``settings.target`` px (a multiple of ``MULTIPLE``, within ``min_side``..``max_side``, never over the frame's
+    own: blowing a frame up shows nothing new)."""
+    low = settings.min_side
+    top = max(low, min(settings.max_side, max(frame_hw)))
+    return int(np.clip(round(long_side * settings.target / size / MULTIPLE) * MULTIPLE, low, top))
 
 
-def second_look(found: Detections, frame_hw: tuple[int, int], long_side: int = LONG_SIDE) -> int | None:
+def second_look(
+    found: Detections,
+    frame_hw: tuple[int, int],
+    long_side: int | None = None,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> int | None:
     """The network input size (longer side) for a second look at a frame whose dice came out much bigger or
-    smaller than the detector reads best (``SWEET``, judged by the median size of its sure finds, ``SURE_FIND``),
-    such that they come out ``TARGET`` px; None when the first look is the right one (or found no sure die, or the
-    frame is too small to show more)."""
-    size = sure_size(found, frame_hw, long_side)
-    if size is None or SWEET[0] <= size <= SWEET[1]:
+    smaller than the detector reads best (``settings.sweet``, judged by the median size of its sure finds,
+    ``sure_find``), such that they come out ``target`` px; None when the first look is the right one (or found no
+    sure die, or the frame is too small to show more). ``long_side``: the first look's (default
+    ``settings.long_side``)."""
+    if long_side is None:
+        long_side = settings.long_side
+    size = sure_size(found, frame_hw, long_side, settings.sure_find)
+    if size is None or settings.sweet[0] <= size <= settings.sweet[1]:
         return None
-    side = scale_for(size, frame_hw, long_side)
+    side = scale_for(size, frame_hw, long_side, settings)
     if side > long_side and max(frame_hw) < 1.5 * long_side:
         return None  # a frame hardly bigger than the first look's input has nothing finer to show
     return None if side == long_side else side
 
 
-def one_per_die(det: Detections) -> Detections:
+def one_per_die(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
     """A reading whose centre lies inside the box of a surer reading is the same die seen twice (a pip or a
     corner of it read as a die of its own): it goes. A box far bigger than the frame's other dice (``oversized``)
     deletes nothing: it is touching dice boxed as one, and holding the centres of two or more readings it goes
@@ -184,7 +199,7 @@ def one_per_die(det: Detections) -> Detections:
         return det
     c, b = det.centres, det.boxes
     sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-    big = oversized(sides, det.confidences)
+    big = oversized(sides, det.confidences, settings)
     inside = (b[:, None, 0] <= c[None, :, 0]) & (c[None, :, 0] <= b[:, None, 2])
     inside &= (b[:, None, 1] <= c[None, :, 1]) & (c[None, :, 1] <= b[:, None, 3])  # inside[k, i]: i's centre in k
     np.fill_diagonal(inside, False)

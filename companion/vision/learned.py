@@ -2,15 +2,15 @@
 by OpenCV's ``dnn``; ``COMPANION_DNN=opencv`` or ``onnxruntime`` picks one).
 
 1. The detector (``dice_centernet.onnx``, CenterNet-style): the frame is shrunk so its longer side is
-   ``LONG_SIDE`` px and padded to a multiple of 16; on a grid 4x coarser it gives one heat map per face value
+   ``long_side`` px and padded to a multiple of 16; on a grid 4x coarser it gives one heat map per face value
    (1-6), the log box size and the sub-cell centre offset. Local maxima of the strongest heat map are die-like
-   spots. It is asked for weak peaks too (``FIND_THRESHOLD``), so few dice are missed. It reads dice best at
-   ``SWEET`` px; a frame whose dice come out far bigger (a close-up) or smaller (a wide, sharp photo) is looked at
+   spots. It is asked for weak peaks too (``find_threshold``), so few dice are missed. It reads dice best at
+   ``sweet`` px; a frame whose dice come out far bigger (a close-up) or smaller (a wide, sharp photo) is looked at
    again at the scale that suits them (``find_at_the_right_scale``).
 2. The face classifiers (``dice_faces_stitched.onnx`` and ``dice_faces.onnx``, two training runs): each spot is
    cut out again from the full-resolution frame (``crop_matrix``: the box grown by ``CROP_CONTEXT``, made square,
    ``CROP`` px, normalised for lighting) and read as "no die" or a face 1-6. The spots the first is unsure of
-   (``SURE``) are read again by both, each in four views (mirrored and turned). A spot either classifier thinks is
+   (``sure``) are read again by both, each in four views (mirrored and turned). A spot either classifier thinks is
    no die goes; the most likely face of their mean is the value and its probability the confidence. A spot
    called no die whose box is far from the size of the frame's sure dice is read again at that size
    (``reread_odd_sizes``: a white die on a white table is boxed by its pips alone). A reading centred inside a
@@ -20,7 +20,10 @@ Trained by ``tools/dicetrain/train.py`` and ``train_values.py`` (PyTorch, offlin
 time. Deterministic.
 
 Here: the two-stage reader and the classifiers; the detector is :mod:`companion.vision.detector`'s, the crops
-:mod:`companion.vision.crops`', what runs the networks :mod:`companion.vision.networks`'.
+:mod:`companion.vision.crops`', what runs the networks :mod:`companion.vision.networks`'. The thresholds and sizes
+named in ``double quotes`` in lower case are fields of a
+:class:`~companion.vision.reader_settings.ReaderSettings` (the shipped values by default), which
+``read_dice_learned`` takes and passes down.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from companion.vision.crops import (
     CROP,
     CROP_CONTEXT,
     SHRINK_FIRST,
+    VIEWS,
     crop_matrix,
     die_crops,
     normalise_crop,
@@ -44,25 +48,12 @@ from companion.vision.crops import (
 )
 from companion.vision.detections import Detections
 from companion.vision.detector import (
-    COARSE_SIDE,
-    LONG_SIDE,
-    MAX_PEAKS,
-    MAX_SIDE,
     MEAN,
-    MIN_CONFIDENCE,
-    MIN_SIDE,
     MULTIPLE,
-    OVERSIZED,
-    OVERSIZED_COUNT,
     SCALE,
     STRIDE,
-    SURE_FIND,
-    SWEET,
-    TARGET,
     TILE,
     TILE_MARGIN,
-    TRUST_SMALL,
-    UNSURE_SIZE,
     add_missing,
     decode,
     find_dice,
@@ -87,45 +78,29 @@ from companion.vision.networks import (
     load_net,
     onnxruntime,
 )
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 __all__ = [
     "BACKENDS",
-    "COARSE_SIDE",
     "CROP",
-    "CROP_BATCH",
     "CROP_CONTEXT",
-    "DIE_THRESHOLD",
+    "DEFAULT_SETTINGS",
     "FACES_PATHS",
-    "FIND_THRESHOLD",
     "LAYOUT_PATHS",
-    "LONG_SIDE",
-    "MAX_PEAKS",
-    "MAX_SIDE",
     "MEAN",
-    "MIN_CONFIDENCE",
-    "MIN_SIDE",
     "MODEL_PATH",
     "MULTIPLE",
-    "ODD_SIDES",
-    "OVERSIZED",
-    "OVERSIZED_COUNT",
     "SCALE",
     "SHRINK_FIRST",
-    "SIZE_SURE",
     "STRIDE",
-    "SURE",
-    "SURE_FIND",
-    "SWEET",
-    "TARGET",
     "TILE",
     "TILE_MARGIN",
-    "TRUST_SMALL",
-    "UNSURE_SIZE",
     "VIEWS",
     "ModelLoadError",
     "Net",
     "OpenCvNet",
     "OrtNet",
+    "ReaderSettings",
     "add_missing",
     "backend",
     "classify_faces",
@@ -162,12 +137,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FIND_THRESHOLD = 0.2  # the two-stage reader asks the detector for peaks this weak, then the classifier decides
-SURE = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not re-read
-VIEWS = 4  # an unsure spot is read in this many views by each classifier (``other_views``)
-DIE_THRESHOLD = 0.5  # a found spot the classifier gives less than this probability of being a die goes
-SIZE_SURE = 0.8  # readings at least this sure set a frame's typical die size (``reread_odd_sizes``)
-ODD_SIDES = (0.8, 1.25)  # a box with a side outside these multiples of the typical die size is the wrong size
 FACES_PATHS = (  # two face classifiers from two training runs (see classify_faces)
     Path(__file__).parent / "models" / "dice_faces_stitched.onnx",  # first: it also knows stitched tray rims
     Path(__file__).parent / "models" / "dice_faces.onnx",
@@ -176,7 +145,6 @@ LAYOUT_PATHS = (  # a second opinion (see second_opinion): the pair trained on m
     Path(__file__).parent / "models" / "dice_faces_layouts_stitched.onnx",
     Path(__file__).parent / "models" / "dice_faces_layouts.onnx",
 )
-CROP_BATCH = 96  # the classifiers read at most this many crops in one run (memory)
 
 
 def load_faces(runner: str | None = None) -> list[Net]:
@@ -206,6 +174,7 @@ def classify_faces(
     die_threshold: float | None = None,
     sure: float | None = None,
     nets: list[Net] | None = None,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> np.ndarray:
     """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The first classifier
     reads every crop; the spots it is unsure of are read again, by every classifier, in ``VIEWS`` views each
@@ -214,12 +183,14 @@ def classify_faces(
     out among the values as their mean probabilities say. Spots the first classifier is not unsure of keep its
     row: with ``die_threshold``, a spot it already rules out (die probability under it; it would go anyway); with
     ``sure``, a spot it calls a die at least this surely and whose face takes at least this share of it (on the
-    photos, a second opinion never changed such a reading). ``nets``: other classifiers (default ``load_faces()``)."""
+    photos, a second opinion never changed such a reading). ``nets``: other classifiers (default ``load_faces()``);
+    ``settings.crop_batch``: at most this many crops in one run."""
     if not len(boxes):
         return np.zeros((0, 7), np.float32)
     crops = die_crops(frame_bgr, boxes)
     nets = nets or load_faces()
-    first = run_batched(nets[0], crops).reshape(len(boxes), 7)
+    batch = settings.crop_batch
+    first = run_batched(nets[0], crops, batch).reshape(len(boxes), 7)
     die = 1.0 - first[:, 0]
     rest = np.ones(len(boxes), dtype=bool)
     if die_threshold is not None:
@@ -231,14 +202,15 @@ def classify_faces(
         n = int(rest.sum())
         again = np.ascontiguousarray(crops[rest])
         more = other_views(again)
-        each = [np.concatenate([first[rest][None], run_batched(nets[0], more).reshape(VIEWS - 1, n, 7)]).mean(axis=0)]
+        views = run_batched(nets[0], more, batch).reshape(VIEWS - 1, n, 7)
+        each = [np.concatenate([first[rest][None], views]).mean(axis=0)]
         for net in nets[1:]:
-            each.append(run_batched(net, np.concatenate([again, more])).reshape(VIEWS, n, 7).mean(axis=0))
+            each.append(run_batched(net, np.concatenate([again, more]), batch).reshape(VIEWS, n, 7).mean(axis=0))
         out[rest] = combine(np.stack(each))
     return out
 
 
-def run_batched(net: Net, crops: np.ndarray, batch: int = CROP_BATCH) -> np.ndarray:
+def run_batched(net: Net, crops: np.ndarray, batch: int = DEFAULT_SETTINGS.crop_batch) -> np.ndarray:
     """A classifier on (N, 3, S, S) crops, at most ``batch`` at a time: its working memory grows with the batch
     (a crowded 1920 px frame's 412 views of unsure spots in one run took ~30 MB more at peak)."""
     if len(crops) <= batch:
@@ -254,77 +226,80 @@ def combine(each: np.ndarray) -> np.ndarray:
     return np.concatenate([no_die[:, None], values], axis=1).astype(np.float32)
 
 
-def find_at_the_right_scale(frame_bgr: np.ndarray, min_confidence: float = FIND_THRESHOLD) -> Detections:
-    """The detector's finds at the scale that suits the frame's dice: first at ``LONG_SIDE``; if the dice come
-    out far from the size it reads best, again at the scale that brings them to ``TARGET`` (``second_look``). If
-    nothing sure came out, the dice may be too big to be seen whole (a close-up): a quick look at
-    ``COARSE_SIDE`` decides, and its finds count only if they are at least ``SWEET[0]`` there (dice of a usual
-    size are too small to be sure at that scale, so an empty tray costs one small extra pass); or too small to be
-    sure: in a big frame, the weak finds' size decides whether to look closer. The weak finds' size counts in a
-    big frame even when a few sure ones came out the right size: dice too small to be sure are most of the weak
-    finds, and the few sure ones' boxes come out too big (a wide 2x2 view of the felt photos, dice ~20 px at the
-    first look: 4 sure finds of 120 dice, measured 33 px). A closer look measures the dice again and, if they are
-    still too small, looks closer once more: the detector makes dice far smaller than it was trained on come out
-    bigger than they are (10-17 px as 20-29 px), so the first closer look falls short, and at the first look
-    finds measuring under ``TRUST_SMALL`` (a little over ``SWEET[0]``) are looked at closer (felt dice tiled 3x3,
-    13 px at the first look, measured 28.5 px). With no sure find at all there, the weak finds' size says little
-    (felt dice tiled 4x4, 7-12 px, measured 30-36 px): they are taken as at most ``UNSURE_SIZE`` (a look at least
-    twice as close), and measured again there."""
+def find_at_the_right_scale(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+    """The detector's finds (peaks of at least ``find_threshold``) at the scale that suits the frame's dice: first
+    at ``long_side``; if the dice come out far from the size it reads best, again at the scale that brings them to
+    ``target`` (``second_look``). If nothing sure came out, the dice may be too big to be seen whole (a close-up):
+    a quick look at ``coarse_side`` decides, and its finds count only if they are at least ``sweet[0]`` there
+    (dice of a usual size are too small to be sure at that scale, so an empty tray costs one small extra pass);
+    or too small to be sure: in a big frame, the weak finds' size decides whether to look closer. The weak finds'
+    size counts in a big frame even when a few sure ones came out the right size: dice too small to be sure are
+    most of the weak finds, and the few sure ones' boxes come out too big (a wide 2x2 view of the felt photos,
+    dice ~20 px at the first look: 4 sure finds of 120 dice, measured 33 px). A closer look measures the dice
+    again and, if they are still too small, looks closer once more: the detector makes dice far smaller than it
+    was trained on come out bigger than they are (10-17 px as 20-29 px), so the first closer look falls short,
+    and at the first look finds measuring under ``trust_small`` (a little over ``sweet[0]``) are looked at closer
+    (felt dice tiled 3x3, 13 px at the first look, measured 28.5 px). With no sure find at all there, the weak
+    finds' size says little (felt dice tiled 4x4, 7-12 px, measured 30-36 px): they are taken as at most
+    ``unsure_size`` (a look at least twice as close), and measured again there. All of these are ``settings``'."""
+    s = settings
+    weak, first_side = s.find_threshold, s.long_side
     hw = frame_bgr.shape[:2]
-    found = find_dice(frame_bgr, min_confidence)
-    side = second_look(found, hw)
-    nothing_sure = sure_size(found, hw, LONG_SIDE) is None
+    found = find_dice(frame_bgr, weak, first_side, s)
+    side = second_look(found, hw, first_side, s)
+    nothing_sure = sure_size(found, hw, first_side, s.sure_find) is None
     if side is None and nothing_sure:
-        coarse = find_dice(frame_bgr, min_confidence, COARSE_SIDE)
-        size = sure_size(coarse, hw, COARSE_SIDE)
-        if size is not None and size >= SWEET[0]:
-            side = second_look(coarse, hw, COARSE_SIDE)
+        coarse = find_dice(frame_bgr, weak, s.coarse_side, s)
+        size = sure_size(coarse, hw, s.coarse_side, s.sure_find)
+        if size is not None and size >= s.sweet[0]:
+            side = second_look(coarse, hw, s.coarse_side, s)
             if side is None:
                 return add_missing(coarse, found)
-    if side is None and max(hw) >= 1.5 * LONG_SIDE:  # no close-up: a big sharp frame has finer detail to show
-        size = sure_size(found, hw, LONG_SIDE, min_confidence)
+    if side is None and max(hw) >= 1.5 * first_side:  # no close-up: a big sharp frame has finer detail to show
+        size = sure_size(found, hw, first_side, weak)
         if size is not None and nothing_sure:  # then the size says little: 7-12 px dice measured 30-36 px
-            size = min(size, UNSURE_SIZE)
-        side = scale_for(size, hw, LONG_SIDE) if size is not None and size < TRUST_SMALL else None
+            size = min(size, s.unsure_size)
+        side = scale_for(size, hw, first_side, s) if size is not None and size < s.trust_small else None
     if side is None:
         return found
     first = found
-    found = find_dice(frame_bgr, min_confidence, side)
-    if side > LONG_SIDE:  # measured again: tiny dice come out too big at the first look, so it fell short
-        size = sure_size(found, hw, side, min_confidence)
-        again = LONG_SIDE if size is None or size >= SWEET[0] else scale_for(size, hw, side)
+    found = find_dice(frame_bgr, weak, side, s)
+    if side > first_side:  # measured again: tiny dice come out too big at the first look, so it fell short
+        size = sure_size(found, hw, side, weak)
+        again = first_side if size is None or size >= s.sweet[0] else scale_for(size, hw, side, s)
         if again > side:
-            found = find_dice(frame_bgr, min_confidence, again)
+            found = find_dice(frame_bgr, weak, again, s)
     return add_missing(found, first)  # the closer look adds to the first one's finds, never replaces them
 
 
 def reread_odd_sizes(
-    frame_bgr: np.ndarray, boxes: np.ndarray, p: np.ndarray, die_threshold: float = DIE_THRESHOLD
+    frame_bgr: np.ndarray, boxes: np.ndarray, p: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dice in one frame are about the same size. A spot the classifiers call no die (die probability under
-    ``die_threshold``) whose box has a side outside ``ODD_SIDES`` times the frame's typical die size (the median
-    of the readings at least ``SIZE_SURE`` sure; three are needed) is read again in a square box of that size
+    ``die_threshold``) whose box has a side outside ``odd_sides`` times the frame's typical die size (the median
+    of the readings at least ``size_sure`` sure; three are needed) is read again in a square box of that size
     about the same centre, and the new reading replaces it (box and probabilities) when it is a die read at
-    least ``SIZE_SURE`` surely. This finds the dice whose body the detector could not see: a white die on a white
+    least ``size_sure`` surely. This finds the dice whose body the detector could not see: a white die on a white
     table is boxed by its pip pattern alone, and a crop around a 3's diagonal looks like no die. Spots read as
-    dice are never changed. ``boxes`` (N, 4) float and ``p`` (N, 7) as from ``classify_faces``; returns new
-    arrays."""
+    dice are never changed. ``boxes`` (N, 4) float and ``p`` (N, 7) as from ``classify_faces``; the thresholds
+    are ``settings``'; returns new arrays."""
+    die_threshold, odd_sides = settings.die_threshold, settings.odd_sides
     best = p[:, 1:].max(axis=1) if len(p) else np.zeros(0, np.float32)
-    sure = best >= SIZE_SURE
+    sure = best >= settings.size_sure
     if sure.sum() < 3:
         return boxes, p
     sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1)
     typical = float(np.median(np.sqrt(np.prod(np.maximum(sides[sure], 1.0), axis=1))))
     rel = sides / typical
-    odd = ((1.0 - p[:, 0]) < die_threshold) & ((rel.min(axis=1) < ODD_SIDES[0]) | (rel.max(axis=1) > ODD_SIDES[1]))
+    odd = ((1.0 - p[:, 0]) < die_threshold) & ((rel.min(axis=1) < odd_sides[0]) | (rel.max(axis=1) > odd_sides[1]))
     if not odd.any():
         return boxes, p
     centres = (boxes[odd, :2] + boxes[odd, 2:]) / 2
     square = np.concatenate([centres - typical / 2, centres + typical / 2], axis=1).astype(np.float32)
     h, w = frame_bgr.shape[:2]
     square = np.clip(square, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.float32)
-    again = classify_faces(frame_bgr, square, die_threshold, SURE)
-    take = (again[:, 1:].max(axis=1) >= SIZE_SURE) & ((1.0 - again[:, 0]) >= die_threshold)
+    again = classify_faces(frame_bgr, square, die_threshold, settings.sure, settings=settings)
+    take = (again[:, 1:].max(axis=1) >= settings.size_sure) & ((1.0 - again[:, 0]) >= die_threshold)
     if not take.any():
         return boxes, p
     idx = np.flatnonzero(odd)[take]
@@ -338,21 +313,23 @@ def second_opinion(
     boxes: np.ndarray,
     p: np.ndarray,
     peaks: np.ndarray,
-    die_threshold: float = DIE_THRESHOLD,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> np.ndarray:
     """Dice makers lay out pips differently: many dice have a big 1 (Chinese dice a big red 1 and red 4s), and
     the face classifiers, trained on the photos' dice, called every such 1 "no die" though the detector had found
     it. A spot the classifiers rule out (die probability under ``die_threshold``) that the detector found at least
-    as surely as it reports a die on its own (``MIN_CONFIDENCE``) is read again, in ``VIEWS`` views, by the
+    as surely as it reports a die on its own (``min_confidence``) is read again, in ``VIEWS`` views, by the
     classifiers trained on other pip layouts too (``LAYOUT_PATHS``; ``train_values --styles``); their reading
     replaces the first when they read one face at least ``die_threshold`` surely. (Used as the only
     classifiers, that pair read 0.4 points fewer held-out felt-tray dice and reported five more false ones; as a
     second opinion, where the first pair has already said no, it only adds dice where that pair saw none.) ``p``
-    (N, 7) as from ``classify_faces``, ``peaks`` (N,) the detector's; returns new probabilities."""
-    ask = ((1.0 - p[:, 0]) < die_threshold) & (peaks >= MIN_CONFIDENCE)
+    (N, 7) as from ``classify_faces``, ``peaks`` (N,) the detector's; the thresholds are ``settings``'; returns
+    new probabilities."""
+    die_threshold = settings.die_threshold
+    ask = ((1.0 - p[:, 0]) < die_threshold) & (peaks >= settings.min_confidence)
     if not ask.any():
         return p
-    again = classify_faces(frame_bgr, boxes[ask], nets=load_layout_faces())
+    again = classify_faces(frame_bgr, boxes[ask], nets=load_layout_faces(), settings=settings)
     take = again[:, 1:].max(axis=1) >= die_threshold
     if not take.any():
         return p
@@ -361,20 +338,20 @@ def second_opinion(
     return p
 
 
-def read_candidates(
-    frame_bgr: np.ndarray, find_threshold: float = FIND_THRESHOLD, die_threshold: float = DIE_THRESHOLD
-) -> Detections:
+def read_candidates(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
     """The dice the detector and the face classifiers agree on, before the verifier and ``one_per_die``: the
-    detector proposes die-like spots (a low threshold, so few dice are missed), then the face classifiers read
-    each spot again from a full-resolution crop; a spot they think is no die (probability of a die under
-    ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its probability."""
-    found = find_at_the_right_scale(frame_bgr, find_threshold)
+    detector proposes die-like spots (a low threshold, ``find_threshold``, so few dice are missed), then the face
+    classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
+    die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
+    probability. The thresholds are ``settings``'."""
+    found = find_at_the_right_scale(frame_bgr, settings)
     if not len(found):
         return found
+    die_threshold = settings.die_threshold
     boxes = found.boxes.astype(np.float32)
-    p = classify_faces(frame_bgr, boxes, die_threshold, SURE)
-    boxes, p = reread_odd_sizes(frame_bgr, boxes, p, die_threshold)
-    p = second_opinion(frame_bgr, boxes, p, found.confidences, die_threshold)
+    p = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
+    boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings)
+    p = second_opinion(frame_bgr, boxes, p, found.confidences, settings)
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold
@@ -386,16 +363,12 @@ def read_candidates(
     )[keep]
 
 
-def read_dice_learned(
-    frame_bgr: np.ndarray,
-    find_threshold: float = FIND_THRESHOLD,
-    die_threshold: float = DIE_THRESHOLD,
-    verify_threshold: float | None = verifier.THRESHOLD,
-) -> Detections:
+def read_dice_learned(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
     """Find every die in a BGR frame and read its top face (``read_candidates``), drop what the die verifier
-    gives under ``verify_threshold`` of being a die (``verifier.verify``; None: no verifier), and keep one reading
-    per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right."""
-    read = read_candidates(frame_bgr, find_threshold, die_threshold)
-    if verify_threshold is not None and len(read):
-        read = verifier.verify(frame_bgr, read, verify_threshold)
-    return one_per_die(read).sorted_left_to_right()
+    gives under ``settings.verify_threshold`` of being a die (``verifier.verify``; none when ``settings.verify``
+    is False), and keep one reading per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right.
+    ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default)."""
+    read = read_candidates(frame_bgr, settings)
+    if settings.verify and len(read):
+        read = verifier.verify(frame_bgr, read, settings)
+    return one_per_die(read, settings).sorted_left_to_right()

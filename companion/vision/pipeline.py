@@ -19,6 +19,7 @@ import numpy as np
 from companion.vision.detections import Detections
 from companion.vision.faces import FaceSettings, group_pips, quantiles
 from companion.vision.pips import Pips, PipSettings, find_pips
+from companion.vision.reader_settings import ReaderSettings
 from companion.vision.roll import PIPS, DieRead, Roll
 
 log = logging.getLogger(__name__)
@@ -38,13 +39,15 @@ class DieClassifier(Protocol):
 @dataclass(frozen=True)
 class VisionProfile:
     """What the reader may know about the table: the tray outline (4 corners in frame pixels, any order around;
-    the reader then works on a straight-on view of the tray), an empty-tray reference frame, stage settings, and
-    extra per-die classifiers (other die kinds)."""
+    the reader then works on a straight-on view of the tray), an empty-tray reference frame, stage settings (the
+    classical reader's ``pips`` and ``faces``, the learned reader's ``learned``), and extra per-die classifiers
+    (other die kinds)."""
 
     tray_quad: Sequence[Sequence[float]] | None = None
     reference_bgr: np.ndarray | None = None
     pips: PipSettings = field(default_factory=PipSettings)
     faces: FaceSettings = field(default_factory=FaceSettings)
+    learned: ReaderSettings = field(default_factory=ReaderSettings)  # the learned reader's thresholds (learned.py)
     classifiers: tuple[DieClassifier, ...] = ()
     max_side: int = 1280  # larger frames are shrunk first (boxes are reported in the original pixels)
     reference_diff: float = 30.0  # grey/colour change that counts as "something is here now"
@@ -236,13 +239,13 @@ def warm_up(profile: VisionProfile | None = None) -> None:
 
 
 def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) -> Detections:
-    """The learned reader on one image (imported on first use: it loads the network files). Should a network file
-    be missing or damaged (a broken install), the classical reader stands in, with one logged error naming the
-    file, so the table keeps its dice reader."""
+    """The learned reader on one image, with ``p.learned``'s thresholds (imported on first use: it loads the
+    network files). Should a network file be missing or damaged (a broken install), the classical reader stands
+    in, with one logged error naming the file, so the table keeps its dice reader."""
     from companion.vision.learned import ModelLoadError, read_dice_learned
 
     try:
-        return read_dice_learned(image_bgr)
+        return read_dice_learned(image_bgr, (p or DEFAULT_PROFILE).learned)
     except (FileNotFoundError, ModelLoadError) as err:
         if str(err) not in _missing_model_logged:
             _missing_model_logged.add(str(err))

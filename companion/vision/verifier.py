@@ -5,7 +5,9 @@ and plain renders: a round hole in a table, a dust speck, a button, a printed or
 studs can look like a sure die to them. The verifier (``models/dice_verifier.onnx``, a small CNN trained by
 ``tools/dicetrain/train_verifier.py`` on hard negatives of every such kind and on dice of every look) sees each
 candidate with its surroundings, the box grown ``CONTEXT`` times into a ``CROP`` px square, and gives the
-probability that it is a die. A candidate under ``THRESHOLD`` is dropped, whatever its value confidence.
+probability that it is a die. A candidate under ``verify_threshold`` (a
+:class:`~companion.vision.reader_settings.ReaderSettings` field, as the verifier's other thresholds) is dropped,
+whatever its value confidence.
 
 The network runs as the other dice networks do (``learned.load_net``: onnxruntime, else OpenCV's ``dnn``).
 Should its file be missing (an install without it), nothing is dropped and one error is logged.
@@ -20,16 +22,13 @@ import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 log = logging.getLogger(__name__)
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_verifier.onnx"
 CROP = 48  # side of the square crop the verifier reads
 CONTEXT = 2.25  # the crop covers the candidate box grown this much (the die and what lies around it)
-THRESHOLD = 0.5  # a candidate the verifier gives a lower die probability goes (chosen on the validation parts: docs)
-SURE_SIZE = 0.9  # dice the verifier is this sure of set the frame's typical die size (at_the_frames_size)
-ODD = (0.7, 1.4)  # a box with a side outside these multiples of the typical die is looked at again at that size
-UNSURE = 0.85  # a die kept with a lower die probability is flagged for the player to check
 _missing_logged: set[str] = set()
 
 
@@ -53,9 +52,12 @@ def crops(frame_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return out
 
 
-def die_probability(frame_bgr: np.ndarray, boxes: np.ndarray, path: Path | None = None) -> np.ndarray | None:
+def die_probability(
+    frame_bgr: np.ndarray, boxes: np.ndarray, path: Path | None = None, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> np.ndarray | None:
     """Per box, the verifier's probability that it is a die's top face (``path``: another model file than
-    ``MODEL_PATH``); None when the model cannot be loaded (said once in the log)."""
+    ``MODEL_PATH``; at most ``settings.crop_batch`` crops in one run); None when the model cannot be loaded (said
+    once in the log)."""
     from companion.vision.learned import ModelLoadError, load_net, run_batched
 
     try:
@@ -67,48 +69,54 @@ def die_probability(frame_bgr: np.ndarray, boxes: np.ndarray, path: Path | None 
         return None
     if not len(boxes):
         return np.zeros(0, np.float32)
-    p = run_batched(net, crops(frame_bgr, boxes))
+    p = run_batched(net, crops(frame_bgr, boxes), settings.crop_batch)
     return np.asarray(p[:, 1], np.float32)
 
 
 def verify(
-    frame_bgr: np.ndarray, det: Detections, threshold: float = THRESHOLD, path: Path | None = None
+    frame_bgr: np.ndarray, det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS, path: Path | None = None
 ) -> Detections:
-    """The dice the verifier takes for dice (probability at least ``threshold``), each with its probability in
-    ``data["die"]`` and flagged when it is under ``UNSURE``; all of them, as they were, when the model is
-    missing."""
+    """The dice the verifier takes for dice (probability at least ``settings.verify_threshold``), each with its
+    probability in ``data["die"]`` and flagged when it is under ``verify_unsure``; all of them, as they were, when
+    the model is missing. (Whether to verify at all, ``settings.verify``, is the caller's to decide.)"""
     if not len(det):
         return det
-    p = die_probability(frame_bgr, det.boxes, path)
+    p = die_probability(frame_bgr, det.boxes, path, settings)
     if p is None:
         return det
-    boxes, p = at_the_frames_size(frame_bgr, det.boxes, p, threshold, path)
+    boxes, p = at_the_frames_size(frame_bgr, det.boxes, p, settings, path)
     data = dict(det.data)
     data["die"] = p
-    flagged = det.flagged | (p < UNSURE)  # kept, but the player is asked to look: it may be no die
-    return det.replace(boxes=boxes, data=data, flagged=flagged)[p >= threshold]
+    flagged = det.flagged | (p < settings.verify_unsure)  # kept, but the player is asked to look: it may be no die
+    return det.replace(boxes=boxes, data=data, flagged=flagged)[p >= settings.verify_threshold]
 
 
 def at_the_frames_size(
-    frame_bgr: np.ndarray, boxes: np.ndarray, p: np.ndarray, threshold: float, path: Path | None = None
+    frame_bgr: np.ndarray,
+    boxes: np.ndarray,
+    p: np.ndarray,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    path: Path | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Dice on one table are about the same size. A candidate the verifier rejects whose box is far from the
-    frame's typical die (a side under ``ODD[0]`` or over ``ODD[1]`` times the median of the candidates it is at
-    least ``SURE_SIZE`` sure of, three needed) is looked at again in a square box of the typical size about the
-    same centre: a 1 boxed by its lone pip, in a block of touching dice, looks like a pip and not like a die.
-    Taken (box and probability) when the verifier then keeps it. Returns new arrays."""
-    sure = p >= SURE_SIZE
+    """Dice on one table are about the same size. A candidate the verifier rejects (under
+    ``settings.verify_threshold``) whose box is far from the frame's typical die (a side under ``verify_odd[0]``
+    or over ``verify_odd[1]`` times the median of the candidates it is at least ``verify_size_sure`` sure of,
+    three needed) is looked at again in a square box of the typical size about the same centre: a 1 boxed by its
+    lone pip, in a block of touching dice, looks like a pip and not like a die. Taken (box and probability) when
+    the verifier then keeps it. Returns new arrays."""
+    threshold, odd_sides = settings.verify_threshold, settings.verify_odd
+    sure = p >= settings.verify_size_sure
     if sure.sum() < 3:
         return boxes, p
     sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], axis=1).astype(np.float64)
     typical = float(np.median(np.sqrt(np.prod(np.maximum(sides[sure], 1.0), axis=1))))
     rel = sides / typical
-    odd = (p < threshold) & ((rel.min(axis=1) < ODD[0]) | (rel.max(axis=1) > ODD[1]))
+    odd = (p < threshold) & ((rel.min(axis=1) < odd_sides[0]) | (rel.max(axis=1) > odd_sides[1]))
     if not odd.any():
         return boxes, p
     centres = (boxes[odd, :2] + boxes[odd, 2:]) / 2
     square = np.concatenate([centres - typical / 2, centres + typical / 2], axis=1)
-    again = die_probability(frame_bgr, square, path)
+    again = die_probability(frame_bgr, square, path, settings)
     if again is None:
         return boxes, p
     take = again >= threshold

@@ -13,6 +13,8 @@ from companion.vision import learned, networks
 from companion.vision.dataset import SAMPLES, labelled_set, predictions
 from companion.vision.detections import Detections
 from companion.vision.pipeline import FLAG_BELOW, VisionProfile, confirm_with_classical, read_dice
+from companion.vision.reader_settings import DEFAULT_SETTINGS as SHIPPED
+from companion.vision.reader_settings import ReaderSettings
 from companion.vision.scoring import score_image, total
 from tools.dicetrain.heldout_eval import close_up, wide
 from tools.dicetrain.heldout_eval import view as light_view
@@ -111,19 +113,19 @@ def test_face_classifier_gives_probabilities_per_box() -> None:
     # dice kept are the same either way
     spots = np.vstack([boxes, [[0, 0, 30, 30], [600, 400, 639, 479]]]).astype(np.float32)
     full = learned.classify_faces(img, spots)
-    quick = learned.classify_faces(img, spots, die_threshold=learned.DIE_THRESHOLD)
-    keep = lambda q: (1 - q[:, 0]) >= learned.DIE_THRESHOLD  # noqa: E731
+    quick = learned.classify_faces(img, spots, die_threshold=SHIPPED.die_threshold)
+    keep = lambda q: (1 - q[:, 0]) >= SHIPPED.die_threshold  # noqa: E731
     assert keep(full).tolist() == keep(quick).tolist()
     assert quick[keep(quick)] == pytest.approx(full[keep(full)])
     # spots the first classifier is sure of are not re-read: same dice, same values, and the rows it was unsure
     # of are the vote of both
-    gated = learned.classify_faces(img, spots, die_threshold=learned.DIE_THRESHOLD, sure=learned.SURE)
+    gated = learned.classify_faces(img, spots, die_threshold=SHIPPED.die_threshold, sure=SHIPPED.sure)
     assert keep(gated).tolist() == keep(full).tolist()
     kept = keep(full)
     assert gated[kept, 1:].argmax(axis=1).tolist() == full[kept, 1:].argmax(axis=1).tolist()
     first = learned.classify_faces(img, spots, die_threshold=1.1)  # nothing passes on: the first classifier alone
     unsure = keep(first) & ~(
-        (1 - first[:, 0] >= learned.SURE) & (first[:, 1:].max(axis=1) >= learned.SURE * (1 - first[:, 0]))
+        (1 - first[:, 0] >= SHIPPED.sure) & (first[:, 1:].max(axis=1) >= SHIPPED.sure * (1 - first[:, 0]))
     )
     assert gated[unsure] == pytest.approx(full[unsure])
     assert gated[~unsure] == pytest.approx(first[~unsure])
@@ -133,7 +135,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.2, 0.4])
     asked: list[float] = []
 
-    def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
+    def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
         asked.append(threshold)
         return found
 
@@ -148,15 +150,15 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     monkeypatch.setattr(learned, "find_dice", find)
     seconds: list[int] = []
 
-    def classify(frame, boxes, die_threshold=None, sure=None, nets=None) -> np.ndarray:
+    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None) -> np.ndarray:
         if nets is not None:  # the second opinion on the rivet: no die either
             seconds.append(len(boxes))
             return np.tile(np.array([[0.9, 0.1, 0, 0, 0, 0, 0]], np.float32), (len(boxes), 1))
         return probs[: len(boxes)]
 
     monkeypatch.setattr(learned, "classify_faces", classify)
-    det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8), verify_threshold=None)  # stand-ins, no verifier
-    assert set(asked) == {learned.FIND_THRESHOLD}
+    det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8), ReaderSettings(verify=False))  # stand-ins
+    assert set(asked) == {SHIPPED.find_threshold}
     assert seconds == [1]  # only the spot ruled out, found at 0.4 (>= the detector's own 0.3), was asked again
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
     assert det.confidences.tolist() == pytest.approx([0.9, 0.35])
@@ -171,7 +173,7 @@ def test_a_ruled_out_spot_the_detector_found_gets_a_second_opinion(monkeypatch: 
     peaks = np.array([0.9, 0.6, 0.25, 0.5], np.float32)  # the third: too weak a find to ask about
     seen: list[list[float]] = []
 
-    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None) -> np.ndarray:
+    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None) -> np.ndarray:
         assert nets is not None and len(nets) == len(learned.LAYOUT_PATHS)  # the other pair, not the first
         seen.append(boxes[:, 0].tolist())
         big_one = [0.1, 0.85, 0.05, 0, 0, 0, 0]  # a big 1, read
@@ -204,7 +206,7 @@ def test_a_no_die_spot_of_the_wrong_size_is_read_again_at_the_frames_die_size(mo
     p = np.array([die, die, die, no_die, no_die, no_die], np.float32)
     asked: list[list[float]] = []
 
-    def classify(frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float) -> np.ndarray:
+    def classify(frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float, settings=None) -> np.ndarray:
         asked.extend(b.tolist())
         three = [0.05, 0.0, 0.0, 0.93, 0.01, 0.01, 0.0]
         return np.array([three if (x0 + x1) / 2 < 200 else no_die for x0, _, x1, _ in b], np.float32)
@@ -396,7 +398,7 @@ def test_unknown_method_is_refused() -> None:
 def test_a_missing_network_file_falls_back_to_the_classical_reader_and_says_so(monkeypatch, caplog) -> None:
     _, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
 
-    def missing(frame: np.ndarray) -> Detections:
+    def missing(frame: np.ndarray, settings: ReaderSettings) -> Detections:
         raise FileNotFoundError("dice model /broken/dice_faces.onnx is missing")
 
     monkeypatch.setattr(learned, "read_dice_learned", missing)
@@ -420,15 +422,15 @@ def test_second_look_only_when_the_dice_came_out_far_from_the_size_the_detector_
     frame = (480, 640)  # at the detector's input, a frame pixel is 512 / 640 = 0.8 px
     assert learned.second_look(found_of_size(45), frame) is None  # 36 px at the input: right
     assert learned.second_look(Detections.empty(), frame) is None  # nothing sure found: nothing to go by
-    assert learned.second_look(found_of_size(300, conf=learned.SURE_FIND / 2), frame) is None  # only weak finds
+    assert learned.second_look(found_of_size(300, conf=SHIPPED.sure_find / 2), frame) is None  # only weak finds
     close = learned.second_look(found_of_size(150), frame)  # 120 px at the input: look at a smaller frame
     assert close is not None and close % learned.MULTIPLE == 0
-    assert close * 150 / 640 == pytest.approx(learned.TARGET, rel=0.1)
+    assert close * 150 / 640 == pytest.approx(SHIPPED.target, rel=0.1)
     far = learned.second_look(found_of_size(64), (1440, 1920))  # 17 px at the input: look at a bigger frame
-    assert far is not None and far > learned.LONG_SIDE
-    assert far * 64 / 1920 == pytest.approx(learned.TARGET, rel=0.1)
-    assert learned.second_look(found_of_size(2), (3000, 4000)) == learned.MAX_SIDE  # bounded both ways
-    assert learned.second_look(found_of_size(600), (600, 600)) == learned.MIN_SIDE
+    assert far is not None and far > SHIPPED.long_side
+    assert far * 64 / 1920 == pytest.approx(SHIPPED.target, rel=0.1)
+    assert learned.second_look(found_of_size(2), (3000, 4000)) == SHIPPED.max_side  # bounded both ways
+    assert learned.second_look(found_of_size(600), (600, 600)) == SHIPPED.min_side
     assert learned.second_look(found_of_size(12), (480, 640)) is None  # a camera frame has nothing finer to show
     assert learned.second_look(found_of_size(12), (900, 1200)) == 1200  # a frame is never blown up
 
@@ -442,44 +444,44 @@ def test_which_looks_are_taken(monkeypatch) -> None:
     def looks(first: Detections, coarse: Detections, hw: tuple[int, int]) -> list[int]:
         sides.clear()
 
-        def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
+        def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
             sides.append(long_side)
-            return coarse if long_side == learned.COARSE_SIDE else first
+            return coarse if long_side == SHIPPED.coarse_side else first
 
         monkeypatch.setattr(learned, "find_dice", find)
         learned.find_at_the_right_scale(np.zeros((*hw, 3), np.uint8))
         return list(sides)
 
     nothing = Detections.empty()
-    assert looks(found_of_size(45), nothing, (480, 640)) == [learned.LONG_SIDE]
-    assert looks(nothing, found_of_size(400), (480, 640))[:2] == [learned.LONG_SIDE, learned.COARSE_SIDE]
-    assert looks(nothing, found_of_size(400), (480, 640))[2] < learned.COARSE_SIDE  # 120 px there: smaller still
-    weak_small = found_of_size(30, conf=learned.FIND_THRESHOLD)  # 8 px at the first look's input
+    assert looks(found_of_size(45), nothing, (480, 640)) == [SHIPPED.long_side]
+    assert looks(nothing, found_of_size(400), (480, 640))[:2] == [SHIPPED.long_side, SHIPPED.coarse_side]
+    assert looks(nothing, found_of_size(400), (480, 640))[2] < SHIPPED.coarse_side  # 120 px there: smaller still
+    weak_small = found_of_size(30, conf=SHIPPED.find_threshold)  # 8 px at the first look's input
     big = looks(weak_small, nothing, (1920, 2560))
-    assert big[:2] == [learned.LONG_SIDE, learned.COARSE_SIDE] and big[2] > learned.LONG_SIDE
-    assert looks(found_of_size(10, conf=learned.FIND_THRESHOLD), nothing, (480, 640)) == [
-        learned.LONG_SIDE,
-        learned.COARSE_SIDE,
+    assert big[:2] == [SHIPPED.long_side, SHIPPED.coarse_side] and big[2] > SHIPPED.long_side
+    assert looks(found_of_size(10, conf=SHIPPED.find_threshold), nothing, (480, 640)) == [
+        SHIPPED.long_side,
+        SHIPPED.coarse_side,
     ]
 
     # a big frame where a few sure finds come out the right size but most finds are weak and small: closer
     def few_sure(long_side: int) -> Detections:  # at the first look's input: 2 sure finds of 30 px, 10 weak of 12 px
-        px = [round(n * long_side / learned.LONG_SIDE) for n in (30, 12)]
+        px = [round(n * long_side / SHIPPED.long_side) for n in (30, 12)]
         return Detections.from_lists(
             [[10 + 200 * i, 10, 10 + 200 * i + px[i >= 2], 10 + px[i >= 2]] for i in range(12)],
             [1] * 12,
-            [0.9] * 2 + [learned.FIND_THRESHOLD] * 10,
+            [0.9] * 2 + [SHIPPED.find_threshold] * 10,
         )
 
     assert learned.second_look(few_sure(2560), (1920, 2560)) is None  # the sure ones alone say: the right size
-    assert looks(few_sure(2560), nothing, (1920, 2560)) == [learned.LONG_SIDE, learned.MAX_SIDE]
-    assert looks(few_sure(640), nothing, (480, 640)) == [learned.LONG_SIDE]  # a camera frame: nothing finer
-    assert looks(found_of_size(29 * 5), nothing, (1920, 2560))[-1] > learned.LONG_SIDE  # sure, 29 px: maybe smaller
-    assert looks(found_of_size(31 * 5), nothing, (1920, 2560)) == [learned.LONG_SIDE]  # sure, 31 px: right
+    assert looks(few_sure(2560), nothing, (1920, 2560)) == [SHIPPED.long_side, SHIPPED.max_side]
+    assert looks(few_sure(640), nothing, (480, 640)) == [SHIPPED.long_side]  # a camera frame: nothing finer
+    assert looks(found_of_size(29 * 5), nothing, (1920, 2560))[-1] > SHIPPED.long_side  # sure, 29 px: maybe smaller
+    assert looks(found_of_size(31 * 5), nothing, (1920, 2560)) == [SHIPPED.long_side]  # sure, 31 px: right
     # nothing sure at all: the weak finds' size says little (tiny dice come out 30-36 px): a look twice as close
-    weak = found_of_size(34 * 5, conf=learned.FIND_THRESHOLD)
-    assert looks(weak, nothing, (1920, 2560))[2] >= 2 * learned.LONG_SIDE
-    assert looks(weak, nothing, (480, 640)) == [learned.LONG_SIDE, learned.COARSE_SIDE]  # a camera frame: no
+    weak = found_of_size(34 * 5, conf=SHIPPED.find_threshold)
+    assert looks(weak, nothing, (1920, 2560))[2] >= 2 * SHIPPED.long_side
+    assert looks(weak, nothing, (480, 640)) == [SHIPPED.long_side, SHIPPED.coarse_side]  # a camera frame: no
 
 
 def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
@@ -505,14 +507,14 @@ def test_a_big_input_is_run_in_tiles_with_the_same_output() -> None:
         assert out.shape == whole.shape
         assert np.abs(out[0, :6] - whole[0, :6]).max() < 0.005  # heat maps
         assert np.abs(out[0, 6:] - whole[0, 6:]).max() < 0.05  # log box sizes and offsets
-    small, _ = learned.resized(img, learned.LONG_SIDE)
+    small, _ = learned.resized(img, SHIPPED.long_side)
     shapes.clear()
     assert np.array_equal(learned.run_in_tiles(Counting(), small), net.run(learned.prepare(img)[0]))
     assert len(shapes) == 1
 
 
 def test_the_classifiers_read_many_crops_a_batch_at_a_time() -> None:
-    """Memory: at most ``CROP_BATCH`` crops per run of a classifier, with the same numbers as one run."""
+    """Memory: at most ``crop_batch`` crops per run of a classifier, with the same numbers as one run."""
     net = learned.load_faces()[0]
     sizes: list[int] = []
 
@@ -521,9 +523,9 @@ def test_the_classifiers_read_many_crops_a_batch_at_a_time() -> None:
             sizes.append(len(x))
             return net.run(x)
 
-    crops = np.random.default_rng(2).normal(size=(2 * learned.CROP_BATCH + 5, 3, 32, 32)).astype(np.float32)
+    crops = np.random.default_rng(2).normal(size=(2 * SHIPPED.crop_batch + 5, 3, 32, 32)).astype(np.float32)
     out = learned.run_batched(Counting(), crops)
-    assert sizes == [learned.CROP_BATCH, learned.CROP_BATCH, 5]
+    assert sizes == [SHIPPED.crop_batch, SHIPPED.crop_batch, 5]
     assert np.allclose(out, net.run(crops), atol=1e-5)
 
 
@@ -536,21 +538,21 @@ def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
     def looks(box_at: dict[int, int]) -> list[int]:
         sides.clear()
 
-        def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
+        def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
             sides.append(long_side)
             size = box_at.get(long_side)
-            return Detections.empty() if size is None else found_of_size(size, conf=learned.FIND_THRESHOLD)
+            return Detections.empty() if size is None else found_of_size(size, conf=SHIPPED.find_threshold)
 
         monkeypatch.setattr(learned, "find_dice", find)
         learned.find_at_the_right_scale(np.zeros((1920, 2560, 3), np.uint8))
         return list(sides)
 
     # 20 px at the first look: look at 1024 px, where they measure 25 px (still too small): once more, at 1280
-    assert looks({512: 100, 1024: 64, 1280: 45}) == [learned.LONG_SIDE, learned.COARSE_SIDE, 1024, 1280]
+    assert looks({512: 100, 1024: 64, 1280: 45}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024, 1280]
     # measured 30 px at the closer look: the right size, no third look
-    assert looks({512: 100, 1024: 75}) == [learned.LONG_SIDE, learned.COARSE_SIDE, 1024]
+    assert looks({512: 100, 1024: 75}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024]
     # nothing found at the closer look: nothing to measure
-    assert looks({512: 100}) == [learned.LONG_SIDE, learned.COARSE_SIDE, 1024]
+    assert looks({512: 100}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024]
 
 
 def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from companion.vision import learned, verifier
 from companion.vision.detections import Detections
+from companion.vision.reader_settings import DEFAULT_SETTINGS
 
 
 class Stand:
@@ -49,10 +50,10 @@ def test_the_verifier_model_is_shipped_small_and_reads_crops_of_the_box_and_its_
 def test_a_candidate_the_verifier_rejects_is_dropped_whatever_its_value_confidence(monkeypatch) -> None:
     monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.95, 0.1, 0.6]))
     det = dice([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], conf=0.99)
-    kept = verifier.verify(np.zeros((50, 120, 3), np.uint8), det, threshold=0.5)
+    kept = verifier.verify(np.zeros((50, 120, 3), np.uint8), det)  # at the shipped threshold, 0.5
     assert kept.boxes[:, 0].tolist() == [0, 80]
     assert kept.data["die"].tolist() == pytest.approx([0.95, 0.6])
-    assert kept.flagged.tolist() == [False, True]  # kept, but under UNSURE: the player is asked to look
+    assert kept.flagged.tolist() == [False, True]  # kept, but under verify_unsure: the player is asked to look
     assert kept.confidences.tolist() == pytest.approx([0.99, 0.99])  # the value's confidence is left as read
 
 
@@ -116,18 +117,18 @@ def test_a_closer_look_adds_to_the_first_looks_finds_instead_of_replacing_them(m
     first = Detections.from_lists(
         [[10 + 60 * i, 10, 40 + 60 * i, 40] for i in range(6)] + [[400, 300, 410, 310]],
         [1] * 7,
-        [learned.FIND_THRESHOLD + 0.05] * 7,
+        [DEFAULT_SETTINGS.find_threshold + 0.05] * 7,
     )
     coarse = Detections.from_lists([[380, 280, 480, 380], [500, 280, 600, 380]], [4, 5], [0.9, 0.9])
 
-    def find(frame: np.ndarray, threshold: float, long_side: int = learned.LONG_SIDE) -> Detections:
-        if long_side == learned.LONG_SIDE:
+    def find(frame: np.ndarray, threshold: float, long_side: int, settings: object) -> Detections:
+        if long_side == DEFAULT_SETTINGS.long_side:
             return first
         # the coarse look: boxes in frame pixels, sizes that make a second look unnecessary
         return coarse
 
     monkeypatch.setattr(learned, "find_dice", find)
-    monkeypatch.setattr(learned, "second_look", lambda found, hw, long_side=learned.LONG_SIDE: None)
+    monkeypatch.setattr(learned, "second_look", lambda found, hw, long_side, settings: None)
     found = learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8))
     boxes = found.boxes.tolist()
     assert [380, 280, 480, 380] in boxes and [500, 280, 600, 380] in boxes
@@ -144,11 +145,11 @@ def test_add_missing_keeps_the_primary_finds_and_adds_only_new_dice() -> None:
 
 
 def test_the_detector_takes_a_bounded_number_of_peaks() -> None:
-    """A dotted cloth can give a peak in every other cell: at most MAX_PEAKS are decoded (memory is N x N)."""
+    """A dotted cloth can give a peak in every other cell: at most max_peaks are decoded (memory is N x N)."""
     out = np.zeros((1, 10, 160, 160), np.float32)
     out[0, 0, ::2, ::2] = np.random.default_rng(0).uniform(0.3, 0.9, (80, 80))
     det = learned.decode(out, scale=1.0)
-    assert 0 < len(det) <= learned.MAX_PEAKS
+    assert 0 < len(det) <= DEFAULT_SETTINGS.max_peaks
 
 
 def test_the_verifier_rejects_rendered_things_that_are_not_dice_and_keeps_rendered_dice() -> None:
@@ -169,8 +170,8 @@ def test_the_verifier_rejects_rendered_things_that_are_not_dice_and_keeps_render
     # measured with the shipped verifier: 98 % of the dice kept, 85 % of the things rejected (holes, specks,
     # stickers, dominoes 91-95 %; the most die-like, bricks with studs 60 %, screws 71 %, buttons 76 %, coins 77 %:
     # the face classifiers judge those too)
-    assert (die_p_a >= verifier.THRESHOLD).mean() >= 0.9
-    assert (thing_p_a < verifier.THRESHOLD).mean() >= 0.8
+    assert (die_p_a >= DEFAULT_SETTINGS.verify_threshold).mean() >= 0.9
+    assert (thing_p_a < DEFAULT_SETTINGS.verify_threshold).mean() >= 0.8
 
 
 def test_a_candidate_boxed_far_smaller_than_the_frames_dice_is_looked_at_again_at_their_size(monkeypatch) -> None:
@@ -179,13 +180,13 @@ def test_a_candidate_boxed_far_smaller_than_the_frames_dice_is_looked_at_again_a
     dice_boxes = [[0, 0, 40, 40], [50, 0, 90, 40], [100, 0, 140, 40]]
     pip = [160, 10, 180, 30]
 
-    def probability(frame, boxes, path=None):
+    def probability(frame, boxes, path=None, settings=None):
         sides = np.asarray(boxes)[:, 2] - np.asarray(boxes)[:, 0]
         return np.where(sides >= 35, 0.97, 0.2).astype(np.float32)
 
     monkeypatch.setattr(verifier, "die_probability", probability)
-    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([*dice_boxes, pip]), threshold=0.5)
+    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([*dice_boxes, pip]))
     assert kept.boxes.tolist() == [*dice_boxes, [150, 0, 190, 40]]
     # with fewer than three sure dice there is no typical size to go by: it goes
-    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([dice_boxes[0], pip]), threshold=0.5)
+    kept = verifier.verify(np.zeros((60, 200, 3), np.uint8), dice([dice_boxes[0], pip]))
     assert kept.boxes.tolist() == [dice_boxes[0]]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ import numpy as np
 from companion.vision import learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
 from tools.dicetrain.sets import ALL_SETS, fold
 
@@ -92,6 +94,11 @@ def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
     return clutter_photo(img, boxes, seed)[0]
 
 
+def at(threshold: float) -> ReaderSettings:
+    """The shipped reader's settings with the verifier's threshold at ``threshold``."""
+    return replace(DEFAULT_SETTINGS, verify_threshold=threshold)
+
+
 def score(
     paths: list[Path],
     thresholds: list[float | None],
@@ -111,7 +118,7 @@ def score(
         fixed = labels(path, w, h, corrections) if corrections else None
         cands = learned.read_candidates(img)
         for t in thresholds:
-            det = cands if t is None or model is None else verifier.verify(img, cands, t, model)
+            det = cands if t is None or model is None else verifier.verify(img, cands, at(t), model)
             det = learned.one_per_die(det)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, det)
@@ -151,7 +158,7 @@ def score_renders(
             ).any(axis=1)
             cands = cands[~on_hidden]
         for t in thresholds:
-            det = cands if t is None or model is None else verifier.verify(sc.image, cands, t, model)
+            det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t), model)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, learned.one_per_die(det))
     return out

@@ -164,7 +164,7 @@ def batch(
         s = pool[rng.integers(len(pool))]
         close = close_ups > 0 and rng.random() < close_ups
         zoom = CLOSE_UP if close else ZOOM
-        img, boxes, values = augment(s, rng, crop, learned.LONG_SIDE, zoom, exposure)
+        img, boxes, values = augment(s, rng, crop, learned.DEFAULT_SETTINGS.long_side, zoom, exposure)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
         hs.append(h)

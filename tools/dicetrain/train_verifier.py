@@ -34,7 +34,7 @@ import argparse
 import hashlib
 import pickle
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -105,6 +105,7 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
     classifiers read as a sure die (die and face both 0.95) is left out: the labels may have skipped it; a photo
     of a set in ``INCOMPLETE_LABELS`` gives no negatives at all."""
     pools = Pools([], [], [], [])
+    look = replace(learned.DEFAULT_SETTINGS, find_threshold=threshold)
     for i, s in enumerate(samples):
         for b in s.boxes:
             pools.dice.append((i, b.astype(np.float32)))
@@ -112,7 +113,7 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
             pools.things.append((i, b.astype(np.float32)))
         if s.set_name in INCOMPLETE_LABELS:
             continue
-        found = learned.find_at_the_right_scale(s.image, threshold)
+        found = learned.find_at_the_right_scale(s.image, look)
         if not len(found):
             continue
         boxes = found.boxes.astype(np.float32)
@@ -120,14 +121,14 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
         if not any(off):
             continue
         cand = boxes[np.asarray(off)]
-        p = learned.classify_faces(s.image, cand, learned.DIE_THRESHOLD, learned.SURE)
+        p = learned.classify_faces(s.image, cand, look.die_threshold, look.sure)
         die = 1.0 - p[:, 0]
         face = p[:, 1:].max(axis=1) / np.maximum(die, 1e-6)
         for b, d, f in zip(cand, die, face, strict=True):
             if real[i] and d >= 0.95 and f >= 0.95:
                 continue
             pools.proposals.append((i, b))
-            if d >= learned.DIE_THRESHOLD:
+            if d >= look.die_threshold:
                 pools.kept.append((i, b))
         if i % 100 == 0:
             print(f"  mined {i}/{len(samples)}: {len(pools.proposals)} proposals, {len(pools.kept)} kept", flush=True)

@@ -1,0 +1,63 @@
+"""The learned dice reader's knobs in one place (:class:`ReaderSettings`); standard library only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """The thresholds and sizes the learned reader (:mod:`companion.vision.learned`) decides with: where the
+    detector looks (:mod:`~companion.vision.detector`), what the face classifiers keep and what the die verifier
+    (:mod:`~companion.vision.verifier`) drops. Defaults are the shipped reader's, chosen on the development photos
+    (docs/dice-reader.md gives the comparisons). ``read_dice_learned`` and the functions it calls take one
+    (``VisionProfile.learned`` carries it for ``pipeline.read_dice``).
+
+    What the trained networks fix stays a module constant, not a knob: the detector's input normalisation
+    (``MEAN``, ``SCALE``), output grid (``STRIDE``) and padding (``MULTIPLE``), the tiles a big input is run in
+    (``TILE``, ``TILE_MARGIN``: the margin keeps the network's view of every cell as in one piece), the crops the
+    classifiers and the verifier read (``crops.CROP``, ``CROP_CONTEXT``, ``SHRINK_FIRST``, ``VIEWS``;
+    ``verifier.CROP``, ``CONTEXT``) and the model files."""
+
+    # the detector: where it looks
+    long_side: int = 512  # the frame's longer side is scaled to this for the detector's first look
+    sweet: tuple[float, float] = (28.0, 72.0)  # die sizes (px at the network input) the detector reads best;
+    # see second_look
+    target: float = 40.0  # a second look scales the frame so its dice come out this size
+    coarse_side: int = 192  # the quick look for a close-up when nothing sure was found at long_side
+    sure_find: float = 0.5  # the detector's peaks this strong are taken as dice when judging their size
+    trust_small: float = 30.0  # in a big frame, finds measuring under this at the first look may be far smaller:
+    # look closer
+    unsure_size: float = 20.0  # in a big frame with no sure find at the first look, its finds are taken as at
+    # most this big
+    min_side: int = 128  # bounds of the network input's longer side at a second look (and never over the
+    max_side: int = 1280  # frame's own)
+    max_peaks: int = 400  # at most this many of the strongest peaks are taken from one look (memory and time
+    # stay bounded)
+    min_confidence: float = 0.3  # the detector alone (find_dice) reports no weaker peaks
+    oversized: float = 1.6  # a box this much bigger than the median of the sure dice (at least oversized_count
+    oversized_count: int = 3  # of them) is oversized: touching dice boxed as one
+
+    # the face classifiers: which spots are dice, and which face is up
+    find_threshold: float = 0.2  # the two-stage reader asks the detector for peaks this weak, then the
+    # classifiers decide
+    sure: float = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not
+    # re-read
+    die_threshold: float = 0.5  # a found spot the classifiers give less than this probability of being a die goes
+    size_sure: float = 0.8  # readings at least this sure set a frame's typical die size (reread_odd_sizes)
+    odd_sides: tuple[float, float] = (0.8, 1.25)  # a box with a side outside these multiples of the typical die
+    # size is the wrong size
+    crop_batch: int = 96  # the classifiers (and the verifier) read at most this many crops in one run (memory)
+
+    # the die verifier: is a candidate a die at all?
+    verify: bool = True  # run the verifier (False: every candidate the classifiers keep stays)
+    verify_threshold: float = 0.5  # a candidate the verifier gives a lower die probability goes (chosen on the
+    # validation parts: docs)
+    verify_size_sure: float = 0.9  # dice the verifier is this sure of set the frame's typical die size
+    # (at_the_frames_size)
+    verify_odd: tuple[float, float] = (0.7, 1.4)  # a box with a side outside these multiples of the typical die
+    # is looked at again at that size
+    verify_unsure: float = 0.85  # a die kept with a lower die probability is flagged for the player to check
+
+
+DEFAULT_SETTINGS = ReaderSettings()  # the shipped reader's
