@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import BadSetup
+from companion.games.lowdown.shape import Grid, Layout, Line
 
 DEFAULT_LAYOUT_PATH = Path(__file__).resolve().parent.parent / "data" / "lowdown_board.json"
 LINE_LENGTH = 3
 SHADED_POINTS = 6  # a shaded square counts this much
-
-Square = list[int]
-Line = list[Square]
 
 
 def read_layout_file(path: str | Path) -> dict[str, Any]:
@@ -33,15 +32,15 @@ def read_layout_file(path: str | Path) -> dict[str, Any]:
     return dict(data)
 
 
-def load_layout(path: str | Path) -> dict[str, Any]:
+def load_layout(path: str | Path) -> Layout:
     """Read and validate a board layout file; :class:`BadSetup` says what is wrong and where."""
     return validate_layout(read_layout_file(path), source=str(path))
 
 
-_DEFAULT_LAYOUT: dict[str, Any] | None = None
+_DEFAULT_LAYOUT: Layout | None = None
 
 
-def default_layout() -> dict[str, Any]:
+def default_layout() -> Layout:
     """The documented default board (three 3x3 grids), validated once and copied on every call."""
     global _DEFAULT_LAYOUT
     if _DEFAULT_LAYOUT is None:
@@ -49,7 +48,7 @@ def default_layout() -> dict[str, Any]:
     return copy.deepcopy(_DEFAULT_LAYOUT)
 
 
-def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
+def validate_layout(data: Any, *, source: str = "layout") -> Layout:
     """Check a layout object and return it normalised (squares as lists of colour names).
 
     A layout has ``colours`` (name -> display colour ``#rrggbb``; also the colour dice faces), ``numbers`` (the
@@ -93,7 +92,7 @@ def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
     grids = data.get("grids")
     if not isinstance(grids, list) or not grids:
         raise bad("'grids' must be a non-empty list")
-    out_grids: list[dict[str, Any]] = []
+    out_grids: list[Grid] = []
     for gi, grid in enumerate(grids):
         if not isinstance(grid, dict):
             raise bad(f"grid {gi + 1} must be an object with 'name', 'colours' and 'rows'")
@@ -146,7 +145,7 @@ def validate_layout(data: Any, *, source: str = "layout") -> dict[str, Any]:
     }
 
 
-def grid_lines(layout: dict[str, Any], grid: int) -> list[Line]:
+def grid_lines(layout: Mapping[str, Any], grid: int) -> list[Line]:
     """Every straight line of 3 consecutive squares in one grid: rows, columns, then both diagonals."""
     rows = layout["grids"][grid]["rows"]
     height, width = len(rows), len(rows[0])
@@ -160,7 +159,7 @@ def grid_lines(layout: dict[str, Any], grid: int) -> list[Line]:
     return lines
 
 
-def all_lines(layout: dict[str, Any]) -> list[Line]:
+def all_lines(layout: Mapping[str, Any]) -> list[Line]:
     """Every line of three on the board, grid by grid."""
     return [line for g in range(len(layout["grids"])) for line in grid_lines(layout, g)]
 

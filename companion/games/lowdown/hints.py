@@ -5,20 +5,22 @@ Each is a question a scenario file can ask; the screen only shows the answer."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from companion.games.base import State
 from companion.games.lowdown.legality import Part, legal_placements, part_of_turn
+from companion.games.lowdown.shape import Phase, described
 from companion.games.lowdown.state import dice, player_name, to_play
 from companion.games.lowdown.wording import colour_name
 from companion.i18n import _
 
 
-def stuck(state: State, player: int) -> bool:
+def stuck(state: Mapping[str, Any], player: int) -> bool:
     """True when ``player`` is the active player choosing, has not looked at the secret pair, and no open die
     fits a free square without a wild colour: looking at the secret pair (or a wild colour) is the way on."""
+    state = described(state)
     return (
-        state["phase"] == "active"
+        state["phase"] == Phase.ACTIVE
         and player == int(state["active"])
         and not state["looked"]
         and not legal_placements(state, player, wild=False)
@@ -26,7 +28,7 @@ def stuck(state: State, player: int) -> bool:
 
 
 def write_refusal(
-    state: State,
+    state: Mapping[str, Any],
     player: int,
     *,
     number: int | None = None,
@@ -37,6 +39,7 @@ def write_refusal(
     """Why a tap on a free square of ``player``'s board writes nothing, with the dice picked so far (``number``,
     ``colour``, a ``wild`` colour toggled; ``looking`` as in :func:`part_of_turn`); None when the tap writes
     (or shades, when that is all the player can do) and the engine judges the square itself."""
+    state = described(state)
     part = part_of_turn(state, player, looking=looking)
     if part is Part.SHADE:
         return None
@@ -44,7 +47,7 @@ def write_refusal(
         who = to_play(state)
         if who is None:
             return _("The game has ended: nobody writes any more")
-        if state["phase"] == "others" and (player in state["done"] or player == state["active"]):
+        if state["phase"] == Phase.OTHERS and (player in state["done"] or player == state["active"]):
             return _("{name} has already written this turn; next: {next}").format(
                 name=player_name(state, player), next=player_name(state, who)
             )
@@ -61,29 +64,32 @@ def write_refusal(
     return None
 
 
-def cross_refusal(state: State, player: int, square: Sequence[int]) -> str | None:
+def cross_refusal(state: Mapping[str, Any], player: int, square: Sequence[int]) -> str | None:
     """Why a square of ``player``'s board that is not free cannot be picked for a crossing (shaded, or already
     crossed out); None when it holds a number that may still be crossed. ``square``: [grid, row, column]."""
+    state = described(state)
     g, r, c = square
     cell = state["boards"][player]["grids"][g][r][c]
-    if cell is not None and cell.get("shaded"):
+    if cell is not None and "shaded" in cell:
         return _("A shaded square holds no number and cannot be crossed out")
     if any(list(square) in line for line in state["boards"][player]["crossed"]):
         return _("That square is already crossed out")
     return None
 
 
-def shaded_this_turn(state: State, player: int) -> bool:
+def shaded_this_turn(state: Mapping[str, Any], player: int) -> bool:
     """True when ``player`` shaded a square (+6) this turn (the active player: nothing fitted after looking at
     the secret pair, so the pair stays with the others)."""
+    state = described(state)
     grids = state["boards"][player]["grids"]
     cells = [cell for grid in grids for row in grid for cell in row if cell]
-    return any(cell.get("shaded") and cell.get("turn") == state["turn"] for cell in cells)
+    return any("shaded" in cell and cell["turn"] == state["turn"] for cell in cells)
 
 
-def taken_text(state: State) -> str:
+def taken_text(state: Mapping[str, Any]) -> str:
     """What the active player took this turn, as the others read it before choosing from the dice left ('' when
     nothing is known to have been taken yet)."""
+    state = described(state)
     active = int(state["active"])
     name = player_name(state, active)
     if shaded_this_turn(state, active):
@@ -97,11 +103,12 @@ def taken_text(state: State) -> str:
     return _("{name} took {dice}.").format(name=name, dice=" + ".join(faces)) if faces else ""
 
 
-def still_to_play(state: State) -> list[int]:
+def still_to_play(state: Mapping[str, Any]) -> list[int]:
     """The players the strip marks as having a part of this turn still to do: whoever's part it is, and while
     the others write (in any order) every one of them who has not written yet. Empty once the game has ended."""
+    state = described(state)
     who = to_play(state)
     out = [] if who is None else [who]
-    if state["phase"] == "others":
+    if state["phase"] == Phase.OTHERS:
         out += [p for p in range(len(state["players"])) if p != state["active"] and p not in state["done"]]
     return sorted(set(out))

@@ -6,24 +6,23 @@ checks the moves run (``check_place``, ``check_shade``, ``line_reason``) and the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
 from companion.games.base import (
     Action,
     IllegalAction,
-    State,
     require,
 )
 from companion.games.lowdown.board import (
     LINE_LENGTH,
     SHADED_POINTS,
-    Line,
-    Square,
     all_lines,
     grid_lines,
     lines_conflict,
 )
+from companion.games.lowdown.shape import Line, LowdownState, Phase, Square, described
 from companion.games.lowdown.state import (
     LINE_SUM,
     OPEN_COLOUR_IDS,
@@ -42,7 +41,7 @@ from companion.games.lowdown.wording import colour_list, colour_name, or_list, s
 from companion.i18n import _, a_number, ngettext
 
 
-def _active_dice_options(state: State) -> list[tuple[str, str]]:
+def _active_dice_options(state: LowdownState) -> list[tuple[str, str]]:
     """The (colour die id, number die id) pairs the active player may take.
 
     Before looking: one open colour die and one open number die. After looking: exactly the secret pair, in both
@@ -56,19 +55,19 @@ def _active_dice_options(state: State) -> list[tuple[str, str]]:
     return [(c, n) for c in OPEN_COLOUR_IDS for n in OPEN_NUMBER_IDS]
 
 
-def _fits(state: State, player: int, colour: str) -> bool:
+def _fits(state: LowdownState, player: int, colour: str) -> bool:
     return any(colour in square_colours(state, sq) for sq in free_squares(state, player))
 
 
-def _whose_part(state: State, player: int) -> str | None:
+def _whose_part(state: LowdownState, player: int) -> str | None:
     """Why ``player`` may not write now, or None when they may."""
     phase = state["phase"]
-    if phase == "roll":
+    if phase == Phase.ROLL:
         return _("roll the open dice first")
-    if phase in ("final", "over"):
+    if phase in (Phase.FINAL, Phase.OVER):
         return _("the game has ended: nobody writes any more")
     active = int(state["active"])
-    if phase == "active":
+    if phase == Phase.ACTIVE:
         if player != active:
             return _("{name} chooses first; the others choose after").format(name=player_name(state, active))
         return None
@@ -81,7 +80,7 @@ def _whose_part(state: State, player: int) -> str | None:
     return None
 
 
-def check_place(state: State, player: int, action: Action) -> tuple[Square, list[str] | None]:
+def check_place(state: LowdownState, player: int, action: Action) -> tuple[Square, list[str] | None]:
     """Validate a ``place`` action; returns the square and, for the active player, the two die ids taken."""
     why = _whose_part(state, player)
     require(why is None, _("{name} cannot write now: {why}").format(name=player_name(state, player), why=why))
@@ -150,7 +149,7 @@ def check_place(state: State, player: int, action: Action) -> tuple[Square, list
     sq = parse_square(state, action.get("square"))
     cell = cell_at(state, player, sq)
     if cell is not None:
-        if cell.get("shaded"):
+        if "shaded" in cell:
             raise IllegalAction(_("{square} is shaded: write in a free square").format(square=square_text(state, sq)))
         raise IllegalAction(
             _("{square} already holds {a_number}: write in a free square").format(
@@ -180,7 +179,7 @@ def check_place(state: State, player: int, action: Action) -> tuple[Square, list
     return sq, taken
 
 
-def _secret_hint(state: State, reason: str) -> str:
+def _secret_hint(state: LowdownState, reason: str) -> str:
     """``reason``, and once the secret pair is looked at, that it must be used as a pair."""
     if not state["looked"]:
         return reason
@@ -189,7 +188,7 @@ def _secret_hint(state: State, reason: str) -> str:
     ).format(reason=reason)
 
 
-def _can_write(state: State, player: int) -> bool:
+def _can_write(state: LowdownState, player: int) -> bool:
     """True when some number can be written without shading (a fitting die colour, or a wild left)."""
     if wilds_left(state, player) > 0 and free_squares(state, player):
         return True
@@ -199,7 +198,7 @@ def _can_write(state: State, player: int) -> bool:
     return any(_fits(state, player, c) for c in pool(state)["colours"])
 
 
-def check_shade(state: State, player: int, action: Action) -> Square:
+def check_shade(state: LowdownState, player: int, action: Action) -> Square:
     """A shaded (+6) square is allowed only when nothing fits and no wild is left (manual: "ADVERTENCIA")."""
     why = _whose_part(state, player)
     require(why is None, _("{name} cannot shade now: {why}").format(name=player_name(state, player), why=why))
@@ -228,8 +227,9 @@ def check_shade(state: State, player: int, action: Action) -> Square:
     return sq
 
 
-def must_shade(state: State, player: int) -> bool:
+def must_shade(state: Mapping[str, Any], player: int) -> bool:
     """True when it is the player's part of the turn and the only thing they can do is shade a square."""
+    state = described(state)
     if _whose_part(state, player) is not None:
         return False
     if player == int(state["active"]) and not state["looked"]:
@@ -249,23 +249,24 @@ class Part(StrEnum):
     CHOOSE = "choose"  # choose a colour and a number and write it
 
 
-def part_of_turn(state: State, player: int, *, looking: bool = False) -> Part:
+def part_of_turn(state: Mapping[str, Any], player: int, *, looking: bool = False) -> Part:
     """What ``player`` (an index) does now. The others may write in any order after the active player (the
     engine allows it), so every board still to write is live then. ``looking``: the active player has asked to
     look at a physical secret pair and is entering it."""
+    state = described(state)
     phase = state["phase"]
-    if phase == "over":
+    if phase == Phase.OVER:
         return Part.OVER
-    if phase == "final":
+    if phase == Phase.FINAL:
         return Part.FINAL
-    if phase == "others":
+    if phase == Phase.OTHERS:
         if player == state["active"] or player in state["done"]:
             return Part.WAIT
     elif to_play(state) != player:
         return Part.WAIT
-    if phase == "roll":
+    if phase == Phase.ROLL:
         return Part.ROLL
-    if state["secret"] is None and (phase == "others" or looking):
+    if state["secret"] is None and (phase == Phase.OTHERS or looking):
         return Part.SECRET
     if must_shade(state, player):
         return Part.SHADE
@@ -273,7 +274,7 @@ def part_of_turn(state: State, player: int, *, looking: bool = False) -> Part:
 
 
 def legal_placements(
-    state: State,
+    state: Mapping[str, Any],
     player: int,
     *,
     number: Any = None,
@@ -285,6 +286,7 @@ def legal_placements(
     The UI lights only the squares these name. For the active player with ``wild=True`` the ``colour`` is the
     colour die taken out of play.
     """
+    state = described(state)
     if _whose_part(state, player) is not None:
         return []
     if player == int(state["active"]):
@@ -319,7 +321,7 @@ def legal_placements(
     return out
 
 
-def line_reason(state: State, player: int, squares: Any) -> tuple[Line, str | None]:
+def line_reason(state: LowdownState, player: int, squares: Any) -> tuple[Line, str | None]:
     """Check a crossing; returns the line in board order and why it is refused (None when legal)."""
     require(isinstance(squares, list) and len(squares) == LINE_LENGTH, _("cross out exactly three squares"))
     sqs = [parse_square(state, s) for s in squares]
@@ -336,7 +338,7 @@ def line_reason(state: State, player: int, squares: Any) -> tuple[Line, str | No
         cell = cell_at(state, player, s)
         if cell is None:
             return line, _("{square} is empty: a line needs three numbers").format(square=square_text(state, s))
-        if cell.get("shaded"):
+        if "shaded" in cell:
             return line, _("{square} is shaded: a line needs three numbers").format(square=square_text(state, s))
         values.append(int(cell["n"]))
     if not (len(set(values)) == 1 or sum(values) == LINE_SUM):
@@ -353,9 +355,10 @@ def line_reason(state: State, player: int, squares: Any) -> tuple[Line, str | No
     return line, None
 
 
-def legal_crossings(state: State, player: int) -> list[Line]:
+def legal_crossings(state: Mapping[str, Any], player: int) -> list[Line]:
     """Every line the player may cross out now (the UI highlights these)."""
-    if state["phase"] == "over":
+    state = described(state)
+    if state["phase"] == Phase.OVER:
         return []
     out: list[Line] = []
     for line in all_lines(state["layout"]):
@@ -365,8 +368,9 @@ def legal_crossings(state: State, player: int) -> list[Line]:
     return out
 
 
-def board_score(state: State, player: int) -> int:
+def board_score(state: Mapping[str, Any], player: int) -> int:
     """Sum of the numbers not crossed out plus 6 per shaded square."""
+    state = described(state)
     crossed = {tuple(s) for line in state["boards"][player]["crossed"] for s in line}
     total = 0
     for g, grid in enumerate(state["boards"][player]["grids"]):
@@ -374,7 +378,7 @@ def board_score(state: State, player: int) -> int:
             for c, cell in enumerate(row):
                 if cell is None:
                     continue
-                if cell.get("shaded"):
+                if "shaded" in cell:
                     total += SHADED_POINTS
                 elif (g, r, c) not in crossed:
                     total += int(cell["n"])

@@ -16,16 +16,15 @@ state is :mod:`.state`'s, what is legal :mod:`.legality`'s.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from companion.games.base import (
     Action,
     BadSetup,
     Engine,
-    Move,
     Setting,
     Setup,
-    State,
     check_players,
     check_settings,
     choices,
@@ -52,6 +51,7 @@ from companion.games.lowdown.legality import (
     must_shade,
     part_of_turn,
 )
+from companion.games.lowdown.shape import Board, LowdownState, Phase, PlayerData, Settings, Shaded, Written
 from companion.games.lowdown.state import (
     EDITIONS,
     LINE_SUM,
@@ -109,8 +109,12 @@ __all__ = [
 # --------------------------------------------------------------------------------------------- engine
 
 
-class LowdownEngine(Engine[State]):
-    """Lowdown rules engine (see the module docstring and docs/lowdown.md for the action list)."""
+Move = Callable[[LowdownState, Action], None]
+
+
+class LowdownEngine(Engine[LowdownState]):
+    """Lowdown rules engine (see the module docstring and docs/lowdown.md for the action list); state is plain
+    JSON, described by :class:`~companion.games.lowdown.shape.LowdownState`."""
 
     name = NAME
     title = "Lowdown"
@@ -149,10 +153,10 @@ class LowdownEngine(Engine[State]):
         ),
     }
 
-    def setup(self, setup: Setup) -> State:
+    def setup(self, setup: Setup) -> LowdownState:
         """Empty boards for every player; the first player (youngest, per the manual) rolls first."""
         check_players(setup, self.min_players, self.max_players)
-        settings = check_settings(self.default_settings(), setup.settings)
+        settings = cast(Settings, check_settings(self.default_settings(), setup.settings))
         if settings["edition"] not in EDITIONS:
             raise BadSetup(f"edition must be one of {', '.join(EDITIONS)}, not {settings['edition']!r}")
         if settings["secret_roller"] not in ROLLERS:
@@ -171,7 +175,7 @@ class LowdownEngine(Engine[State]):
         end = settings["end_grids"]
         if not 1 <= end <= len(layout["grids"]):
             raise BadSetup(f"end_grids must be between 1 and {len(layout['grids'])}, not {end}")
-        boards = [
+        boards: list[Board] = [
             {
                 "grids": [[[None for _ in row] for row in grid["rows"]] for grid in layout["grids"]],
                 "wilds": 0,
@@ -179,16 +183,17 @@ class LowdownEngine(Engine[State]):
             }
             for _ in setup.players
         ]
+        players: list[PlayerData] = [{"name": p.name, "colour": p.colour, "seat": p.seat} for p in setup.players]
         return {
             "game": NAME,
-            "players": [p.to_json() for p in setup.players],
+            "players": players,
             "settings": settings,
             "seed": setup.seed,
             "layout": layout,
             "boards": boards,
             "turn": 1,
             "active": 0,
-            "phase": "roll",
+            "phase": Phase.ROLL,
             "open": None,
             "secret": None,
             "looked": False,
@@ -202,11 +207,11 @@ class LowdownEngine(Engine[State]):
         """roll, secret, place, shade, cross, finish."""
         return dict(_HANDLERS)
 
-    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, state: LowdownState, seat: int | None = None) -> list[Action]:
         """The roll and the secret pair (the active player's, or the table's), every square each player may
         write in or must shade, every line they may cross out, and the finish once the game has ended."""
         phase = state["phase"]
-        if phase == "over":
+        if phase == Phase.OVER:
             return []
         index = seat_index(state, seat)
         if seat is not None and index is None:
@@ -214,31 +219,31 @@ class LowdownEngine(Engine[State]):
         players = range(len(state["players"])) if index is None else [index]
         active = int(state["active"])
         out: list[Action] = []
-        if phase == "roll" and (index is None or index == active):
+        if phase == Phase.ROLL and (index is None or index == active):
             out.append({"type": "roll"})
-        if phase in ("active", "others") and state["secret"] is None:
-            looks = phase == "active" and (index is None or index == active)
-            if looks or (phase == "others" and (index is None or index == to_play(state))):
+        if phase in (Phase.ACTIVE, Phase.OTHERS) and state["secret"] is None:
+            looks = phase == Phase.ACTIVE and (index is None or index == active)
+            if looks or (phase == Phase.OTHERS and (index is None or index == to_play(state))):
                 out.append({"type": "secret"})
         for p in players:
             out += legal_placements(state, p)
             if must_shade(state, p):
                 out += [{"type": "shade", "player": p, "square": sq} for sq in free_squares(state, p)]
             out += [{"type": "cross", "player": p, "squares": line} for line in legal_crossings(state, p)]
-        if phase == "final" and index is None:
+        if phase == Phase.FINAL and index is None:
             out.append({"type": "finish"})
         return out
 
-    def to_play(self, state: State) -> list[int]:
+    def to_play(self, state: LowdownState) -> list[int]:
         """The seat whose part of the turn it is (rolling, choosing, or writing after the active player)."""
         who = to_play(state)
         return [] if who is None else [seats(state)[who]]
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: Mapping[str, Any]) -> bool:
         """True after ``finish``: every player has finished the last turn and crossed their last lines."""
-        return bool(state["phase"] == "over")
+        return bool(state["phase"] == Phase.OVER)
 
-    def scores(self, state: State) -> dict[str, Any]:
+    def scores(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """Each player's total (numbers not crossed + 6 per shaded square); lowest wins, ties share the win."""
         out: dict[str, Any] = {player_name(state, p): board_score(state, p) for p in range(len(state["players"]))}
         if self.is_over(state):
@@ -261,7 +266,7 @@ class LowdownEngine(Engine[State]):
             data = read_layout_file(raw)
         return Setup(setup.game, setup.players, {**setup.settings, "layout": data}, setup.seed)
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def describe(self, action: Action, state: Mapping[str, Any] | None = None) -> str:
         """One line for the log and the undo prompt (:func:`wording.describe`)."""
         return wording.describe(action, state)
 
@@ -269,9 +274,9 @@ class LowdownEngine(Engine[State]):
 # --------------------------------------------------------------------------------------------- handlers
 
 
-def _do_roll(state: State, action: Action) -> None:
-    require(state["phase"] != "final", _("the game has ended: cross out any last lines, then finish"))
-    require(state["phase"] == "roll", _("the dice for this turn are already rolled"))
+def _do_roll(state: LowdownState, action: Action) -> None:
+    require(state["phase"] != Phase.FINAL, _("the game has ended: cross out any last lines, then finish"))
+    require(state["phase"] == Phase.ROLL, _("the dice for this turn are already rolled"))
     colours, numbers = action.get("colours"), action.get("numbers")
     layout = state["layout"]
     require(
@@ -290,14 +295,15 @@ def _do_roll(state: State, action: Action) -> None:
             numbers=", ".join(map(str, layout["numbers"])), value=numbers
         ),
     )
-    state["open"] = {"colours": list(colours), "numbers": list(numbers)}  # type: ignore[arg-type]
-    state["phase"] = "active"
+    assert isinstance(colours, list) and isinstance(numbers, list)  # required above
+    state["open"] = {"colours": list(colours), "numbers": list(numbers)}
+    state["phase"] = Phase.ACTIVE
 
 
-def _do_secret(state: State, action: Action) -> None:
+def _do_secret(state: LowdownState, action: Action) -> None:
     """Look at (active player, before choosing) or reveal (for the others) the secret pair."""
     phase = state["phase"]
-    require(phase in ("active", "others"), _("the secret pair is rolled with the open dice: roll first"))
+    require(phase in (Phase.ACTIVE, Phase.OTHERS), _("the secret pair is rolled with the open dice: roll first"))
     require(state["secret"] is None, _("the secret pair is already revealed"))
     layout = state["layout"]
     if state["settings"]["secret_dice"] == "virtual":
@@ -316,17 +322,19 @@ def _do_secret(state: State, action: Action) -> None:
             isinstance(number, int) and not isinstance(number, bool) and number in layout["numbers"],
             _("the secret number die must be one of {numbers}").format(numbers=", ".join(map(str, layout["numbers"]))),
         )
+        assert isinstance(colour, str) and isinstance(number, int)  # required above
         state["secret"] = {"colour": colour, "number": number}
-    if phase == "active":
+    if phase == Phase.ACTIVE:
         state["looked"] = True
 
 
-def _do_place(state: State, action: Action) -> None:
+def _do_place(state: LowdownState, action: Action) -> None:
     player = player_index(state, action)
     sq, taken = check_place(state, player, action)
     wild = bool(action.get("wild", False))
     board = state["boards"][player]
-    board["grids"][sq[0]][sq[1]][sq[2]] = {"n": action["number"], "wild": wild, "turn": state["turn"]}
+    cell: Written = {"n": action["number"], "wild": wild, "turn": state["turn"]}
+    board["grids"][sq[0]][sq[1]][sq[2]] = cell
     if wild:
         board["wilds"] += 1
     if taken is not None:
@@ -335,59 +343,70 @@ def _do_place(state: State, action: Action) -> None:
     _part_done(state, player)
 
 
-def _do_shade(state: State, action: Action) -> None:
+def _do_shade(state: LowdownState, action: Action) -> None:
     player = player_index(state, action)
     sq = check_shade(state, player, action)
-    state["boards"][player]["grids"][sq[0]][sq[1]][sq[2]] = {"shaded": True, "turn": state["turn"]}
+    cell: Shaded = {"shaded": True, "turn": state["turn"]}
+    state["boards"][player]["grids"][sq[0]][sq[1]][sq[2]] = cell
     if player == int(state["active"]):
         state["taken"] = list(SECRET_IDS)  # a stuck active player keeps the secret pair; the others get the open four
         state["wild_out"] = None
     _part_done(state, player)
 
 
-def _part_done(state: State, player: int) -> None:
+def _part_done(state: LowdownState, player: int) -> None:
     state["done"].append(player)
     if player == int(state["active"]):
-        state["phase"] = "others"
+        state["phase"] = Phase.OTHERS
         if state["secret"] is None and state["settings"]["secret_dice"] == "virtual":
             state["secret"] = virtual_secret(int(state["seed"]), int(state["turn"]), state["layout"])
     if len(state["done"]) == len(state["players"]):
         _end_turn(state)
 
 
-def _end_turn(state: State) -> None:
+def _end_turn(state: LowdownState) -> None:
     """Everyone has written: the game ends if someone has filled enough grids, else the next player rolls."""
     enders = [p for p in range(len(state["players"])) if filled_grids(state, p) >= state["settings"]["end_grids"]]
     if enders:
         state["enders"] = enders
-        state["phase"] = "final"
+        state["phase"] = Phase.FINAL
         return
     state["turn"] += 1
     state["active"] = (int(state["active"]) + 1) % len(state["players"])
-    state.update(phase="roll", open=None, secret=None, looked=False, taken=None, wild_out=None, done=[])
+    state.update(
+        {
+            "phase": Phase.ROLL,
+            "open": None,
+            "secret": None,
+            "looked": False,
+            "taken": None,
+            "wild_out": None,
+            "done": [],
+        }
+    )
 
 
-def _do_cross(state: State, action: Action) -> None:
+def _do_cross(state: LowdownState, action: Action) -> None:
     player = player_index(state, action)
     line, why = line_reason(state, player, action.get("squares"))
     require(why is None, _("{name} cannot cross out that line: {why}").format(name=player_name(state, player), why=why))
     state["boards"][player]["crossed"].append(line)
 
 
-def _do_finish(state: State, action: Action) -> None:
+def _do_finish(state: LowdownState, action: Action) -> None:
     grids = int(state["settings"]["end_grids"])
     require(
-        state["phase"] == "final",
+        state["phase"] == Phase.FINAL,
         ngettext(
             "the game ends only when a player has filled {n} grid and everyone has finished the turn",
             "the game ends only when a player has filled {n} grids and everyone has finished the turn",
             grids,
         ).format(n=grids),
     )
-    state["phase"] = "over"
+    state["phase"] = Phase.OVER
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Move] = {
     "roll": _do_roll,
     "secret": _do_secret,
     "place": _do_place,

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.base import Action, State
+from companion.games.base import Action
 from companion.games.lowdown.board import SHADED_POINTS
 from companion.i18n import _, pgettext
 
@@ -56,18 +56,18 @@ def or_list(items: list[Any]) -> str:
     return _(" or ").join(colour_name(i) for i in items)
 
 
-def grid_name(state: State, grid: int) -> str:
+def grid_name(state: Mapping[str, Any], grid: int) -> str:
     """A grid by its colours in the current language ("Red/orange", "Rojo/naranja", "빨강/주황")."""
     return colour_name(state["layout"]["grids"][grid]["name"])
 
 
-def square_text(state: State, square: list[int]) -> str:
+def square_text(state: Mapping[str, Any], square: list[int]) -> str:
     """ "Red/orange grid, row 1, column 2" (refusals)."""
     g, r, c = square
     return _("{grid} grid, row {row}, column {column}").format(grid=grid_name(state, g), row=r + 1, column=c + 1)
 
 
-def describe(action: Action, state: State | None = None) -> str:
+def describe(action: Action, state: Mapping[str, Any] | None = None) -> str:
     """One line for the log and the undo prompt; with a ``state`` of this game it names the players and
     grids ("Ana writes 3 (red) in Red/orange row 1, column 1"), without one it numbers them."""
     kind = action.get("type")
@@ -127,7 +127,7 @@ def describe(action: Action, state: State | None = None) -> str:
     return str(kind)
 
 
-def _line_text(state: State | None, action: Action) -> str:
+def _line_text(state: Mapping[str, Any] | None, action: Action) -> str:
     """'3 3 4 (Red/orange row 1)' when the state has the numbers, else 'a line'."""
     squares, p = action.get("squares"), action.get("player")
     if not (isinstance(state, dict) and isinstance(squares, list) and squares and isinstance(p, int)):
