@@ -101,7 +101,12 @@ def build(config: Config, *, simulate: bool = False) -> Hardware:
     try:
         from hardware.sources import open_camera
 
-        camera, message = open_camera(spec, size=(config["camera"]["width"], config["camera"]["height"]))
+        # The simulated tray opens on its first read (when a screen shows the camera): cutting its sample dice
+        # loads OpenCV and the photos, ~37 MB the home screen does not need (#21 item 16). A real camera is
+        # opened now, so a missing one is said at start-up.
+        camera, message = open_camera(
+            spec, size=(config["camera"]["width"], config["camera"]["height"]), connect=spec != "sim"
+        )
         if message:
             problem = getattr(camera, "problem", None)
             shown = camera_news(problem) if problem is not None else message

@@ -144,12 +144,17 @@ class CompanionApp(App):
             lambda _dt: self.sim_buttons.poll() if self.sim_buttons is not self.buttons else None, 0.1
         )
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
-        # A camera lost (or back) mid-game is noticed even while no screen shows frames.
-        Clock.schedule_interval(lambda _dt: self.feed.probe() if self.feed is not None else None, CAMERA_PROBE_S)
+        # A camera lost (or back) mid-game is noticed even while no screen shows frames. The simulated tray cannot
+        # be unplugged: it is not probed, so it stays unopened (no OpenCV) until a screen shows it.
+        Clock.schedule_interval(lambda _dt: self._probe_camera(), CAMERA_PROBE_S)
         self._update_banner()
         self._watchdog = Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 5)
         ExceptionManager.add_handler(self._errors)
         return root
+
+    def _probe_camera(self) -> None:
+        if self.feed is not None and self.sim_tray is None:
+            self.feed.probe()
 
     def on_start(self) -> None:
         notify("READY=1")

@@ -57,7 +57,9 @@ def rss_by_mapping(most: int = 8) -> dict[str, float]:
 def bench_memory(rounds: int = 12) -> dict[str, Any]:
     """Run the scripted session in a child process and return its figures (MB): ``home`` (started, home shown),
     ``after_dice`` (the dice screen opened, a roll read, back home), ``session`` (RSS after each round of the
-    session) and ``growth_mb`` (the last round less the second: no growth is the target)."""
+    session), ``growth_mb`` (the last round less the second: no growth is the target), and ``kivy_floor`` (a
+    Kivy app of one label, alone in its own child: what the renderer and Kivy cost before the app adds anything)
+    with ``home_over_floor`` (the app's own share of ``home``)."""
     with tempfile.TemporaryDirectory(prefix="companion-memory-") as home:
         env = dict(os.environ, COMPANION_HOME=home, COMPANION_LANGUAGE="en", SDL_VIDEODRIVER="offscreen")
         env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=str(Path(home) / "kivy"))
@@ -75,6 +77,16 @@ def bench_memory(rounds: int = 12) -> dict[str, Any]:
         if "error" in figures:
             return figures
         figures["wall_s"] = round(time.monotonic() - started, 1)
+        floor = subprocess.run(
+            [sys.executable, "-m", "companion.ui.memory_bench", "--floor"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if floor.returncode == 0 and floor.stdout.strip():
+            figures.update(json.loads(floor.stdout.strip().splitlines()[-1]))
+            figures["home_over_floor"] = round(figures["home"] - figures["kivy_floor"], 1)
     session = figures["session"]
     figures["growth_mb"] = round(session[-1] - session[1], 1) if len(session) > 2 else None
     figures["home_target_mb"] = HOME_TARGET_MB
@@ -145,6 +157,30 @@ class _Driver:
         self.frames(3)
 
 
+def _floor() -> None:
+    """What any Kivy app costs on this machine: one label in a window of the same size, started the same way
+    (offscreen), so ``home`` can be read against it (most of it is the OpenGL renderer and Kivy itself)."""
+    import gc
+
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    class Bare(App):
+        def build(self) -> Label:
+            return Label(text="Table Companion")
+
+    app = Bare()
+    Window.size = (800, 480)
+    app._run_prepare()
+    EventLoop.ensure_window()
+    for _ in range(10):
+        EventLoop.idle()
+    gc.collect()
+    print(json.dumps({"kivy_floor": rss_mb(), "kivy_floor_by_mapping": rss_by_mapping()}))
+
+
 def _child(rounds: int) -> None:
     import gc
 
@@ -174,4 +210,7 @@ def _child(rounds: int) -> None:
 
 
 if __name__ == "__main__":
-    _child(int(sys.argv[1]) if len(sys.argv) > 1 else 12)
+    if sys.argv[1:2] == ["--floor"]:
+        _floor()
+    else:
+        _child(int(sys.argv[1]) if len(sys.argv) > 1 else 12)

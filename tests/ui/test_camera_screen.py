@@ -167,3 +167,24 @@ def test_camera_checked_while_no_screen_reads_it(tmp_path: Path, monkeypatch: py
         assert ui.wait_until(lambda: ui.app.banner == "")
     finally:
         ui.close()
+
+
+def test_the_simulated_tray_is_not_probed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulated tray cannot be unplugged: the app's camera probe leaves it unopened (no OpenCV, no sample
+    photos in memory on the home screen) until a screen shows it."""
+    import companion.ui.app as app_module
+    from hardware.sources import open_camera
+
+    monkeypatch.setattr(app_module, "CAMERA_PROBE_S", 0.05)
+    ui = UI(tmp_path)
+    try:
+        camera, message = open_camera("sim", connect=False)
+        assert message is None
+        ui.use_camera(camera)
+        ui.advance(25, seconds=0.5)
+        assert not camera.connected
+        screen = ui.go("camera")
+        assert ui.wait_until(lambda: screen.frames >= 1)
+        assert camera.connected
+    finally:
+        ui.close()

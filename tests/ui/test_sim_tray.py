@@ -23,6 +23,7 @@ def fast(ui: UI, seed: int) -> Any:
     """The app's simulated tray, repeatable and quick to settle (the reader's settle and vote run as configured)."""
     tray = ui.app.sim_tray
     assert tray is not None
+    ui.app.camera.open()  # as a camera is (the app opens the tray when a screen first shows it)
     tray.rng = random.Random(seed)
     tray.motion_s = 0.4
     ui.app.settings["dice"]["settle_ms"] = 200
