@@ -18,7 +18,8 @@ tracker's moves are :mod:`.tracker`'s, the tallies :mod:`.scoring`'s.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from companion.games.artcollectors import tracker, wording
 from companion.games.artcollectors.catalogue import (
@@ -34,6 +35,7 @@ from companion.games.artcollectors.scoring import (
     top_run,
     working,
 )
+from companion.games.artcollectors.state import ArtCollectorsState, Kind, PaintingInfo, Phase, Settings
 from companion.games.artcollectors.tracker import (
     bag_total,
     new_turn,
@@ -47,10 +49,8 @@ from companion.games.base import (
     Choice,
     Engine,
     IllegalAction,
-    Move,
     Setting,
     Setup,
-    State,
     check_players,
     check_settings,
     require,
@@ -71,8 +71,12 @@ __all__ = [
 ]
 
 
-class ArtCollectors(Engine[State]):
-    """The engine (see the module docstring); one instance, ``ENGINE``."""
+Move = Callable[[ArtCollectorsState, Action], None]
+
+
+class ArtCollectors(Engine[ArtCollectorsState]):
+    """The engine (see the module docstring); one instance, ``ENGINE``. State is plain JSON, described by
+    :class:`~companion.games.artcollectors.state.ArtCollectorsState`."""
 
     name = "artcollectors"
 
@@ -128,7 +132,7 @@ class ArtCollectors(Engine[State]):
 
     # ---------------------------------------------------------------------------------------------- setup
 
-    def setup(self, setup: Setup) -> State:
+    def setup(self, setup: Setup) -> ArtCollectorsState:
         raw = setup.settings.get("catalogue")
         if raw is None:
             catalogue = self.catalogue
@@ -141,8 +145,9 @@ class ArtCollectors(Engine[State]):
         check_players(setup, catalogue.min_players, catalogue.max_players)
         defaults = self.default_settings()
         defaults["black_cat_painting"] = catalogue.black_cat_painting
-        settings = check_settings(defaults, setup.settings)
-        del settings["catalogue"]  # the state keeps what it needs of it (paintings, kinds, ladies)
+        checked = check_settings(defaults, setup.settings)
+        del checked["catalogue"]  # the state keeps what it needs of it (paintings, kinds, ladies)
+        settings = cast(Settings, checked)
         count = len(setup.players)
         removed = catalogue.removed.get(count, ())
         in_play = [p for p in catalogue.paintings if p.number not in removed]
@@ -160,7 +165,7 @@ class ArtCollectors(Engine[State]):
                     painting=cat, n=count
                 )
             )
-        paintings = {
+        paintings: dict[str, PaintingInfo] = {
             str(p.number): {
                 "value": p.value,
                 "points": p.points_per_token,
@@ -170,7 +175,9 @@ class ArtCollectors(Engine[State]):
             }
             for p in in_play
         }
-        kinds = {k.code: {"name": k.name, "ability": k.ability, "count": k.count} for p in in_play for k in p.tokens}
+        kinds: dict[str, Kind] = {
+            k.code: {"name": k.name, "ability": k.ability, "count": k.count} for p in in_play for k in p.tokens
+        }
         return {
             "game": self.name,
             "players": [p.name for p in setup.players],
@@ -183,7 +190,7 @@ class ArtCollectors(Engine[State]):
             "kinds": kinds,
             "ladies": list(catalogue.ladies),
             "ladies_take": catalogue.ladies_take,
-            "phase": "play" if settings["tracker"] else "count",
+            "phase": Phase.PLAY if settings["tracker"] else Phase.COUNT,
             # count mode
             "counts": [dict.fromkeys(paintings, 0) for _ in setup.players],
             "black_cat": None,
@@ -217,14 +224,14 @@ class ArtCollectors(Engine[State]):
             "stop": tracker.stop,
         }
 
-    def legal_actions(self, state: State, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, state: ArtCollectorsState, seat: int | None = None) -> list[Action]:
         """Counting: each player's counts and (the table) the black cat's holder and the finish. Tracking: the
         current player's draws (one per token kind in the bag), steals, exchanges, takes, Robin Tell and stop,
         and (the table) ending the tracking."""
         index = seat_index(state, seat)
         if seat is not None and index is None:
             return []
-        if state["phase"] == "count":
+        if state["phase"] == Phase.COUNT:
             players = range(len(state["players"])) if index is None else [index]
             out: list[Action] = [{"type": "set_counts", "player": p} for p in players]
             if seat is None:
@@ -232,7 +239,7 @@ class ArtCollectors(Engine[State]):
                 if state["black_cat_set"]:
                     out.append({"type": "finish"})
             return out
-        if state["phase"] != "play" or (index is not None and index != int(state["current"])):
+        if state["phase"] != Phase.PLAY or (index is not None and index != int(state["current"])):
             return []
         opts = self.options(state)
         out = [{"type": "draw", "token": code} for code in opts["draw"]]
@@ -252,20 +259,20 @@ class ArtCollectors(Engine[State]):
 
     # ---- count mode
 
-    def _need_count(self, state: State) -> None:
-        if state["phase"] != "count":
+    def _need_count(self, state: ArtCollectorsState) -> None:
+        if state["phase"] != Phase.COUNT:
             raise IllegalAction(
                 _("the tracker is counting this game from the piles; use end_tracking to count by hand instead")
             )
 
-    def _do_set_count(self, state: State, action: Action) -> None:
+    def _do_set_count(self, state: ArtCollectorsState, action: Action) -> None:
         self._need_count(state)
         seat = player_arg(state, action, "player")
         key = self._painting_key(state, action.get("painting"))
         value = whole_arg(action.get("count"), _("a count is a whole number, 0 or more"))
         self._set(state, seat, key, value)
 
-    def _do_set_counts(self, state: State, action: Action) -> None:
+    def _do_set_counts(self, state: ArtCollectorsState, action: Action) -> None:
         self._need_count(state)
         seat = player_arg(state, action, "player")
         row = action.get("counts")
@@ -275,7 +282,7 @@ class ArtCollectors(Engine[State]):
             key = self._painting_key(state, painting)
             self._set(state, seat, key, whole_arg(value, _("a count is a whole number, 0 or more")))
 
-    def _set(self, state: State, seat: int, key: str, value: int) -> None:
+    def _set(self, state: ArtCollectorsState, seat: int, key: str, value: int) -> None:
         others = sum(int(row[key]) for i, row in enumerate(state["counts"]) if i != seat)
         limit = int(state["paintings"][key]["tokens"])
         if others + value > limit:
@@ -288,7 +295,7 @@ class ArtCollectors(Engine[State]):
             )
         state["counts"][seat][key] = value
 
-    def _do_set_black_cat(self, state: State, action: Action) -> None:
+    def _do_set_black_cat(self, state: ArtCollectorsState, action: Action) -> None:
         self._need_count(state)
         require(
             "player" in action,
@@ -297,7 +304,7 @@ class ArtCollectors(Engine[State]):
         state["black_cat"] = None if action["player"] is None else player_arg(state, action, "player")
         state["black_cat_set"] = True
 
-    def _do_finish(self, state: State, action: Action) -> None:
+    def _do_finish(self, state: ArtCollectorsState, action: Action) -> None:
         self._need_count(state)
         require(state["black_cat_set"], _("say who holds the black-cat token first (or nobody)"))
         cat = str(black_cat_painting(state))
@@ -318,9 +325,9 @@ class ArtCollectors(Engine[State]):
                     )
                 )
         state["result"] = tally(state, state["counts"], state["black_cat"])
-        state["phase"] = "over"
+        state["phase"] = Phase.OVER
 
-    def _painting_key(self, state: State, value: Any) -> str:
+    def _painting_key(self, state: ArtCollectorsState, value: Any) -> str:
         key = str(value)
         if key not in state["paintings"]:
             if isinstance(value, int) and value in state["removed"]:
@@ -334,21 +341,21 @@ class ArtCollectors(Engine[State]):
 
     # ---------------------------------------------------------------------------------------------- queries
 
-    def is_over(self, state: State) -> bool:
-        return bool(state["phase"] == "over")
+    def is_over(self, state: Mapping[str, Any]) -> bool:
+        return bool(state["phase"] == Phase.OVER)
 
-    def scores(self, state: State) -> dict[str, Any]:
+    def scores(self, state: Mapping[str, Any]) -> dict[str, Any]:
         result = working(state)
         scores: dict[str, Any] = {p["name"]: p["total"] for p in result["players"]}
         if self.is_over(state):
             scores["winners"] = list(result["winners"])
         return scores
 
-    def describe(self, action: Action, state: State | None = None) -> str:
+    def describe(self, action: Action, state: Mapping[str, Any] | None = None) -> str:
         """One line for the log and the undo prompt (:func:`wording.describe`)."""
         return wording.describe(action, state)
 
-    def options(self, state: State) -> dict[str, Any]:
+    def options(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """What can be done now (for greying out buttons): drawable codes and the seats each move may target."""
         return tracker.options(state)
 

@@ -6,18 +6,28 @@ counts, winner and reason; per player: points and rank; the winners) that ``fini
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, painting_of
-from companion.games.base import State
+from companion.games.artcollectors.state import (
+    ArtCollectorsState,
+    PaintingRow,
+    Phase,
+    PlayerResult,
+    Result,
+    Why,
+    described,
+)
 
 
-def black_cat_painting(state: State) -> int:
+def black_cat_painting(state: Mapping[str, Any]) -> int:
     """The black-cat token's painting: from the settings, else from the draw that showed it (0: not known yet)."""
+    state = described(state)
     return int(state["settings"]["black_cat_painting"]) or int(state.get("black_cat_seen", 0))
 
 
-def black_cat_where(state: State) -> tuple[str, int | None]:
+def black_cat_where(state: ArtCollectorsState) -> tuple[str, int | None]:
     """("bag", None), ("turn", seat) or ("pile", seat)."""
     for seat, pile in enumerate(state["piles"]):
         if any(code.endswith(BLACK_CAT_MARK) for code in pile):
@@ -31,7 +41,7 @@ def black_cat_where(state: State) -> tuple[str, int | None]:
 # Scoring
 
 
-def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> dict[str, Any]:
+def tally(state: ArtCollectorsState, counts: list[dict[str, int]], black_cat: int | None) -> Result:
     """The working: per painting the counts, winner and reason; per player the points and rank; the winners.
 
     Majority wins a painting; a tie for the most goes to the black-cat holder even if not among the tied
@@ -39,8 +49,8 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
     Each painting's ``why`` says how it was decided ("none", "most", "tie_no_cat", "tie_cat"); the words for it
     and for what was not counted are :mod:`companion.games.artcollectors.wording`'s.
     """
-    names: list[str] = state["players"]
-    rows = []
+    names = state["players"]
+    rows: list[PaintingRow] = []
     token_points = [0] * len(names)
     token_counts = [0] * len(names)
     won: list[list[int]] = [[] for _ in names]
@@ -52,6 +62,7 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
         top = max(these) if these else 0
         leaders = [i for i, n in enumerate(these) if n == top and n > 0]
         winner: int | None
+        why: Why
         if total == 0:
             winner, why = None, "none"
         elif len(leaders) == 1:
@@ -78,22 +89,20 @@ def tally(state: State, counts: list[dict[str, int]], black_cat: int | None) -> 
                 "why": why,
             }
         )
-    players: list[dict[str, Any]] = []
-    for i, name in enumerate(names):
-        painting_points = sum(int(state["paintings"][str(n)]["value"]) for n in won[i])
-        players.append(
-            {
-                "name": name,
-                "tokens": token_counts[i],
-                "token_points": token_points[i],
-                "paintings": won[i],
-                "painting_points": painting_points,
-                "total": token_points[i] + painting_points,
-            }
-        )
-    totals = [p["total"] for p in players]
-    for p in players:
-        p["rank"] = 1 + sum(1 for t in totals if t > p["total"])
+    painting_points = [sum(int(state["paintings"][str(n)]["value"]) for n in won[i]) for i in range(len(names))]
+    totals = [token_points[i] + painting_points[i] for i in range(len(names))]
+    players: list[PlayerResult] = [
+        {
+            "name": name,
+            "tokens": token_counts[i],
+            "token_points": token_points[i],
+            "paintings": won[i],
+            "painting_points": painting_points[i],
+            "total": totals[i],
+            "rank": 1 + sum(1 for t in totals if t > totals[i]),
+        }
+        for i, name in enumerate(names)
+    ]
     best = max(totals) if totals else 0
     winners = [p["name"] for p in players if p["total"] == best]
     return {"paintings": rows, "players": players, "winners": winners, "black_cat": black_cat}
@@ -109,9 +118,10 @@ def top_run(pile: list[str]) -> int:
     return run
 
 
-def uncounted(state: State) -> dict[str, int]:
+def uncounted(state: Mapping[str, Any]) -> dict[str, int]:
     """Tokens of each painting the final count has not placed with a player yet (painting key -> how many;
     only paintings short of their tokens, in catalogue order). At the end the bag is empty, so any is a slip."""
+    state = described(state)
     out: dict[str, int] = {}
     for key, info in state["paintings"].items():
         missing = int(info["tokens"]) - sum(int(row[key]) for row in state["counts"])
@@ -120,7 +130,7 @@ def uncounted(state: State) -> dict[str, int]:
     return out
 
 
-def pile_counts(state: State) -> list[dict[str, int]]:
+def pile_counts(state: ArtCollectorsState) -> list[dict[str, int]]:
     """Tokens per painting in each player's pile (the tracker's version of the final count)."""
     counts: list[dict[str, int]] = []
     for pile in state["piles"]:
@@ -131,11 +141,13 @@ def pile_counts(state: State) -> list[dict[str, int]]:
     return counts
 
 
-def working(state: State) -> dict[str, Any]:
+def working(state: Mapping[str, Any]) -> Result:
     """The final result if the game is over, else the result the current counts or piles would give."""
-    if state.get("result") is not None:
-        return dict(state["result"])
-    if state["phase"] == "play":
+    state = described(state)
+    result = state.get("result")
+    if result is not None:
+        return result.copy()
+    if state["phase"] == Phase.PLAY:
         where, seat = black_cat_where(state)
         return tally(state, pile_counts(state), seat if where == "pile" else None)
     return tally(state, state["counts"], state["black_cat"])

@@ -9,6 +9,7 @@ file again).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.artcollectors import wording
@@ -29,23 +30,24 @@ from companion.games.artcollectors.scoring import (
     tally,
     top_run,
 )
+from companion.games.artcollectors.state import ArtCollectorsState, Phase, Turn, described
 from companion.games.artcollectors.wording import names_text as _names
 from companion.games.artcollectors.wording import token_name
-from companion.games.base import Action, IllegalAction, State, is_whole, require
+from companion.games.base import Action, IllegalAction, is_whole, require
 from companion.i18n import _, a_number, ngettext
 
 # --------------------------------------------------------------------------------------------------------------
 # Small helpers over the state's own copy of the catalogue.
 
 
-def ability_of(state: State, code: str) -> str:
+def ability_of(state: ArtCollectorsState, code: str) -> str:
     """The ability of token ``code`` in the full game ("" in the basic game or for a token without one)."""
     if not state["settings"]["full_game"]:
         return ""
     return str(state["kinds"][plain(code)]["ability"])
 
 
-def player_arg(state: State, action: Action, key: str) -> int:
+def player_arg(state: ArtCollectorsState, action: Action, key: str) -> int:
     """``action[key]`` as a player number, else :class:`IllegalAction`."""
     value = action.get(key)
     count = len(state["players"])
@@ -63,18 +65,19 @@ def whole_arg(value: Any, reason: str, least: int = 0) -> int:
     return int(value)
 
 
-def protected(state: State, seat: int) -> bool:
+def protected(state: Mapping[str, Any], seat: int) -> bool:
     """True when an angel lies on top of ``seat``'s pile in the full game (shielding it from abilities)."""
+    state = described(state)
     pile = state["piles"][seat]
     return bool(state["settings"]["full_game"]) and bool(pile) and ability_of(state, pile[-1]) == ANGEL
 
 
-def bag_total(state: State) -> int:
+def bag_total(state: ArtCollectorsState) -> int:
     """Tokens still in the bag."""
     return sum(int(n) for n in state["bag"].values())
 
 
-def new_turn() -> dict[str, Any]:
+def new_turn() -> Turn:
     """A turn before its first draw."""
     return {
         "tokens": [],  # this turn's tokens in the order gained (drawn, stolen, exchanged, taken)
@@ -92,14 +95,14 @@ def new_turn() -> dict[str, Any]:
 # The moves
 
 
-def _need_play(state: State) -> None:
-    if state["phase"] != "play":
+def _need_play(state: ArtCollectorsState) -> None:
+    if state["phase"] != Phase.PLAY:
         if state["settings"]["tracker"]:
             raise IllegalAction(_("tracking has ended: enter the final count instead"))
         raise IllegalAction(_("the pile tracker is off in this game: enter the final count instead"))
 
 
-def end_tracking(state: State, action: Action) -> None:
+def end_tracking(state: ArtCollectorsState, action: Action) -> None:
     """Switch to the hand count, prefilled from the piles; allowed mid-turn (the table may disagree at any time).
 
     Mid-turn, the tokens in front of the current player are counted as theirs (as if they stopped); the
@@ -115,11 +118,11 @@ def end_tracking(state: State, action: Action) -> None:
     state["counts"] = counts
     state["black_cat"] = seat if where in ("pile", "turn") else None
     state["black_cat_set"] = where in ("pile", "turn")
-    state["phase"] = "count"
+    state["phase"] = Phase.COUNT
     state["events"] = [{"event": "tracker_off", "count": len(turn_tokens), "seat": state["seats"][current]}]
 
 
-def _token(state: State, value: Any) -> str:
+def _token(state: ArtCollectorsState, value: Any) -> str:
     code = str(value).strip().upper()
     if code in state["kinds"]:
         return code
@@ -139,7 +142,7 @@ def _token(state: State, value: Any) -> str:
     raise IllegalAction(_("there is no token {token!r} in this game").format(token=value))
 
 
-def draw(state: State, action: Action) -> None:
+def draw(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
     code = _token(state, action.get("token"))
@@ -200,7 +203,7 @@ def draw(state: State, action: Action) -> None:
     _gain(state, [code])
 
 
-def _gain(state: State, codes: list[str]) -> None:
+def _gain(state: ArtCollectorsState, codes: list[str]) -> None:
     """Abilities of tokens gained this turn (full game): banker, cheater, Robin Tell, the three ladies."""
     turn = state["turn"]
     seat = int(state["current"])
@@ -229,37 +232,39 @@ def _gain(state: State, codes: list[str]) -> None:
             state["events"].append({"event": "ladies_ready", "count": turn["ladies"]})
 
 
-def _to_bag(state: State, codes: list[str]) -> None:
+def _to_bag(state: ArtCollectorsState, codes: list[str]) -> None:
     for code in codes:
         if code.endswith(BLACK_CAT_MARK):
             state["black_cat_in_bag"] = True
         state["bag"][plain(code)] += 1
 
 
-def _next_player(state: State) -> None:
+def _next_player(state: ArtCollectorsState) -> None:
     state["current"] = (int(state["current"]) + 1) % len(state["players"])
     state["turn"] = new_turn()
     state["turns"] += 1
     if bag_total(state) == 0:
         where, seat = black_cat_where(state)
         state["result"] = tally(state, pile_counts(state), seat if where == "pile" else None)
-        state["phase"] = "over"
+        state["phase"] = Phase.OVER
         state["events"].append({"event": "bag_empty"})
 
 
-def _other(state: State, action: Action, key: str) -> int:
+def _other(state: ArtCollectorsState, action: Action, key: str) -> int:
     seat = player_arg(state, action, key)
     require(seat != state["current"], _("choose another player's pile, not your own"))
     require(bool(state["piles"][seat]), _("{name}'s pile is empty").format(name=state["players"][seat]))
     return seat
 
 
-def steal(state: State, action: Action) -> None:
+def steal(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
-    require(turn["last"] is not None, _("steal right after drawing a token of the same painting"))
+    last = turn["last"]
+    require(last is not None, _("steal right after drawing a token of the same painting"))
+    assert last is not None
     seat = _other(state, action, "from")
-    number = painting_of(turn["last"])
+    number = painting_of(last)
     pile = state["piles"][seat]
     name = state["players"][seat]
     top = painting_of(pile[-1])
@@ -269,7 +274,7 @@ def steal(state: State, action: Action) -> None:
             name=name, a_number=a_number(top), other=a_number(number)
         ),
     )
-    if state["kinds"][plain(turn["last"])]["ability"] == WILD:
+    if state["kinds"][plain(last)]["ability"] == WILD:
         require(turn["cat"] != "exchange", _("you exchanged the musician cat: no stealing cats this time"))
         turn["cat"] = "steal"
     run = top_run(pile)
@@ -296,7 +301,7 @@ def steal(state: State, action: Action) -> None:
     _gain(state, taken)
 
 
-def exchange(state: State, action: Action) -> None:
+def exchange(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
     last = turn["last"]
@@ -304,6 +309,7 @@ def exchange(state: State, action: Action) -> None:
         last is not None and state["kinds"][plain(last)]["ability"] == WILD,
         _("exchange right after drawing a musician cat"),
     )
+    assert last is not None
     require(
         turn["cat"] is None,
         _("this musician cat was already used to steal")
@@ -334,7 +340,7 @@ def exchange(state: State, action: Action) -> None:
     _gain(state, [gained])
 
 
-def robin(state: State, action: Action) -> None:
+def robin(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
     require(state["settings"]["full_game"], _("Robin Tell has no ability in the basic game"))
@@ -381,7 +387,7 @@ def robin(state: State, action: Action) -> None:
     state["events"] = [{"event": "robin", "from": state["seats"][seat], "count": most}]
 
 
-def take(state: State, action: Action) -> None:
+def take(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
     require(state["settings"]["full_game"], _("the three ladies have no ability in the basic game"))
@@ -407,7 +413,7 @@ def take(state: State, action: Action) -> None:
     _gain(state, [gained])
 
 
-def stop(state: State, action: Action) -> None:
+def stop(state: ArtCollectorsState, action: Action) -> None:
     _need_play(state)
     turn = state["turn"]
     require(bool(turn["drawn"]), _("draw at least one token before stopping"))
@@ -426,10 +432,11 @@ def stop(state: State, action: Action) -> None:
     _next_player(state)
 
 
-def options(state: State) -> dict[str, Any]:
+def options(state: Mapping[str, Any]) -> dict[str, Any]:
     """What can be done now (for greying out buttons): drawable codes and the seats each move may target."""
+    state = described(state)
     out: dict[str, Any] = {"draw": [], "steal": [], "exchange": [], "take": [], "robin": [], "stop": False}
-    if state["phase"] != "play":
+    if state["phase"] != Phase.PLAY:
         return out
     turn = state["turn"]
     seat = int(state["current"])
@@ -454,10 +461,11 @@ def options(state: State) -> dict[str, Any]:
     return out
 
 
-def steal_run(state: State, seat: int) -> int:
+def steal_run(state: Mapping[str, Any], seat: int) -> int:
     """How many tokens the current player may steal from ``seat``'s pile now: the run of tokens of the same
     painting on its top when a steal from it is legal ("també els les pots robar"), else 0. Above 1 the thief
     chooses to take the whole run or only the top one."""
+    state = described(state)
     if seat not in options(state)["steal"]:
         return 0
     return top_run(state["piles"][seat])

@@ -3,13 +3,14 @@ to whom and what was not counted, in the current language (``companion.i18n``)."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.artcollectors.catalogue import BLACK_CAT_MARK, plain
-from companion.games.base import Action, State
+from companion.games.base import Action
 from companion.i18n import _, ngettext, pgettext
 
-Event = dict[str, Any]
+Event = Mapping[str, Any]
 
 # The tokens as the Catalan rulebook names them ("Robin Tell", "el banquer", "el trampós", "l'àngel", "la
 # nedadora", "l'astronauta", "l'escriptora", "el paleta", "els bessons", "la pitonissa", "el bomber", "els gats
@@ -31,7 +32,7 @@ TOKEN_NAMES = {
 }
 
 
-def kind_name(state: State, code: str) -> str:
+def kind_name(state: Mapping[str, Any], code: str) -> str:
     """A token's character in the current language ("el banquer"), or the data file's name for it."""
     wording = TOKEN_NAMES.get(plain(code))
     if wording is not None and plain(code) in state["kinds"]:
@@ -40,7 +41,7 @@ def kind_name(state: State, code: str) -> str:
     return str(kind["name"]) if kind is not None else code
 
 
-def token_name(state: State, code: str) -> str:
+def token_name(state: Mapping[str, Any], code: str) -> str:
     """Readable name of a token, e.g. "7 (the bricklayer)" or "2B (the banker)"."""
     kind = state["kinds"].get(plain(code))
     if kind is None:
@@ -50,7 +51,7 @@ def token_name(state: State, code: str) -> str:
     return _("{code} ({name})").format(code=plain(code), name=kind_name(state, code))
 
 
-def names_text(state: State, seats: list[int]) -> str:
+def names_text(state: Mapping[str, Any], seats: list[int]) -> str:
     """ "Ana", "Ana and Bo", "Ana, Bo and Cy": the players at these places (indexes), as said aloud."""
     names: list[str] = [str(state["players"][i]) for i in seats]
     if len(names) == 1:
@@ -58,7 +59,7 @@ def names_text(state: State, seats: list[int]) -> str:
     return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
 
 
-def describe(action: Action, state: State | None = None) -> str:
+def describe(action: Action, state: Mapping[str, Any] | None = None) -> str:
     """One line for the log and the undo prompt."""
     kind = str(action.get("type", "?"))
     if kind == "draw":
@@ -95,13 +96,13 @@ def describe(action: Action, state: State | None = None) -> str:
     return kind
 
 
-def name_at(state: State, seat: Any) -> str:
+def name_at(state: Mapping[str, Any], seat: Any) -> str:
     """The name of the player at ``seat`` (button number); the seat number if nobody sits there."""
     seats = state.get("seats", [])
     return str(state["players"][seats.index(seat)]) if seat in seats else str(seat)
 
 
-def event_text(event: Event, state: State) -> str:
+def event_text(event: Event, state: Mapping[str, Any]) -> str:
     """One event of the last action (``state["events"]``) as a sentence for the players."""
     kind = event.get("event")
     who = name_at(state, event.get("seat"))
@@ -168,7 +169,7 @@ def event_text(event: Event, state: State) -> str:
     return fixed.get(str(kind), str(kind))
 
 
-def events_line(state: State) -> str:
+def events_line(state: Mapping[str, Any]) -> str:
     """What the last action did, in one line ("Ana draws 7 (the bricklayer); the bag is empty: game over")."""
     return "; ".join(event_text(event, state) for event in state.get("events", []))
 
@@ -183,7 +184,7 @@ def uncounted_text(missing: dict[str, int]) -> str:
     return _("Not counted yet: {listed}. Tap Score again to score anyway").format(listed=listed)
 
 
-def reason_text(row: dict[str, Any], result: dict[str, Any], state: State) -> str:
+def reason_text(row: Mapping[str, Any], result: Mapping[str, Any], state: Mapping[str, Any]) -> str:
     """Why a painting went to whom (a row of the result's ``paintings``)."""
     names: list[str] = [str(n) for n in state["players"]]
     counts: list[int] = row["counts"]
@@ -210,7 +211,7 @@ def reason_text(row: dict[str, Any], result: dict[str, Any], state: State) -> st
     )
 
 
-def notes(result: dict[str, Any], state: State) -> list[str]:
+def notes(result: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
     """What the players should know about a result: tokens not counted, a shared win."""
     out = [
         ngettext(
@@ -250,7 +251,7 @@ SHORT_NAMES = {
 }
 
 
-def painting_characters(state: State, key: str, *, short: bool = False) -> str:
+def painting_characters(state: Mapping[str, Any], key: str, *, short: bool = False) -> str:
     """Who painting ``key`` shows, from its tokens' characters ("the banker and the cheater", short "banker &
     cheater"); a painting of a catalogue of one's own keeps the words its file gives."""
     codes = [str(c) for c in state["paintings"][key].get("codes", [])]
@@ -277,7 +278,7 @@ def place(rank: int) -> str:
     return wording() if wording is not None else pgettext("place", "{n}th").format(n=rank)
 
 
-def short_name(state: State, code: str) -> str:
+def short_name(state: Mapping[str, Any], code: str) -> str:
     """A token's character in a few letters ("banker", "은행가"), for the draw picker's chips."""
     wording = SHORT_NAMES.get(plain(code))
     if wording is not None and plain(code) in state["kinds"]:
