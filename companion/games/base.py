@@ -123,8 +123,6 @@ def choices(*pairs: tuple[Any, str]) -> tuple[Choice, ...]:
     return tuple(Choice(value, label) for value, label in pairs)
 
 
-Move = Callable[[State, Action], None]
-
 
 class Engine(ABC, Generic[S]):
     """The one contract every game follows (like python-chess's ``Board``): the journal, the replay command and
