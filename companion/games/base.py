@@ -123,6 +123,8 @@ def choices(*pairs: tuple[Any, str]) -> tuple[Choice, ...]:
     return tuple(Choice(value, label) for value, label in pairs)
 
 
+Move = Callable[[State, Action], None]  # a move of a game whose state is a plain dict (tests' toy engine)
+
 
 class Engine(ABC, Generic[S]):
     """The one contract every game follows (like python-chess's ``Board``): the journal, the replay command and
