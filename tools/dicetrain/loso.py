@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         help="a folder of per-fold detector and classifiers (<set>/dice_centernet.onnx, <set>/dice_faces*.onnx): "
         "a fold with its own is leave-one-set-out for the whole reader (its classifier is also its second opinion)",
     )
+    ap.add_argument(
+        "--sets",
+        default=",".join(ALL_SETS),
+        help="the development sets the parts come from (one set: that set's figures alone, its val and test parts)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
@@ -231,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             use_detector(own / "dice_centernet.onnx")
             learned.FACES_PATHS, learned.LAYOUT_PATHS = faces, faces
             print(f"{name}: the fold's own detector and classifiers ({own})", file=sys.stderr)
-        parts = fold(args.root, leave_out)
+        parts = fold(args.root, leave_out, args.sets.split(","))
         model = None
         if args.models:
             model = Path(args.models) / name / "dice_verifier.onnx"
