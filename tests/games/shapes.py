@@ -115,3 +115,21 @@ def states(game: str) -> Iterator[tuple[str, dict[str, Any]]]:
             except IllegalAction:
                 continue
             yield f"{name} step {step}", state
+
+
+def assert_all_described(found: list[tuple[str, dict[str, Any]]], whole: Any, module: Any, game: str) -> None:
+    """Every state in ``found`` (where, state) has the shape ``whole`` describes, the example logs are among them,
+    and every ``TypedDict`` of ``module`` is met somewhere (each kind of event too), so none of it is stale."""
+    assert any(where.startswith("logs/") for where, _state in found), f"the {game} example logs are missing"
+    seen: set[str] = set()
+    for where, state in found:
+        trouble = problem(state, whole, "state", seen)
+        assert trouble is None, f"{where}: {trouble}"
+    assert seen == {name for name, value in vars(module).items() if is_typeddict(value)}
+
+
+def assert_refuses_extra_and_missing(where: str, state: dict[str, Any], whole: Any, key: str) -> None:
+    """The checker passes ``state`` and refuses it with a key too many, or without ``key``."""
+    assert problem(state, whole, "state") is None, where
+    assert problem({**state, "surprise": 1}, whole, "state") is not None
+    assert problem({k: v for k, v in state.items() if k != key}, whole, "state") is not None

@@ -5,33 +5,23 @@ and scenario actually produces: a key the engine starts writing, or stops writin
 from __future__ import annotations
 
 import json
-from typing import Any, get_args, get_type_hints, is_typeddict
+from typing import get_args, get_type_hints
 
 from companion.games.artcollectors import state as described_shape
 from companion.games.artcollectors.state import ArtCollectorsState, Event, Phase
-from tests.games.shapes import problem, states
+from tests.games.shapes import assert_all_described, assert_refuses_extra_and_missing, problem, states
 
 STATES = list(states("artcollectors"))
 
 
 def test_every_state_of_the_example_games_has_the_described_shape() -> None:
-    assert any(where.startswith("logs/") for where, _state in STATES), "the Art Collectors example logs are missing"
-    seen: set[str] = set()
-    for where, state in STATES:
-        found = problem(state, ArtCollectorsState, "state", seen)
-        assert found is None, f"{where}: {found}"
-    # Every part of the description is met somewhere (each kind of event too), so none of it is stale.
-    assert seen == {name for name, value in vars(described_shape).items() if is_typeddict(value)}
+    assert_all_described(STATES, ArtCollectorsState, described_shape, "Art Collectors")
     assert {state["phase"] for _where, state in STATES} == set(Phase)
 
 
 def test_the_checker_refuses_a_key_too_many_or_too_few() -> None:
     where, state = next((where, state) for where, state in STATES if state["result"] is not None)
-    assert problem(state, ArtCollectorsState, "state") is None, where
-    extra: dict[str, Any] = {**state, "surprise": 1}
-    assert problem(extra, ArtCollectorsState, "state") is not None
-    fewer = {key: value for key, value in state.items() if key != "black_cat_seen"}
-    assert problem(fewer, ArtCollectorsState, "state") is not None
+    assert_refuses_extra_and_missing(where, state, ArtCollectorsState, "black_cat_seen")
     players = [{**player, "bonus": 0} for player in state["result"]["players"]]
     assert problem({**state, "result": {**state["result"], "players": players}}, ArtCollectorsState, "state")
     steal = {"event": "steal", "seat": 1, "count": 1, "painting": 4}  # without "from"

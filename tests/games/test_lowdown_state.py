@@ -5,34 +5,24 @@ actually produces: a key the engine starts writing, or stops writing, fails them
 from __future__ import annotations
 
 import json
-from typing import Any, get_type_hints, is_typeddict
+from typing import get_type_hints
 
 from companion.games.lowdown import PHASES
 from companion.games.lowdown import shape as described_shape
 from companion.games.lowdown.shape import LowdownState, Phase
-from tests.games.shapes import problem, states
+from tests.games.shapes import assert_all_described, assert_refuses_extra_and_missing, problem, states
 
 STATES = list(states("lowdown"))
 
 
 def test_every_state_of_the_example_games_has_the_described_shape() -> None:
-    assert any(where.startswith("logs/") for where, _state in STATES), "the Lowdown example logs are missing"
-    seen: set[str] = set()
-    for where, state in STATES:
-        found = problem(state, LowdownState, "state", seen)
-        assert found is None, f"{where}: {found}"
-    # Every part of the description is met somewhere (a shaded square too), so none of it is stale.
-    assert seen == {name for name, value in vars(described_shape).items() if is_typeddict(value)}
+    assert_all_described(STATES, LowdownState, described_shape, "Lowdown")  # a shaded square too
     assert {state["phase"] for _where, state in STATES} == set(Phase)
 
 
 def test_the_checker_refuses_a_key_too_many_or_too_few() -> None:
     where, state = STATES[-1]
-    assert problem(state, LowdownState, "state") is None, where
-    extra: dict[str, Any] = {**state, "surprise": 1}
-    assert problem(extra, LowdownState, "state") is not None
-    fewer = {key: value for key, value in state.items() if key != "enders"}
-    assert problem(fewer, LowdownState, "state") is not None
+    assert_refuses_extra_and_missing(where, state, LowdownState, "enders")
     board = {**state["boards"][0], "grids": [[[{"n": 3, "wild": False}]]]}  # a written square without its turn
     assert problem({**state, "boards": [board]}, LowdownState, "state") is not None
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, get_args, get_type_hints, is_typeddict
+from typing import Any, get_args, get_type_hints
 
 from companion.games.base import Player, Setup
 from companion.games.ratatat import ENGINE
 from companion.games.ratatat import state as shape
 from companion.games.ratatat.phases import Phase
 from companion.games.ratatat.state import Event, RatatatState
-from tests.games.shapes import problem, states
+from tests.games.shapes import assert_all_described, assert_refuses_extra_and_missing, problem, states
 
 STATES = list(states("ratatat"))
 
@@ -45,23 +45,12 @@ def pile_runs_out(tmp_path: Path) -> list[tuple[str, Any]]:
 
 
 def test_every_state_of_the_example_games_has_the_described_shape(tmp_path: Path) -> None:
-    assert any(where.startswith("logs/") for where, _state in STATES), "the Rat-a-Tat Roll example logs are missing"
-    seen: set[str] = set()
-    for where, state in [*STATES, *pile_runs_out(tmp_path)]:
-        found = problem(state, RatatatState, "state", seen)
-        assert found is None, f"{where}: {found}"
-    # Every part of the description is met somewhere (each kind of event too), so none of it is stale.
-    described = {name for name, value in vars(shape).items() if is_typeddict(value)}
-    assert seen == described
+    assert_all_described([*STATES, *pile_runs_out(tmp_path)], RatatatState, shape, "Rat-a-Tat Roll")
 
 
 def test_the_checker_refuses_a_key_too_many_or_too_few() -> None:
     where, state = STATES[-1]
-    assert problem(state, RatatatState, "state") is None, where
-    extra: dict[str, Any] = {**state, "surprise": 1}
-    assert problem(extra, RatatatState, "state") is not None
-    fewer = {key: value for key, value in state.items() if key != "reshuffles"}
-    assert problem(fewer, RatatatState, "state") is not None
+    assert_refuses_extra_and_missing(where, state, RatatatState, "reshuffles")
     odd_event = {**state, "events": [{"event": "gave_back", "card": 0, "why": "x"}]}
     assert problem(odd_event, RatatatState, "state") is not None
 
