@@ -14,7 +14,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeGuard, TypeVar, cast
+from typing import Any, Generic, TypedDict, TypeGuard, TypeVar, cast
 
 from companion.i18n import _
 
@@ -121,6 +121,14 @@ class Setting:
 def choices(*pairs: tuple[Any, str]) -> tuple[Choice, ...]:
     """``choices((value, label), ...)``: a setting's choices in the order offered."""
     return tuple(Choice(value, label) for value, label in pairs)
+
+
+class PlayerData(TypedDict):
+    """A player as a game's state keeps them (``Player.to_json``), for the games whose state describes them."""
+
+    name: str
+    colour: str
+    seat: int
 
 
 Move = Callable[[State, Action], None]  # a move of a game whose state is a plain dict (tests' toy engine)

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal, TypedDict, cast
 
+from companion.games.base import PlayerData as PlayerData  # re-exported: part of the described state
+
 
 class Phase(StrEnum):
     """Where the turn is: the active player rolls, chooses, the others choose, the last lines are crossed (the
@@ -21,14 +23,6 @@ class Phase(StrEnum):
     OTHERS = "others"
     FINAL = "final"
     OVER = "over"
-
-
-class PlayerData(TypedDict):
-    """A player as the state keeps them (``Player.to_json``)."""
-
-    name: str
-    colour: str
-    seat: int
 
 
 class Settings(TypedDict):

@@ -6,6 +6,8 @@ the classes are made, or ``stopped`` would count as a required key at runtime.)"
 from enum import StrEnum
 from typing import NotRequired, TypedDict
 
+from companion.games.base import PlayerData as PlayerData  # re-exported: part of the described state
+
 
 class Phase(StrEnum):
     """Where the game is: before a round, playing it, scoring it, or over. Equal to the plain string the
@@ -15,14 +17,6 @@ class Phase(StrEnum):
     PLAYING = "playing"
     SCORING = "scoring"
     OVER = "over"
-
-
-class PlayerData(TypedDict):
-    """A player as the state keeps them (``Player.to_json``)."""
-
-    name: str
-    colour: str
-    seat: int
 
 
 class Settings(TypedDict):
