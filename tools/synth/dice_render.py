@@ -422,11 +422,12 @@ def _side_corners(die: DieSpec) -> np.ndarray:
     return _placed(die, np.array([[-half, half], [half, half], [half, half + depth], [-half, half + depth]]))
 
 
-def _draw_pips(mask: np.ndarray, value: int, size: float = 0.09, spread: float = 0.23, big_one: float = 1.0) -> None:
-    n = mask.shape[0]
+def pip_spots(value: int, spread: float = 0.23) -> list[tuple[float, float]]:
+    """Where the pips of ``value`` (1-6) sit on a face, as shares of its side (x, y): the usual layout, the
+    corner pips ``spread`` from the centre."""
     lo, hi = 0.5 - spread, 0.5 + spread
     row = 0.5 - spread * 25 / 23, 0.5 + spread * 25 / 23  # a 6's rows lie a little further out
-    spots = {
+    return {
         1: [(0.5, 0.5)],
         2: [(lo, lo), (hi, hi)],
         3: [(lo, lo), (0.5, 0.5), (hi, hi)],
@@ -434,6 +435,11 @@ def _draw_pips(mask: np.ndarray, value: int, size: float = 0.09, spread: float =
         5: [(lo, lo), (hi, lo), (0.5, 0.5), (lo, hi), (hi, hi)],
         6: [(lo, row[0]), (hi, row[0]), (lo, 0.5), (hi, 0.5), (lo, row[1]), (hi, row[1])],
     }[value]
+
+
+def _draw_pips(mask: np.ndarray, value: int, size: float = 0.09, spread: float = 0.23, big_one: float = 1.0) -> None:
+    n = mask.shape[0]
+    spots = pip_spots(value, spread)
     radius = int(n * size * (big_one if value == 1 else 1.0))
     for x, y in spots:
         cv2.circle(mask, (int(x * n), int(y * n)), radius, 1.0, -1, lineType=cv2.LINE_AA)

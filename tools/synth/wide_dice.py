@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from tools.synth.dice_render import marble
+from tools.synth.dice_render import marble, pip_spots
 from tools.synth.wide_draw import SS, _fill, _region, _shadow
 
 # body colours (linear RGB reflectance) with how often each is drawn
@@ -70,21 +70,13 @@ class WideDie:
 
 def _pip_spots(value: int, spread: float, middle: bool) -> list[tuple[float, float]]:
     lo, hi = 0.5 - spread, 0.5 + spread
-    row = 0.5 - spread * 25 / 23, 0.5 + spread * 25 / 23
     if value == 0:
         return []
     if value == 2 and middle:
         return [(lo, 0.5), (hi, 0.5)]
     if value == 3 and middle:
         return [(lo, 0.5), (0.5, 0.5), (hi, 0.5)]
-    return {
-        1: [(0.5, 0.5)],
-        2: [(lo, lo), (hi, hi)],
-        3: [(lo, lo), (0.5, 0.5), (hi, hi)],
-        4: [(lo, lo), (hi, lo), (lo, hi), (hi, hi)],
-        5: [(lo, lo), (hi, lo), (0.5, 0.5), (lo, hi), (hi, hi)],
-        6: [(lo, row[0]), (hi, row[0]), (lo, 0.5), (hi, 0.5), (lo, row[1]), (hi, row[1])],
-    }[value]
+    return pip_spots(value, spread)
 
 
 def _rounded_square(n: int, corner: float) -> np.ndarray:
