@@ -31,6 +31,7 @@ from companion.games.base import Setup
 from companion.history import History, HistoryError
 from companion.i18n import Lazy, Text, _, lazy_n
 from companion.journal import GameDamaged, GameSession, Journal, JournalError, ReplayError
+from companion.memory import tidy_memory
 from companion.notices import Notice, Severity, Topic
 from companion.runtime import Hardware
 from companion.ui.banner import BANNER_FONT, BANNER_SLACK, KeepRunning, banner_text, fit_text
@@ -132,6 +133,9 @@ class CompanionApp(App):
         self._add_screens()
         if self.ask_language and self.manager.has_screen("language"):
             self.manager.current = "language"
+        # Home is the quiet moment between games: what the last screens freed goes back to the system (#21 item 16).
+        self._tidy = Clock.create_trigger(lambda _dt: tidy_memory(), 0)
+        self.manager.bind(current=lambda _m, name: self._tidy() if name == "home" else None)
         self.hub.set_wake(Clock.create_trigger(self.hub.drain, 0))
         self.hub.on("button", self._deliver_button)
         self.hub.on("camera", self._camera_status)

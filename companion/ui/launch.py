@@ -101,9 +101,11 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
     from companion import config as config_mod
     from companion import paths, runtime
     from companion.journal.store import open_for_app
+    from companion.memory import limit_arenas
     from companion.notices import Notice, Severity, Topic
     from companion.ui.app import CompanionApp
 
+    limit_arenas()  # before the camera's and the reader's threads are made (companion/memory.py)
     cfg = config_mod.load(config_path if config_path is not None else paths.config_file())
     prefs, language, ask = choose_language()
     journal_path = journal_path if journal_path is not None else paths.journal_file()

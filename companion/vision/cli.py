@@ -58,6 +58,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     """Read each image; print a line per image. Unreadable images are reported on stderr (exit code 1)."""
     import time
 
+    from companion.memory import release_memory
     from companion.vision.dataset import READ_PIXELS, image_paths
     from companion.vision.pipeline import read_dice, to_roll, warm_up
     from hardware.imagefile import ImageRefused, read_image
@@ -109,26 +110,6 @@ def cmd_read(args: argparse.Namespace) -> int:
             del image, img, det
             release_memory()
     return status
-
-
-def release_memory() -> None:
-    """Give the heap's free pages back to the system between images (glibc keeps them otherwise, and a folder of
-    big photos of different sizes then ratchets the peak up by tens of MB); nothing where that is not glibc."""
-    import ctypes
-    import ctypes.util
-
-    global _libc
-    if _libc is None:
-        name = ctypes.util.find_library("c")
-        try:
-            _libc = ctypes.CDLL(name) if name else False
-        except OSError:
-            _libc = False
-    if _libc and hasattr(_libc, "malloc_trim"):
-        _libc.malloc_trim(0)
-
-
-_libc: Any = None
 
 
 def _calibration(args: argparse.Namespace, img: Any) -> Any:

@@ -117,3 +117,20 @@ def test_the_fonts_charset_is_kept_as_ranges() -> None:
     assert len(charset) == len(points) and charset == frozenset(points) and set(charset) == points
     choice = fonts.FontChoice("x.ttf", "x.ttf", "X", fonts.parse_charset("20-7e"))
     assert choice.covers("Ana") and choice.missing("Ana 가") == {"가"}
+
+
+def test_memory_is_tidied_when_home_is_shown(ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Home is the quiet moment between games: each time it is shown (not on other screens) Python's garbage is
+    collected and the freed heap pages are handed back (``companion.memory.tidy_memory``)."""
+    import companion.ui.app as app_module
+
+    calls: list[str] = []
+    monkeypatch.setattr(app_module, "tidy_memory", lambda: calls.append(ui.app.manager.current) or True)
+    for name in ("games", "history"):
+        ui.go(name)
+    assert calls == []
+    ui.go("home")
+    assert calls == ["home"]
+    ui.go("history")
+    ui.go("home")
+    assert calls == ["home", "home"]
