@@ -4,7 +4,9 @@ through fontconfig (``fc-match``), with a clear notice and a fallback when the s
 Kivy draws every label with one font file (no per-glyph fallback), so that one file must cover every script a
 player name or a message may use: Noto Sans CJK (Debian's ``fonts-noto-cjk``, installed by the README commands
 and ``systemd/install.sh``) covers Latin with every accent we need, Greek, Cyrillic, Hangul, kana and Han.
-``COMPANION_FONT=/path/regular.ttf[:/path/bold.ttf]`` names another font instead.
+Once a small copy of it is made (:mod:`companion.ui.font_subset`, in the background), labels are drawn with that
+copy, and a label with a character only the full font has (a name in Han characters) with the full font.
+``COMPANION_FONT=/path/regular.ttf[:/path/bold.ttf]`` names another font instead (used as it is, never subset).
 """
 
 from __future__ import annotations
@@ -42,14 +44,20 @@ class FontChoice:
     regular: str | None  # None: Kivy's bundled Roboto (no Hangul, no ò)
     bold: str | None
     family: str
-    charset: Set[int] = field(default_factory=frozenset)
+    charset: Set[int] = field(default_factory=frozenset)  # what can be drawn: the full font's code points
     problem: str | None = None
+    # When regular and bold are a subset of the font (companion.ui.font_subset): the full font's files, drawn for a
+    # text with a character outside ``subset_charset``. None: regular and bold are the full font.
+    full_regular: str | None = None
+    full_bold: str | None = None
+    subset_charset: Set[int] = field(default_factory=frozenset)
 
     def covers(self, text: str) -> bool:
         """True when every visible character of ``text`` is in the font (whitespace and controls aside)."""
         return not self.missing(text)
 
     def missing(self, text: str) -> set[str]:
+        """The characters of ``text`` nothing can draw (the full font's, when a subset is drawn first)."""
         if not self.charset:
             return set()  # unknown (no fontconfig): assume it draws
         return {ch for ch in text if ch.isprintable() and not ch.isspace() and ord(ch) not in self.charset}
@@ -247,6 +255,83 @@ def compact(choice: FontChoice, folder: Path | None = None) -> FontChoice:
     return FontChoice(regular, bold, choice.family, choice.charset, choice.problem)
 
 
+def subset_files(choice: FontChoice, folder: Path) -> list[tuple[str, Path]]:
+    """(font file, subset file) for the regular and the bold of ``choice`` (one pair when they are one file; none
+    for a font that is not compacted, see :data:`COMPACT_FAMILIES`, or one that cannot be read)."""
+    from companion.ui import font_subset
+
+    if choice.regular is None or not choice.family.startswith(COMPACT_FAMILIES):
+        return []
+    sources = [choice.regular] + ([choice.bold] if choice.bold and choice.bold != choice.regular else [])
+    try:
+        return [
+            (
+                source,
+                font_subset.target(
+                    source, folder, family=choice.family, ascent=COMPACT_ASCENT, descent=COMPACT_DESCENT
+                ),
+            )
+            for source in sources
+        ]
+    except OSError as err:
+        log.warning("font %s: no subset (%s)", choice.regular, err)
+        return []
+
+
+def with_subset(choice: FontChoice, folder: Path | None = None, *, make: bool = False) -> FontChoice:
+    """:func:`compact` ``choice``, drawn first with its subset when that is made (the compact copy is then drawn
+    only for texts the subset lacks). Without the subset: the compact copy, and with ``make`` the subset is started
+    in the background for the next start (the app's start asks for it, the tests do not). Never raises."""
+    if folder is None:
+        from companion.paths import data_dir
+
+        folder = data_dir() / "fonts"
+    full = compact(choice, folder)
+    jobs = subset_files(choice, folder)
+    if not jobs:
+        return full
+    from companion.ui import font_subset
+
+    try:
+        for _source, subset in jobs:
+            font_subset.remove_stale(folder, subset, partial=False)
+        if all(subset.is_file() for _source, subset in jobs):
+            charsets = [_charset_of(str(subset), run=subprocess.run) for _source, subset in jobs]
+            needed = [ord(ch) for ch in REQUIRED if ord(ch) in choice.charset]
+            if all(charset and all(point in charset for point in needed) for charset in charsets):
+                return FontChoice(
+                    str(jobs[0][1]),
+                    str(jobs[-1][1]),
+                    choice.family,
+                    choice.charset,
+                    choice.problem,
+                    full_regular=full.regular,
+                    full_bold=full.bold,
+                    subset_charset=charsets[0],
+                )
+            log.warning("font subset %s is unreadable or incomplete; it is made again", jobs[0][1])
+            for _source, subset in jobs:
+                subset.unlink(missing_ok=True)
+    except OSError as err:
+        log.warning("font subset in %s not used (%s)", folder, err)
+    if make:
+        font_subset.start(jobs, family=choice.family, ascent=COMPACT_ASCENT, descent=COMPACT_DESCENT)
+    return full
+
+
+def make_subset(choice: FontChoice, folder: Path) -> bool:
+    """Make the subsets of ``choice`` in ``folder`` now, waiting for them (the memory bench: its figures are those
+    of a start that finds them). True when they are there."""
+    from companion.ui import font_subset
+
+    jobs = subset_files(choice, folder)
+    if not jobs:
+        return False
+    if all(subset.is_file() for _source, subset in jobs):
+        return True
+    return font_subset.start(jobs, family=choice.family, ascent=COMPACT_ASCENT, descent=COMPACT_DESCENT, wait=True)
+
+
 _active: FontChoice | None = None
 
 # Every text is drawn at one of these sizes (px): a size asked for is drawn at the largest of them not above it,
@@ -255,6 +340,46 @@ _active: FontChoice | None = None
 # weights (over 80 MB) where these make at most 18 (#21 item 16).
 TYPE_SCALE = (16, 18, 20, 24, 28, 34, 40, 46, 54)
 _faces: set[tuple[float, bool]] = set()  # (size, bold) of every face opened since the scale was installed
+_full_faces: set[tuple[float, bool]] = set()  # those of the full font, when a subset is drawn first
+
+
+class _Fallback:
+    """Which labels are drawn with the full font when the UI font is a subset: those whose text has a character
+    the subset lacks and the full font has (decided once per text; a few hundred texts remembered)."""
+
+    def __init__(self, choice: FontChoice) -> None:
+        pairs = [(choice.regular, choice.full_regular), (choice.bold, choice.full_bold or choice.full_regular)]
+        self.to_full = {subset: full for subset, full in pairs if subset and full}
+        self.to_subset = {full: subset for subset, full in self.to_full.items()}
+        self.subset = choice.subset_charset
+        self.full = choice.charset
+        self._seen: dict[str, bool] = {}
+
+    def needs_full(self, text: str) -> bool:
+        if text.isascii():
+            return False
+        seen = self._seen.get(text)
+        if seen is None:
+            if len(self._seen) > 512:
+                self._seen.clear()
+            seen = self._seen[text] = any(
+                point >= 0x20 and point not in self.subset and (not self.full or point in self.full)
+                for point in map(ord, set(text))
+            )
+        return seen
+
+    def font_for(self, name: object, text: str) -> str | None:
+        """The font file a label drawn with ``name`` is drawn with instead for ``text`` (None: ``name``)."""
+        if not isinstance(name, str):
+            return None
+        if name in self.to_full:
+            return self.to_full[name] if self.needs_full(text) else None
+        if name in self.to_subset:
+            return None if self.needs_full(text) else self.to_subset[name]
+        return None
+
+
+_fallback: _Fallback | None = None
 
 
 def on_scale(size: float) -> float:
@@ -278,31 +403,41 @@ def use_type_scale() -> None:
     original = LabelSDL2._get_font_id
 
     def font_id(label: Any) -> Any:
-        size = label.options.get("font_size")
+        options = label.options
+        full = False
+        if _fallback is not None:  # a subset drawn first: the full font for a text it cannot draw
+            instead = _fallback.font_for(options.get("font_name_r"), label.text)
+            if instead is not None:
+                options["font_name_r"] = instead
+            full = options.get("font_name_r") in _fallback.to_subset
+        size = options.get("font_size")
         if isinstance(size, int | float) and not isinstance(size, bool):
-            label.options["font_size"] = on_scale(size)
-            _faces.add((label.options["font_size"], bool(label.options.get("bold"))))
+            options["font_size"] = on_scale(size)
+            (_full_faces if full else _faces).add((options["font_size"], bool(options.get("bold"))))
         return original(label)
 
     LabelSDL2._get_font_id = font_id
     LabelSDL2._on_type_scale = True
 
 
-def faces_opened() -> set[tuple[float, bool]]:
-    """(size, bold) of the faces drawn with since :func:`use_type_scale` (a copy)."""
-    return set(_faces)
+def faces_opened(*, full: bool = False) -> set[tuple[float, bool]]:
+    """(size, bold) of the faces drawn with since :func:`use_type_scale` (a copy); with ``full``, those of the full
+    font drawn for texts the subset lacks (see :func:`with_subset`)."""
+    return set(_full_faces if full else _faces)
 
 
-def setup(choice: FontChoice | None = None) -> FontChoice:
-    """Make the chosen font Kivy's default (every Label, bold too). Call before the first widget is drawn."""
-    global _active
+def setup(choice: FontChoice | None = None, *, make_subset: bool = False) -> FontChoice:
+    """Make the chosen font Kivy's default (every Label, bold too). Call before the first widget is drawn. With
+    ``make_subset``, a subset not made yet is started in the background (see :func:`with_subset`)."""
+    global _active, _fallback
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
-    choice = choice or compact(choose())
+    choice = choice or with_subset(choose(), make=make_subset)
     use_type_scale()
+    _fallback = _Fallback(choice) if choice.full_regular else None
     if choice.regular is not None:
         LabelBase.register(DEFAULT_FONT, choice.regular, fn_bold=choice.bold or choice.regular)
-        log.info("UI font: %s (%s)", choice.family, choice.regular)
+        log.info("UI font: %s (%s; %s for other text)", choice.family, choice.regular, choice.full_regular or "-")
     else:
         log.warning("UI font: Kivy's Roboto (%s)", choice.problem)
     _active = choice

@@ -96,8 +96,15 @@ def _quiet_cutbuffer(record: logging.LogRecord) -> bool:
     return not str(record.msg).startswith("Cutbuffer: Unable to find")
 
 
-def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: Path | None = None) -> Any:
-    """Build (but do not run) the app from the config file; used by ``run`` and by the UI tests."""
+def make_app(
+    *,
+    simulate: bool,
+    config_path: Path | None = None,
+    journal_path: Path | None = None,
+    make_font_subset: bool = False,
+) -> Any:
+    """Build (but do not run) the app from the config file; used by ``run`` and by the UI tests. With
+    ``make_font_subset`` (``run`` only) the UI font's subset, when not made yet, is made in the background."""
     from companion import config as config_mod
     from companion import paths, runtime
     from companion.journal.store import open_for_app
@@ -116,7 +123,7 @@ def make_app(*, simulate: bool, config_path: Path | None = None, journal_path: P
         hardware.notices[Topic.JOURNAL] = Notice(Topic.JOURNAL, Severity.ERROR, problem)
     from companion.ui import fonts
 
-    font_notice = fonts.notice(setup_font())
+    font_notice = fonts.notice(setup_font(make_subset=make_font_subset))
     if font_notice is not None:
         hardware.notices[Topic.FONT] = Notice(Topic.FONT, Severity.WARNING, font_notice)
     for topic, why in ((Topic.LANGUAGE, language), (Topic.PREFERENCES, prefs.problem)):
@@ -154,11 +161,11 @@ def choose_language() -> tuple[Any, str | None, bool]:
     return prefs, problem, ask
 
 
-def setup_font() -> Any:
+def setup_font(*, make_subset: bool = False) -> Any:
     """Register the UI font (see :mod:`companion.ui.fonts`) and say on stderr when it lacks Hangul."""
     from companion.ui import fonts
 
-    choice = fonts.setup()
+    choice = fonts.setup(make_subset=make_subset)
     if choice.problem:
         print(f"companion: {choice.problem}", file=sys.stderr)
     return choice
@@ -192,7 +199,8 @@ def run(*, simulate: bool = False, screenshot: str | None = None, config_path: P
             file=sys.stderr,
         )
         return 1
-    app = make_app(simulate=simulate, config_path=config_path)
+    # the font's subset is made for the app's next start; a screenshot is a start of one frame, which leaves it
+    app = make_app(simulate=simulate, config_path=config_path, make_font_subset=screenshot is None)
     if screenshot:
         from companion.ui.shots import save_when_drawn
 
