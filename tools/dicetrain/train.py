@@ -157,19 +157,38 @@ def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 CLOSE_UP = (1.6, 4.0)  # zoom of the close-up views (dice up to ~4x the size they have in the photos)
 
 
+POOL_NAMES = {
+    "felt": "felt-trays",
+    "webcam": "angled-webcam",
+    "synth": "synthetic",
+    "grey": "grey-mixed",
+    "wide": "wide",
+}
+
+
 def batch(
-    samples: list[Sample], rng: np.random.Generator, n: int, crop: int, close_ups: float = 0.0, exposure: float = 0.0
+    samples: list[Sample],
+    rng: np.random.Generator,
+    n: int,
+    crop: int,
+    close_ups: float = 0.0,
+    exposure: float = 0.0,
+    mix: str | None = None,
 ) -> tuple[torch.Tensor, ...]:
     """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
     webcam photos and rendered scenes (when there are any). A ``close_ups`` share of the views is zoomed in
     (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip; an ``exposure``
-    share is over- or under-exposed (``data.misexpose``)."""
+    share is over- or under-exposed (``data.misexpose``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
+    slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default."""
     felt = [s for s in samples if s.set_name == "felt-trays"]
     webcam = [s for s in samples if s.set_name == "angled-webcam"]
     synth = [s for s in samples if s.set_name == "synthetic"]
     grey = [s for s in samples if s.set_name == "grey-mixed"]
     wide = [s for s in samples if s.set_name == "wide"]
-    pools = [felt, webcam, felt, synth or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
+    if mix:
+        pools = [[s for s in samples if s.set_name == POOL_NAMES[k.strip()]] for k in mix.split(",")]
+    else:
+        pools = [felt, webcam, felt, synth or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
     imgs, hs, whs, offs, masks = [], [], [], [], []
     for i in range(n):
         pool = pools[i % len(pools)] or samples
@@ -241,6 +260,7 @@ def main() -> None:
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the appearance-wide scenes' cache")
+    ap.add_argument("--mix", default=None, help="the batch's shares: one pool a slot (see batch)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -286,7 +306,7 @@ def main() -> None:
             g["lr"] = lr
         if args.init_onnx:
             freeze_norms(model)
-        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups, args.exposure)
+        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups, args.exposure, args.mix)
         out = model(x)
         loss, lh = loss_fn(out, heat, wh, off, mask)
         opt.zero_grad()
