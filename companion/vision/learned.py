@@ -79,6 +79,7 @@ from companion.vision.networks import (
     onnxruntime,
 )
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+from companion.vision.roll import PIPS
 
 __all__ = [
     "BACKENDS",
@@ -110,6 +111,8 @@ __all__ = [
     "die_crops",
     "find_at_the_right_scale",
     "find_dice",
+    "flag_small_dice",
+    "last_steps",
     "load_faces",
     "load_layout_faces",
     "load_net",
@@ -371,4 +374,26 @@ def read_dice_learned(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_
     read = read_candidates(frame_bgr, settings)
     if settings.verify and len(read):
         read = verifier.verify(frame_bgr, read, settings)
-    return one_per_die(read, settings).sorted_left_to_right()
+    return last_steps(read, settings)
+
+
+def last_steps(read: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+    """What every reading ends with, after the verifier: one reading per die (``one_per_die``), the dice the player
+    should check flagged (``flag_small_dice``), left to right. (The training tools score verifier thresholds on one
+    set of candidates and end each reading here, as the reader does.)"""
+    return flag_small_dice(one_per_die(read, settings), settings).sorted_left_to_right()
+
+
+def flag_small_dice(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+    """Flag (for the player to check) every pip die whose box's longer side is under ``settings.flag_small`` of
+    the median side of the frame's pip dice, when there are at least ``settings.flag_small_count`` of them: dice
+    on one table are about one size, and on the validation photos such a die was most often a misreading (one pip
+    of a bigger die read as a 1, a far die). Nothing is dropped."""
+    pips = np.array([k == PIPS and bool(v) for k, v in zip(det.kinds, det.values, strict=True)], dtype=bool)
+    if int(pips.sum()) < settings.flag_small_count:
+        return det
+    sides = np.maximum(det.boxes[:, 2] - det.boxes[:, 0], det.boxes[:, 3] - det.boxes[:, 1]).astype(np.float32)
+    small = pips & (sides < settings.flag_small * float(np.median(sides[pips])))
+    if not small.any():
+        return det
+    return det.replace(flagged=det.flagged | small)

@@ -59,5 +59,10 @@ class ReaderSettings:
     # is looked at again at that size
     verify_unsure: float = 0.85  # a die kept with a lower die probability is flagged for the player to check
 
+    # what the player is asked to check
+    flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's
+    flag_small_count: int = 3  # dice (at least this many) is flagged: dice on one table are one size, a much
+    # smaller "die" is most often one pip of a bigger die or something else (chosen on the validation parts: docs)
+
 
 DEFAULT_SETTINGS = ReaderSettings()  # the shipped reader's

@@ -87,3 +87,40 @@ def test_a_die_is_flagged_when_most_of_its_agreeing_readings_flagged_it() -> Non
     assert vote([unsure, sure, sure]).flagged.tolist() == [False]
     assert vote([unsure, unsure, sure]).flagged.tolist() == [True]
     assert vote([unsure, unsure, unsure]).kinds == [PIPS]
+
+
+def dice_of_sides(sides: list[int], kinds: list[str] | None = None, flagged: list[bool] | None = None) -> Detections:
+    boxes = [[100 * i, 0, 100 * i + s, s] for i, s in enumerate(sides)]
+    extra: dict[str, Any] = {}
+    if kinds:
+        extra["kinds"] = kinds
+    if flagged:
+        extra["flagged"] = flagged
+    return Detections.from_lists(boxes, [3] * len(sides), [0.97] * len(sides), **extra)
+
+
+def test_a_die_far_smaller_than_the_frames_others_is_flagged_not_dropped() -> None:
+    """Dice on one table are one size: a "die" under 0.65 of the frame's median (one pip of a bigger die read as a
+    1, a far die) is sure-looking but is asked about (#20: on the validation parts this flagged 5 of the 30
+    mistakes nobody was asked to check for 0.8 % of the right dice)."""
+    from companion.vision.learned import flag_small_dice
+
+    out = flag_small_dice(dice_of_sides([40, 42, 38, 24, 27]))
+    assert len(out) == 5
+    assert out.flagged.tolist() == [False, False, False, True, False]  # 24 < 0.65 x 38... 27 is not (0.68)
+    assert flag_small_dice(dice_of_sides([40, 20])).flagged.tolist() == [False, False]  # too few to say
+    kinds = [PIPS, PIPS, COLOUR, COLOUR, COLOUR]  # colour dice are not pip dice: neither counted nor flagged
+    assert flag_small_dice(dice_of_sides([40, 20, 80, 90, 10], kinds)).flagged.tolist() == [False] * 5
+    already = flag_small_dice(dice_of_sides([40, 42, 38, 24], flagged=[True, False, False, False]))
+    assert already.flagged.tolist() == [True, False, False, True]
+
+
+def test_the_reader_ends_with_the_small_dice_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.vision import learned
+    from companion.vision.reader_settings import ReaderSettings
+
+    monkeypatch.setattr(learned, "read_candidates", lambda _frame, _settings: dice_of_sides([40, 41, 39, 20]))
+    out = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False))
+    assert out.flagged.tolist() == [False, False, False, True]
+    off = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False, flag_small=0))
+    assert not off.flagged.any()

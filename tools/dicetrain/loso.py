@@ -119,7 +119,7 @@ def score(
         cands = learned.read_candidates(img)
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(img, cands, at(t), model)
-            det = learned.one_per_die(det)
+            det = learned.last_steps(det)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, det)
             if fixed is not None:
@@ -160,7 +160,7 @@ def score_renders(
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t), model)
             key = "none" if t is None else f"{t:g}"
-            tally(out, key, truth, learned.one_per_die(det))
+            tally(out, key, truth, learned.last_steps(det))
     return out
 
 
