@@ -29,7 +29,14 @@ among them, which no earlier run saw), the second also with 1,500 appearance-wid
         --minutes 25 --threads 1 --seed 43 --lr 0.001 --warmup 50 --work /tmp/rt/w --out /tmp/rt/w.onnx
 It read more dice on every part (grey-mixed whole set 69.7 -> 73.2 %) but invented twice the dice on the webcam
 set (false 1.6 -> 3.1 %) and sure false dice in webcam close-ups (``test_learned``'s close-up test); figures in
-docs/dice-reader.md, "Trials of 2026-12-04".
+docs/dice-reader.md, "Trials of 2026-12-04". Two more runs the same evening, not shipped for the same reason
+(the webcam's side faces; figures there): the second run again with the webcam weighed more (``--mix
+felt,webcam,felt,synth,grey,webcam,wide --minutes 25 --seed 43``, otherwise as above), and one that never saw
+grey-mixed, from the shipped detector:
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out grey-mixed --init-onnx \
+        companion/vision/models/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 \
+        --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,webcam,wide --minutes 30 --threads 1 --seed 61 \
+        --lr 0.001 --warmup 50 --work /tmp/s13/g --out /tmp/s13/g.onnx
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 
