@@ -366,6 +366,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", default="/tmp/dice_verifier")
+    ap.add_argument("--detector", default=None, help="mine proposals with this detector (ONNX)")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     from tools.synth import wide
@@ -374,6 +375,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
+    if args.detector:  # a verifier for another detector learns what that one proposes off the dice
+        from tools.dicetrain.loso import use_detector
+
+        use_detector(Path(args.detector))
     parts = fold(args.root, args.leave_out)
     photos = load(parts["train"])
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
