@@ -276,8 +276,38 @@ def random_spot(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
     return None if matches(box, s.boxes).any() else box
 
 
+SIDE_OFFSETS = ((0.0, 1.15, 1.0, 0.75), (-1.1, 0.3, 0.75, 1.0), (1.1, 0.3, 0.75, 1.0))  # (dx, dy, sx, sy) x box
+
+
+def side_faces(samples: list[Sample]) -> list[tuple[int, np.ndarray]]:
+    """Where a labelled die's side faces are when a camera looks at an angle from the front: a box below the
+    labelled top face (flattened) and one to each side, each a negative unless it falls on a labelled die or off
+    the photo. Only photos of sets that label the top face (not ``INCOMPLETE_LABELS``)."""
+    out: list[tuple[int, np.ndarray]] = []
+    for i, s in enumerate(samples):
+        if s.set_name in INCOMPLETE_LABELS or s.set_name in ("synthetic", "wide"):
+            continue
+        h, w = s.image.shape[:2]
+        for b in s.boxes:
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            for dx, dy, sx, sy in SIDE_OFFSETS:
+                x, y, hw, hh = cx + dx * bw, cy + dy * bh, bw * sx / 2, bh * sy / 2
+                box = np.array([x - hw, y - hh, x + hw, y + hh], np.float32)
+                if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or matches(box, s.boxes).any():
+                    continue
+                out.append((i, box))
+    return out
+
+
 def batch(
-    samples: list[Sample], pools: Pools, rng: np.random.Generator, n: int, real: list[bool]
+    samples: list[Sample],
+    pools: Pools,
+    rng: np.random.Generator,
+    n: int,
+    real: list[bool],
+    sides: list[tuple[int, np.ndarray]] | None = None,
+    side_share: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     real_dice = [d for d in pools.dice if real[d[0]]]
     rendered_dice = [d for d in pools.dice if not real[d[0]]]
@@ -292,7 +322,9 @@ def batch(
         else:
             label = 0
             q = rng.random()
-            if q < 0.25 and pools.kept:
+            if sides and rng.random() < side_share:
+                i, box = sides[int(rng.integers(len(sides)))]
+            elif q < 0.25 and pools.kept:
                 i, box = pools.kept[int(rng.integers(len(pools.kept)))]
             elif q < 0.5 and pools.proposals:
                 i, box = pools.proposals[int(rng.integers(len(pools.proposals)))]
@@ -367,6 +399,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", default="/tmp/dice_verifier")
     ap.add_argument("--detector", default=None, help="mine proposals with this detector (ONNX)")
+    ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (side_faces)")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     from tools.synth import wide
@@ -410,6 +443,9 @@ def main() -> None:
         f"({len(pools.kept)} kept by the present reader), {len(pools.things)} things; val: {len(val)} photos",
         flush=True,
     )
+    sides = side_faces(samples) if args.side_faces else []
+    if sides:
+        print(f"{len(sides)} side-face negatives", flush=True)
     model = VerifierNet()
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -421,7 +457,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, pools, rng, args.batch, real)
+        x, y = batch(samples, pools, rng, args.batch, real, sides, args.side_faces)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
