@@ -187,15 +187,12 @@ def batch(
     (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip; an ``exposure``
     share is over- or under-exposed (``data.misexpose``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
     slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default."""
-    felt = [s for s in samples if s.set_name == "felt-trays"]
-    webcam = [s for s in samples if s.set_name == "angled-webcam"]
-    synth = [s for s in samples if s.set_name == "synthetic"]
-    grey = [s for s in samples if s.set_name == "grey-mixed"]
-    wide = [s for s in samples if s.set_name == "wide"]
+    by = {key: [s for s in samples if s.set_name == name] for key, name in POOL_NAMES.items()}
     if mix:
-        pools = [[s for s in samples if s.set_name == POOL_NAMES[k.strip()]] for k in mix.split(",")]
+        pools = [by[key.strip()] for key in mix.split(",")]
     else:
-        pools = [felt, webcam, felt, synth or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
+        felt, webcam, grey, wide = by["felt"], by["webcam"], by["grey"], by["wide"]
+        pools = [felt, webcam, felt, by["synth"] or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
     imgs, hs, whs, offs, masks = [], [], [], [], []
     for i in range(n):
         pool = pools[i % len(pools)] or samples
