@@ -29,3 +29,45 @@ def test_side_faces_lie_below_and_beside_a_labelled_top_face() -> None:
     assert len(side_faces([sample([[300, 200, 340, 240], [300, 246, 340, 286]])])) == 5
     assert side_faces([sample([[0, 450, 40, 478]])]) == []  # at the photo's bottom corner: all off it
     assert side_faces([sample([[300, 200, 340, 240]], "grey-mixed")]) == []
+
+
+def test_side_faces_travel_with_the_view_and_are_weighed_in_the_detectors_loss() -> None:
+    """The detector's training (``train.py --side-weight``): the side faces' boxes go through the same crop, flips
+    and turns as the dice (a box below a die stays next to it), views are chosen as without them, and the focal
+    loss costs more for a peak on a side face than for the same peak elsewhere."""
+    import torch
+
+    from tools.dicetrain import data
+    from tools.dicetrain.train import batch, focal
+
+    rng_img = np.random.default_rng(0)
+    s = sample([[300, 200, 340, 240], [100, 100, 140, 140]])
+    s.image[:] = rng_img.integers(0, 255, s.image.shape, dtype=np.uint8)
+    sides = data.side_face_boxes(s)
+    assert len(sides) == 6
+    for seed in range(20):
+        plain = data.augment(s, np.random.default_rng(seed), 256, 640)
+        img, boxes, values, extra = data.augment_with(s, sides, np.random.default_rng(seed), 256, 640)
+        assert np.array_equal(plain[0], img) and np.array_equal(plain[1], boxes) and np.array_equal(plain[2], values)
+        for b in boxes:  # each die kept has its side faces (those still in view) within 1.3 sides of its centre
+            c, side = (b[:2] + b[2:]) / 2, float(b[2] - b[0])
+            near = [e for e in extra if np.hypot(*((e[:2] + e[2:]) / 2 - c)) < 1.3 * side]
+            assert all(0.5 * side < np.hypot(*((e[:2] + e[2:]) / 2 - c)) for e in near)
+    # the batch: without side faces the same tensors as before and no weights; with them weights > 0 somewhere
+    ids = {id(s): sides}
+    a = batch([s], np.random.default_rng(1), 4, 256)
+    b = batch([s], np.random.default_rng(1), 4, 256, sides=ids, side_weight=4.0)
+    assert all(torch.equal(x, y) for x, y in zip(a[:5], b[:5], strict=True))
+    assert float(a[5].abs().sum()) == 0 and float(b[5].max()) == pytest.approx(4.0, abs=0.5)
+    # the loss: a peak at the hard place costs (1 + 4) times the same peak on a plain negative
+    gt = torch.zeros(1, 6, 8, 8)
+    gt[0, 0, 0, 0] = 1.0
+    flat = torch.full((1, 6, 8, 8), -8.0)
+    flat[0, 0, 0, 0] = 8.0
+    peak = flat.clone()
+    peak[0, :, 5, 5] = 2.0
+    hard = torch.zeros(1, 8, 8)
+    cost = float(focal(peak, gt)) - float(focal(flat, gt))
+    assert cost > 1 and float(focal(peak, gt, hard)) == pytest.approx(float(focal(peak, gt)))
+    hard[0, 5, 5] = 4.0
+    assert float(focal(peak, gt, hard)) - float(focal(flat, gt, hard)) == pytest.approx(5 * cost, rel=1e-3)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dataset import image_paths, load_image
-from companion.vision.scoring import read_yolo_labels
+from companion.vision.scoring import GROW, read_yolo_labels
 
 SETS = ("felt-trays", "angled-webcam")
 SEED = 20261130
@@ -54,6 +54,40 @@ class Sample:
     others: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # non-pip dice (negatives)
 
 
+def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Which labelled boxes the centre of ``box`` falls in (grown by the scoring rule's ``GROW``)."""
+    if not len(labels):
+        return np.zeros(0, bool)
+    c = (box[:2] + box[2:]) / 2
+    half = (labels[:, 2:] - labels[:, :2]) / 2 * GROW
+    mid = (labels[:, :2] + labels[:, 2:]) / 2
+    return np.asarray(np.all(np.abs(mid - c) <= half, axis=1))
+
+
+INCOMPLETE_LABELS = ("grey-mixed",)  # sets whose labels leave many dice out (by eye: unlabelled dice, faces at
+# an angle labelled on the side towards the camera): their photos give positives only, and no surfaces
+SIDE_OFFSETS = ((0.0, 1.15, 1.0, 0.75), (-1.1, 0.3, 0.75, 1.0), (1.1, 0.3, 0.75, 1.0))  # (dx, dy, sx, sy) x box
+
+
+def side_face_boxes(s: Sample) -> np.ndarray:
+    """Where a labelled die's side faces are when a camera looks at an angle from the front: a box below the
+    labelled top face (flattened) and one to each side, each kept unless it falls on a labelled die or off the
+    photo. None for sets that do not label the top face (``INCOMPLETE_LABELS``) or rendered scenes. (N, 4)."""
+    out: list[np.ndarray] = []
+    if s.set_name not in INCOMPLETE_LABELS and s.set_name not in ("synthetic", "wide"):
+        h, w = s.image.shape[:2]
+        for b in s.boxes:
+            bw, bh = b[2] - b[0], b[3] - b[1]
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            for dx, dy, sx, sy in SIDE_OFFSETS:
+                x, y, hw, hh = cx + dx * bw, cy + dy * bh, bw * sx / 2, bh * sy / 2
+                box = np.array([x - hw, y - hh, x + hw, y + hh], np.float32)
+                if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or matches(box, s.boxes).any():
+                    continue
+                out.append(box)
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
 def load(paths: list[Path]) -> list[Sample]:
     """Images and labels into memory."""
     out = []
@@ -83,6 +117,22 @@ def augment(
     a factor drawn from ``zoom``), crop, 90-degree turns, flips, colour changes (channel swaps, inversion,
     hue/brightness/contrast, a wrong exposure for an ``exposure`` share), blur, noise, JPEG. Returns image, boxes,
     values."""
+    img, boxes, values, _ = augment_with(s, np.zeros((0, 4), np.float32), rng, crop, long_side, zoom, exposure)
+    return img, boxes, values
+
+
+def augment_with(
+    s: Sample,
+    extra: np.ndarray,
+    rng: np.random.Generator,
+    crop: int,
+    long_side: int,
+    zoom: tuple[float, float] = ZOOM,
+    exposure: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``augment``, with ``extra`` boxes (N, 4) of the photo carried through the same scaling, crop, flips and
+    turns (those whose centre leaves the view dropped); the view is chosen as ``augment`` chooses it. Returns
+    image, boxes, values, extra boxes."""
     img, boxes, values = s.image, s.boxes.copy(), s.values.copy()
     h, w = img.shape[:2]
     base = long_side / max(h, w)
@@ -92,10 +142,12 @@ def augment(
     nw, nh = max(8, round(w * sx)), max(8, round(h * sy))
     interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
     img = cv2.resize(img, (nw, nh), interpolation=interp)
-    boxes = boxes * np.array([sx, sy, sx, sy], dtype=np.float32)
+    boxes = boxes.reshape(-1, 4) * np.array([sx, sy, sx, sy], dtype=np.float32)
+    n_dice = len(boxes)
+    boxes = np.concatenate([boxes, extra.astype(np.float32).reshape(-1, 4) * np.array([sx, sy, sx, sy])])
     # crop (around a random die most of the time)
-    if len(boxes) and rng.random() < 0.8:
-        b = boxes[rng.integers(len(boxes))]
+    if n_dice and rng.random() < 0.8:
+        b = boxes[rng.integers(n_dice)]
         cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
         x0 = int(cx - rng.uniform(0.15, 0.85) * crop)
         y0 = int(cy - rng.uniform(0.15, 0.85) * crop)
@@ -119,7 +171,8 @@ def augment(
     if len(boxes):
         c = (boxes[:, :2] + boxes[:, 2:]) / 2
         keep = (c[:, 0] >= 0) & (c[:, 1] >= 0) & (c[:, 0] < crop) & (c[:, 1] < crop)
-        boxes, values = boxes[keep], values[keep]
+        values = values[keep[:n_dice]]
+        boxes, n_dice = boxes[keep], int(keep[:n_dice].sum())
     # flips and 90-degree turns (a die face reads the same either way)
     if rng.random() < 0.5:
         out = out[:, ::-1]
@@ -135,7 +188,8 @@ def augment(
         decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
         if decoded is not None:
             out = decoded
-    return out, boxes.astype(np.float32), values
+    boxes = boxes.astype(np.float32).reshape(-1, 4)
+    return out, boxes[:n_dice], values, boxes[n_dice:]
 
 
 OVER = (1.4, 2.4)  # gain range of an over-exposed view (white dice on a light table burn out together)
@@ -250,6 +304,20 @@ def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tu
         off[:, iy, ix] = [cx - ix, cy - iy]
         mask[iy, ix] = 1
     return heat, wh, off, mask
+
+
+def hard_map(extra: np.ndarray, size: int, stride: int) -> np.ndarray:
+    """(S, S) bumps (as ``targets``' gaussians, peak 1) at the centres of ``extra`` boxes: places that look like a
+    die and are not one (a die's side faces), where the detector's loss on the negatives is weighed more."""
+    s = size // stride
+    hard = np.zeros((s, s), np.float32)
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
+    for b in extra:
+        cx, cy = (b[0] + b[2]) / 2 / stride, (b[1] + b[3]) / 2 / stride
+        bw, bh = max(1.0, (b[2] - b[0]) / stride), max(1.0, (b[3] - b[1]) / stride)
+        sigma = max(0.7, 0.25 * min(bw, bh))
+        hard = np.maximum(hard, np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2)))
+    return hard
 
 
 def add_stitches(img: np.ndarray, keep_clear: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -52,7 +52,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from tools.dicetrain.data import ZOOM, Sample, augment, load, rendered, split, targets
+from tools.dicetrain.data import ZOOM, Sample, augment_with, hard_map, load, rendered, side_face_boxes, split, targets
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -150,11 +150,14 @@ def freeze_norms(model: nn.Module) -> None:
             m.eval()
 
 
-def focal(logits: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss, normalised by the number of dice."""
+def focal(logits: torch.Tensor, gt: torch.Tensor, hard: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, normalised by the number of dice; ``hard`` (B, S, S), when given,
+    is an extra weight on the negatives there (1 + hard)."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
     neg = 1 - pos
+    if hard is not None:
+        neg = neg * (1 + hard.unsqueeze(1))
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -181,37 +184,53 @@ def batch(
     close_ups: float = 0.0,
     exposure: float = 0.0,
     mix: str | None = None,
+    sides: dict[int, np.ndarray] | None = None,
+    side_weight: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
     webcam photos and rendered scenes (when there are any). A ``close_ups`` share of the views is zoomed in
     (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip; an ``exposure``
     share is over- or under-exposed (``data.misexpose``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
-    slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default."""
+    slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default. ``sides``
+    (``id(sample)`` -> boxes, from ``data.side_face_boxes``) are places weighed ``side_weight`` more as negatives
+    (the last tensor: (B, S, S), zeros without them)."""
     by = {key: [s for s in samples if s.set_name == name] for key, name in POOL_NAMES.items()}
     if mix:
         pools = [by[key.strip()] for key in mix.split(",")]
     else:
         felt, webcam, grey, wide = by["felt"], by["webcam"], by["grey"], by["wide"]
         pools = [felt, webcam, felt, by["synth"] or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
-    imgs, hs, whs, offs, masks = [], [], [], [], []
+    imgs, hs, whs, offs, masks, hards = [], [], [], [], [], []
+    none = np.zeros((0, 4), np.float32)
     for i in range(n):
         pool = pools[i % len(pools)] or samples
         s = pool[rng.integers(len(pool))]
         close = close_ups > 0 and rng.random() < close_ups
         zoom = CLOSE_UP if close else ZOOM
-        img, boxes, values = augment(s, rng, crop, learned.DEFAULT_SETTINGS.long_side, zoom, exposure)
+        extra = sides.get(id(s), none) if sides else none
+        long_side = learned.DEFAULT_SETTINGS.long_side
+        img, boxes, values, extra = augment_with(s, extra, rng, crop, long_side, zoom, exposure)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
+        hards.append(hard_map(extra, crop, learned.STRIDE) * side_weight)
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
         hs.append(h)
         whs.append(wh)
         offs.append(off)
         masks.append(m)
-    return tuple(torch.from_numpy(np.stack(a)) for a in (imgs, hs, whs, offs, masks))
+    return tuple(torch.from_numpy(np.stack(a)) for a in (imgs, hs, whs, offs, masks, hards))
 
 
-def loss_fn(out: torch.Tensor, heat: torch.Tensor, wh: torch.Tensor, off: torch.Tensor, mask: torch.Tensor):
-    """Heat focal loss + L1 on log size (x0.2) and offset at die centres."""
-    lh = focal(out[:, :6], heat)
+def loss_fn(
+    out: torch.Tensor,
+    heat: torch.Tensor,
+    wh: torch.Tensor,
+    off: torch.Tensor,
+    mask: torch.Tensor,
+    hard: torch.Tensor | None = None,
+):
+    """Heat focal loss (negatives weighed more where ``hard``) + L1 on log size (x0.2) and offset at die
+    centres."""
+    lh = focal(out[:, :6], heat, hard)
     m = mask.unsqueeze(1)
     n = mask.sum().clamp(min=1)
     lwh = (torch.abs(out[:, 6:8] - wh) * m).sum() / n
@@ -265,6 +284,12 @@ def main() -> None:
     ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the appearance-wide scenes' cache")
     ap.add_argument("--mix", default=None, help="the batch's shares: one pool a slot (see batch)")
+    ap.add_argument(
+        "--side-weight",
+        type=float,
+        default=0.0,
+        help="weigh the negatives on labelled dice's side faces (data.side_face_boxes) this much more",
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -290,6 +315,9 @@ def main() -> None:
         extra = rendered(work / f"faint-{args.faint}.pkl", args.faint, 60000, faint=0.5)
         samples += extra
         print(f"{len(extra)} rendered scenes with faint pips added", flush=True)
+    sides = {id(s): b for s in samples if len(b := side_face_boxes(s))} if args.side_weight else None
+    if sides:
+        print(f"{sum(len(b) for b in sides.values())} side faces weighed {args.side_weight} more", flush=True)
     model = DiceNet()
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
@@ -310,9 +338,11 @@ def main() -> None:
             g["lr"] = lr
         if args.init_onnx:
             freeze_norms(model)
-        x, heat, wh, off, mask = batch(samples, rng, args.batch, args.crop, args.close_ups, args.exposure, args.mix)
+        x, heat, wh, off, mask, hard = batch(
+            samples, rng, args.batch, args.crop, args.close_ups, args.exposure, args.mix, sides, args.side_weight
+        )
         out = model(x)
-        loss, lh = loss_fn(out, heat, wh, off, mask)
+        loss, lh = loss_fn(out, heat, wh, off, mask, hard if sides else None)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -44,8 +44,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned, verifier
-from companion.vision.scoring import GROW
-from tools.dicetrain.data import Sample, colour_changes, load
+from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_face_boxes
 from tools.dicetrain.sets import fold
 from tools.synth.wide import Backgrounds, clutter_photo, render_scene
 
@@ -83,20 +82,6 @@ class Pools:
     proposals: list[tuple[int, np.ndarray]]  # detector proposals on no die
     kept: list[tuple[int, np.ndarray]]  # ... of those, the ones the present reader keeps as dice (its false dice)
     things: list[tuple[int, np.ndarray]]  # rendered things that are not dice
-
-
-def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Which labelled boxes the centre of ``box`` falls in (grown by the scoring rule's ``GROW``)."""
-    if not len(labels):
-        return np.zeros(0, bool)
-    c = (box[:2] + box[2:]) / 2
-    half = (labels[:, 2:] - labels[:, :2]) / 2 * GROW
-    mid = (labels[:, :2] + labels[:, 2:]) / 2
-    return np.asarray(np.all(np.abs(mid - c) <= half, axis=1))
-
-
-INCOMPLETE_LABELS = ("grey-mixed",)  # sets whose labels leave many dice out (by eye: unlabelled dice, faces at
-# an angle labelled on the side towards the camera): their photos give positives only, and no surfaces
 
 
 def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], threshold: float = 0.1) -> Pools:
@@ -276,28 +261,9 @@ def random_spot(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
     return None if matches(box, s.boxes).any() else box
 
 
-SIDE_OFFSETS = ((0.0, 1.15, 1.0, 0.75), (-1.1, 0.3, 0.75, 1.0), (1.1, 0.3, 0.75, 1.0))  # (dx, dy, sx, sy) x box
-
-
 def side_faces(samples: list[Sample]) -> list[tuple[int, np.ndarray]]:
-    """Where a labelled die's side faces are when a camera looks at an angle from the front: a box below the
-    labelled top face (flattened) and one to each side, each a negative unless it falls on a labelled die or off
-    the photo. Only photos of sets that label the top face (not ``INCOMPLETE_LABELS``)."""
-    out: list[tuple[int, np.ndarray]] = []
-    for i, s in enumerate(samples):
-        if s.set_name in INCOMPLETE_LABELS or s.set_name in ("synthetic", "wide"):
-            continue
-        h, w = s.image.shape[:2]
-        for b in s.boxes:
-            bw, bh = b[2] - b[0], b[3] - b[1]
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            for dx, dy, sx, sy in SIDE_OFFSETS:
-                x, y, hw, hh = cx + dx * bw, cy + dy * bh, bw * sx / 2, bh * sy / 2
-                box = np.array([x - hw, y - hh, x + hw, y + hh], np.float32)
-                if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or matches(box, s.boxes).any():
-                    continue
-                out.append((i, box))
-    return out
+    """Every ``data.side_face_boxes`` of the photos, as (image index, box) pairs."""
+    return [(i, box) for i, s in enumerate(samples) for box in side_face_boxes(s)]
 
 
 def batch(
