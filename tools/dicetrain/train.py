@@ -173,6 +173,7 @@ POOL_NAMES = {
     "synth": "synthetic",
     "grey": "grey-mixed",
     "wide": "wide",
+    "paste": "paste",
 }
 
 
@@ -282,6 +283,8 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
+    ap.add_argument("--paste", type=int, default=0, help="also this many composites (tools/synth/composite.py)")
+    ap.add_argument("--paste-seed", type=int, default=800000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the appearance-wide scenes' cache")
     ap.add_argument("--mix", default=None, help="the batch's shares: one pool a slot (see batch)")
     ap.add_argument(
@@ -307,6 +310,10 @@ def main() -> None:
         from tools.dicetrain.train_values import wide_samples
 
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
+    if args.paste:
+        from tools.dicetrain.train_values import paste_samples
+
+        samples += paste_samples(Path(args.cache), args.paste, args.paste_seed, samples)
     if args.synthetic:
         extra = rendered(work / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
         samples += extra

@@ -284,6 +284,36 @@ def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list[
     return rendered_
 
 
+def paste_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list[Sample]:
+    """``n`` composites (``tools/synth/composite.py``: the real dice of ``photos`` put on other tables) as samples
+    of the pool "paste", their things that are not dice as negatives; surfaces include the photos with their dice
+    painted out. Cached per list of photos."""
+    import pickle
+
+    from tools.dicetrain.train_verifier import painted_out
+    from tools.synth.composite import compose, cut_dice, cut_key
+    from tools.synth.wide import Backgrounds
+
+    real = [s for s in photos if s.set_name not in ("synthetic", "wide", "paste")]
+    path = cache / f"paste-{n}-{seed0}-{cut_key([s.path for s in real])}.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            return pickle.load(f)  # type: ignore[no-any-return]
+    cuts = cut_dice(real)
+    backgrounds = Backgrounds(painted_out(real))
+    out = []
+    t0 = time.time()
+    for k in range(n):
+        c = compose(seed0 + k, cuts, backgrounds)
+        out.append(Sample(c.image, c.boxes, c.values, "paste", Path(f"paste-{seed0 + k}"), c.things))
+        if k % 250 == 0:
+            print(f"  composed {k}/{n} ({time.time() - t0:.0f}s, {len(cuts)} dice to cut from)", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        pickle.dump(out, f)
+    return out
+
+
 def export(model: FaceNet, path: Path, size: int) -> None:
     model.eval()
     model.export = True
