@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "ratuki": "companion.games.ratuki_bench:bench_ratuki",
     "calibration": "companion.calibrate.bench:bench_calibration",
     "memory": "companion.ui.memory_bench:bench_memory",
+    "memory_full_card": "companion.ui.memory_bench:bench_memory_full_card",
 }
 
 

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 HOME_TARGET_MB = 150.0  # the issue's target on the home screen
+PREFILL = 0  # finished games in the journal before the session (bench_memory_full_card: FULL_CARD)
+FULL_CARD = 70  # more games than Saved games (30) and History (60) list at once
 
 
 def rss_mb() -> float:
@@ -66,19 +68,21 @@ def make_font_subset(home: Path) -> bool:
     return fonts.make_subset(fonts.choose(), home / "data" / "fonts")
 
 
-def bench_memory(rounds: int = 12) -> dict[str, Any]:
+def bench_memory(rounds: int = 12, prefill: int = PREFILL) -> dict[str, Any]:
     """Run the scripted session in a child process and return its figures (MB): ``home`` (started, home shown),
     ``after_dice`` (the dice screen opened, a roll read, back home), ``session`` (RSS after each round of the
     session), ``growth_mb`` (the last round less the second: no growth is the target), and ``kivy_floor`` (a
     Kivy app of one label, alone in its own child: what the renderer and Kivy cost before the app adds anything)
-    with ``home_over_floor`` (the app's own share of ``home``)."""
+    with ``home_over_floor`` (the app's own share of ``home``). ``prefill`` finished games are put in the journal
+    before the app starts (a card a family has used for a while): the Saved games and History lists are then at
+    their caps from the first round, so what grows over the rounds is not their rows."""
     with tempfile.TemporaryDirectory(prefix="companion-memory-") as home:
         env = dict(os.environ, COMPANION_HOME=home, COMPANION_LANGUAGE="en", SDL_VIDEODRIVER="offscreen")
         env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=str(Path(home) / "kivy"))
         subset = make_font_subset(Path(home))
         started = time.monotonic()
         proc = subprocess.run(
-            [sys.executable, "-m", "companion.ui.memory_bench", str(rounds)],
+            [sys.executable, "-m", "companion.ui.memory_bench", str(rounds), str(prefill)],
             env=env,
             capture_output=True,
             text=True,
@@ -103,8 +107,15 @@ def bench_memory(rounds: int = 12) -> dict[str, Any]:
             figures["home_over_floor"] = round(figures["home"] - figures["kivy_floor"], 1)
     session = figures["session"]
     figures["growth_mb"] = round(session[-1] - session[1], 1) if len(session) > 2 else None
+    figures["prefilled_games"] = prefill
     figures["home_target_mb"] = HOME_TARGET_MB
     return figures
+
+
+def bench_memory_full_card(rounds: int = 12) -> dict[str, Any]:
+    """``bench_memory`` on a card that already holds ``FULL_CARD`` finished games: the lists are full from the
+    start, so the session's growth is not their rows (the target is none)."""
+    return bench_memory(rounds, FULL_CARD)
 
 
 # -- the child: the app, driven frame by frame -------------------------------------------------------------------
@@ -195,7 +206,31 @@ def _floor() -> None:
     print(json.dumps({"kivy_floor": rss_mb(), "kivy_floor_by_mapping": rss_by_mapping()}))
 
 
-def _child(rounds: int) -> None:
+def _prefill(journal_path: Path, logs: list[Path], count: int) -> None:
+    """``count`` finished games (the example logs, one game after another in turn) recorded as the app records
+    them, without the UI."""
+    from itertools import chain, zip_longest
+
+    from companion.journal.replay import load_lines
+    from companion.journal.session import GameSession
+    from companion.journal.store import Journal
+
+    kinds: dict[str, list[Path]] = {}
+    for log in logs:
+        kinds.setdefault(log.stem.split("-")[0], []).append(log)
+    logs = [log for log in chain(*zip_longest(*kinds.values())) if log is not None]
+    journal = Journal(journal_path)
+    try:
+        for number in range(count):
+            setup, actions = load_lines(logs[number % len(logs)].read_text(encoding="utf-8").splitlines())
+            session = GameSession(journal, journal.new_game(setup))  # as recorded (as ``_Driver.game``)
+            for action in actions:
+                session.do(action)
+    finally:
+        journal.close()
+
+
+def _child(rounds: int, prefill: int = 0) -> None:
     import gc
 
     folder = Path(os.environ["COMPANION_HOME"])
@@ -203,6 +238,9 @@ def _child(rounds: int) -> None:
     if not logs:
         print(json.dumps({"error": "the session plays tests/games/logs: run it in a source checkout"}))
         return
+    games = [log for log in logs if log.stem.split("-")[0] in ("ratatat", "lowdown", "ratuki", "artcollectors")]
+    if prefill:
+        _prefill(folder / "journal.sqlite3", games, prefill)
     driver = _Driver(folder)
     gc.collect()
     figures: dict[str, Any] = {"home": rss_mb(), "home_by_mapping": rss_by_mapping()}
@@ -211,7 +249,6 @@ def _child(rounds: int) -> None:
     driver.frames(20, 1.0)
     figures["after_dice"] = rss_mb()
     figures["session"] = []
-    games = [log for log in logs if log.stem.split("-")[0] in ("ratatat", "lowdown", "ratuki", "artcollectors")]
     for number in range(rounds):
         for log in games[number % 4 :: 4][:2] or games[:2]:
             driver.game(log)
@@ -227,4 +264,4 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--floor"]:
         _floor()
     else:
-        _child(int(sys.argv[1]) if len(sys.argv) > 1 else 12)
+        _child(int(sys.argv[1]) if len(sys.argv) > 1 else 12, int(sys.argv[2]) if len(sys.argv) > 2 else 0)

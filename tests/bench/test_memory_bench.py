@@ -35,3 +35,23 @@ def test_no_smaps_gives_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(builtins, "open", refusing)
     assert rss_by_mapping() == {}
+
+
+def test_a_full_card_is_prefilled_with_finished_games_as_the_app_records_them(tmp_path) -> None:
+    """``companion bench --only memory_full_card`` starts on a card holding more games than the lists show."""
+    from pathlib import Path
+
+    from companion.journal.store import Journal
+    from companion.ui import memory_bench
+
+    logs = sorted((Path(memory_bench.__file__).resolve().parents[2] / "tests" / "games" / "logs").glob("*.jsonl"))
+    games = [log for log in logs if log.stem.split("-")[0] in ("ratatat", "lowdown", "ratuki", "artcollectors")]
+    memory_bench._prefill(tmp_path / "journal.sqlite3", games, 5)
+    journal = Journal(tmp_path / "journal.sqlite3")
+    try:
+        records = journal.games()
+        assert len(records) == 5 and all(r.finished for r in records)
+        assert len({r.game for r in records}) >= 2
+    finally:
+        journal.close()
+    assert memory_bench.FULL_CARD > 60  # more than History (60) and Saved games (30) list at once
