@@ -51,7 +51,7 @@ from companion.games.lowdown.legality import (
     must_shade,
     part_of_turn,
 )
-from companion.games.lowdown.shape import Board, LowdownState, Phase, PlayerData, Settings, Shaded, Written
+from companion.games.lowdown.shape import Board, LowdownState, Phase, PlayerData, Settings, Shaded, Written, turn_start
 from companion.games.lowdown.state import (
     EDITIONS,
     LINE_SUM,
@@ -193,13 +193,7 @@ class LowdownEngine(Engine[LowdownState]):
             "boards": boards,
             "turn": 1,
             "active": 0,
-            "phase": Phase.ROLL,
-            "open": None,
-            "secret": None,
-            "looked": False,
-            "taken": None,
-            "wild_out": None,
-            "done": [],
+            **turn_start(),
             "enders": [],
         }
 
@@ -373,17 +367,8 @@ def _end_turn(state: LowdownState) -> None:
         return
     state["turn"] += 1
     state["active"] = (int(state["active"]) + 1) % len(state["players"])
-    state.update(
-        {
-            "phase": Phase.ROLL,
-            "open": None,
-            "secret": None,
-            "looked": False,
-            "taken": None,
-            "wild_out": None,
-            "done": [],
-        }
-    )
+    # mypy takes an update's argument as a whole state (every key), not the part a TurnStart is
+    state.update(turn_start())  # type: ignore[typeddict-item]
 
 
 def _do_cross(state: LowdownState, action: Action) -> None:

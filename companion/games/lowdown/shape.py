@@ -99,7 +99,32 @@ class Secret(TypedDict):
     number: int
 
 
-class LowdownState(TypedDict):
+class TurnStart(TypedDict):
+    """What a turn starts from: the dice to roll, nothing known, looked at or taken, nobody has written."""
+
+    phase: Phase
+    open: OpenRoll | None
+    secret: Secret | None
+    looked: bool
+    taken: list[str] | None
+    wild_out: str | None
+    done: list[int]
+
+
+def turn_start() -> TurnStart:
+    """The keys of a state at the start of every turn (the first and each after)."""
+    return {
+        "phase": Phase.ROLL,
+        "open": None,
+        "secret": None,
+        "looked": False,
+        "taken": None,
+        "wild_out": None,
+        "done": [],
+    }
+
+
+class LowdownState(TurnStart):
     """A whole game: players, options, the board layout and every player's sheet, and where the turn is: whose
     it is, the dice known, what the active player took (die ids, and a colour die taken out of play with a
     wild), who has written this turn, and who filled enough grids to end the game. Per-player lists are in
@@ -113,13 +138,6 @@ class LowdownState(TypedDict):
     boards: list[Board]
     turn: int
     active: int
-    phase: Phase
-    open: OpenRoll | None
-    secret: Secret | None
-    looked: bool
-    taken: list[str] | None
-    wild_out: str | None
-    done: list[int]
     enders: list[int]
 
 
