@@ -71,7 +71,8 @@ def make_font_subset(home: Path) -> bool:
 def bench_memory(rounds: int = 12, prefill: int = PREFILL) -> dict[str, Any]:
     """Run the scripted session in a child process and return its figures (MB): ``home`` (started, home shown),
     ``after_dice`` (the dice screen opened, a roll read, back home), ``session`` (RSS after each round of the
-    session), ``growth_mb`` (the last round less the second: no growth is the target), and ``kivy_floor`` (a
+    session), ``growth_mb`` (the last round less the second: no growth is the target; ``growth_second_half_mb``
+    the last less the middle one, once every screen has been made), and ``kivy_floor`` (a
     Kivy app of one label, alone in its own child: what the renderer and Kivy cost before the app adds anything)
     with ``home_over_floor`` (the app's own share of ``home``). ``prefill`` finished games are put in the journal
     before the app starts (a card a family has used for a while): the Saved games and History lists are then at
@@ -107,6 +108,9 @@ def bench_memory(rounds: int = 12, prefill: int = PREFILL) -> dict[str, Any]:
             figures["home_over_floor"] = round(figures["home"] - figures["kivy_floor"], 1)
     session = figures["session"]
     figures["growth_mb"] = round(session[-1] - session[1], 1) if len(session) > 2 else None
+    # the second half: every screen and game has been made by then, what grows now would grow all evening
+    half = len(session) // 2
+    figures["growth_second_half_mb"] = round(session[-1] - session[half - 1], 1) if half >= 2 else None
     figures["prefilled_games"] = prefill
     figures["home_target_mb"] = HOME_TARGET_MB
     return figures
