@@ -71,3 +71,22 @@ def test_side_faces_travel_with_the_view_and_are_weighed_in_the_detectors_loss()
     assert cost > 1 and float(focal(peak, gt, hard)) == pytest.approx(float(focal(peak, gt)))
     hard[0, 5, 5] = 4.0
     assert float(focal(peak, gt, hard)) - float(focal(flat, gt, hard)) == pytest.approx(5 * cost, rel=1e-3)
+
+
+def test_a_grey_face_classifier_reads_the_same_whatever_the_dies_colours_and_the_light() -> None:
+    """``train_values --gray``: the crop made grey and its contrast evened inside the network, so swapping the
+    channels or dimming the light changes nothing (as it does change what a colour classifier says)."""
+    import torch
+
+    from tools.dicetrain.train_values import FaceNet
+
+    torch.manual_seed(0)
+    net = FaceNet(gray=True).eval()
+    x = torch.rand(4, 3, 32, 32)
+    base = net(x)
+    swapped = x[:, [2, 0, 1]]
+    dim = x * 0.5 + 0.1  # half the contrast, another level
+    assert torch.allclose(net(swapped), base, atol=1e-5)
+    assert torch.allclose(net(dim), base, atol=0.05)
+    colour = FaceNet().eval()
+    assert not torch.allclose(colour(swapped), colour(x), atol=1e-5)

@@ -37,6 +37,20 @@ grey-mixed, from the shipped detector:
         companion/vision/models/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 \
         --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,webcam,wide --minutes 30 --threads 1 --seed 61 \
         --lr 0.001 --warmup 50 --work /tmp/s13/g --out /tmp/s13/g.onnx
+Tried 2026-12-05, not shipped (figures in docs/dice-reader.md, "Side faces and composites"): *m* trained 30 min
+more with the negatives on the labelled dice's side faces weighed 5x (``--side-weight 4``, ``data.side_face_boxes``:
+below and beside each top face of the sets that label the top face):
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --init-onnx /tmp/s13/m.onnx \
+        --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 --cache /tmp/dice_verifier/all \
+        --mix felt,webcam,felt,synth,grey,webcam,wide --side-weight 4 --minutes 30 --threads 1 --seed 71 \
+        --lr 0.001 --warmup 50 --work /tmp/s13/m --out /tmp/s14/ms.onnx
+and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
+``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
+        --init-onnx /tmp/loso/fold2/felt-trays/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --wide 1500 \
+        --wide-seed 700000 [--paste 1500] --cache /tmp/dice_verifier/all \
+        --mix felt,webcam,felt,synth,grey,wide,wide[,paste,paste] --minutes 20 --threads 1 --seed 9 --lr 0.0015 \
+        --warmup 50 --work /tmp/s14/Bw --out /tmp/s14/B/felt-trays/dice_centernet.onnx
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 

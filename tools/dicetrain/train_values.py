@@ -91,11 +91,14 @@ def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
 
 
 class FaceNet(nn.Module):
-    """32x32 crop -> 7 logits (0 = no die, 1-6 = face value)."""
+    """32x32 crop -> 7 logits (0 = no die, 1-6 = face value). With ``gray`` the network first makes each crop
+    grey (the channels' mean) and scales it to zero mean and unit spread, inside the network (the exported model
+    takes the same input as any other): a die's colours and the light's level cannot matter, only its pattern."""
 
-    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 64)) -> None:
+    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 64), gray: bool = False) -> None:
         super().__init__()
         self.export = False
+        self.gray = gray
         self.body = nn.Sequential(
             cbr(3, c[0]),
             cbr(c[0], c[1], 2),  # 16
@@ -108,6 +111,11 @@ class FaceNet(nn.Module):
         self.fc = nn.Linear(c[3], 7)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.gray:
+            g = x.mean(dim=1, keepdim=True)
+            g = g - g.mean(dim=(2, 3), keepdim=True)
+            g = g / (g.pow(2).mean(dim=(2, 3), keepdim=True).sqrt() + 0.05)
+            x = g.expand(-1, 3, -1, -1)
         f = self.body(x).mean(dim=(2, 3))
         out = self.fc(f)
         return torch.softmax(out, dim=1) if self.export else out
@@ -382,6 +390,7 @@ def main() -> None:
     ap.add_argument("--casts", type=float, default=0.0, help="share of crops with a colour cast")
     ap.add_argument("--motion", type=float, default=0.0, help="share of crops with a motion blur")
     ap.add_argument("--width", type=float, default=1.0, help="channels of every layer times this (capacity)")
+    ap.add_argument("--gray", action="store_true", help="each crop made grey and its contrast evened (FaceNet)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -418,7 +427,7 @@ def main() -> None:
         samples += [replace(s, set_name="faint") for s in faint]
     hard = hard_negatives(samples)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
-    model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)))  # type: ignore[arg-type]
+    model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)), gray=args.gray)  # type: ignore[arg-type]
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
     if args.init_onnx:
