@@ -13,9 +13,10 @@ from tools.dicetrain.data import Sample
 from tools.dicetrain.train_verifier import side_faces
 
 
-def sample(boxes: list[list[float]], set_name: str = "angled-webcam") -> Sample:
+def sample(boxes: list[list[float]], set_name: str = "angled-webcam", values: list[int] | None = None) -> Sample:
     arr = np.array(boxes, np.float32).reshape(-1, 4)
-    return Sample(np.zeros((480, 640, 3), np.uint8), arr, np.ones(len(arr), np.int64), set_name, Path("x.jpg"))
+    vals = np.array(values or [3] * len(arr), np.int64)
+    return Sample(np.zeros((480, 640, 3), np.uint8), arr, vals, set_name, Path("x.jpg"))
 
 
 def test_side_faces_lie_below_and_beside_a_labelled_top_face() -> None:
@@ -29,6 +30,12 @@ def test_side_faces_lie_below_and_beside_a_labelled_top_face() -> None:
     assert len(side_faces([sample([[300, 200, 340, 240], [300, 246, 340, 286]])])) == 5
     assert side_faces([sample([[0, 450, 40, 478]])]) == []  # at the photo's bottom corner: all off it
     assert side_faces([sample([[300, 200, 340, 240]], "grey-mixed")]) == []
+    # a 1's box hugs its pip (half a face in the webcam set): its side faces are placed by the other dice's size,
+    # off its face, and a 1 alone in its photo gives none
+    one_and_four = sample([[310, 210, 330, 230], [100, 100, 140, 140]], values=[1, 4])
+    below = next(box for i, box in side_faces([one_and_four]) if box[1] > 230 and abs((box[0] + box[2]) / 2 - 320) < 1)
+    assert below[1] > 240 and below[2] - below[0] == 40
+    assert side_faces([sample([[310, 210, 330, 230]], values=[1])]) == []
 
 
 def test_side_faces_travel_with_the_view_and_are_weighed_in_the_detectors_loss() -> None:

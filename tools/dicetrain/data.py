@@ -72,12 +72,20 @@ SIDE_OFFSETS = ((0.0, 1.15, 1.0, 0.75), (-1.1, 0.3, 0.75, 1.0), (1.1, 0.3, 0.75,
 def side_face_boxes(s: Sample) -> np.ndarray:
     """Where a labelled die's side faces are when a camera looks at an angle from the front: a box below the
     labelled top face (flattened) and one to each side, each kept unless it falls on a labelled die or off the
-    photo. None for sets that do not label the top face (``INCOMPLETE_LABELS``) or rendered scenes. (N, 4)."""
+    photo. None for sets that do not label the top face (``INCOMPLETE_LABELS``) or rendered scenes. (N, 4).
+    Placed by the die's face, not its box: the webcam set's boxes hug the pips, so a 1's box is half a face
+    (median 22 px against 44); a face is taken as at least the median box of the photo's other values, and a 1
+    in a photo with no other value gives none."""
     out: list[np.ndarray] = []
-    if s.set_name not in INCOMPLETE_LABELS and s.set_name not in ("synthetic", "wide"):
+    if s.set_name not in INCOMPLETE_LABELS and s.set_name not in ("synthetic", "wide") and len(s.boxes):
         h, w = s.image.shape[:2]
-        for b in s.boxes:
-            bw, bh = b[2] - b[0], b[3] - b[1]
+        sizes = s.boxes[:, 2:] - s.boxes[:, :2]
+        others = sizes[s.values != 1]
+        ref = np.median(others, axis=0) if len(others) else None
+        for b, v, size in zip(s.boxes, s.values, sizes, strict=True):
+            if v == 1 and ref is None:
+                continue
+            bw, bh = (size if ref is None else np.maximum(size, ref)).tolist()
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
             for dx, dy, sx, sy in SIDE_OFFSETS:
                 x, y, hw, hh = cx + dx * bw, cy + dy * bh, bw * sx / 2, bh * sy / 2
