@@ -558,11 +558,14 @@ def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
 def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:
     """Dice far bigger (close-ups, 2-3x) or smaller (a wide, sharp frame) than in the photos trained on are read
     (found whole, not pip by pip); the reader before the second look read ~25-75% of such close-ups. Scored on all
-    readings; among the sure ones (what the game takes without asking) nothing extra."""
+    readings; among the sure ones (what the game takes without asking) nothing extra. A die the zoomed frame cuts
+    is painted over whole, its side faces too (``body``): with its top face alone painted, its front face showed
+    under the paint as a die of its own (2026-12-05: 3 of the 4 sure false dice a detector trained on the
+    sequence-split parts read there; the shipped detector reads none either way)."""
     close, sure_close, far = [], [], []
     for item, img in labelled_set(SAMPLES / "angled-webcam"):
         for zoom in (2.0, 2.5, 3.0):
-            out, kept = close_up(img, item.labels, zoom)
+            out, kept = close_up(img, item.labels, zoom, body=1.0)
             if kept:
                 det = learned.read_dice_learned(out)
                 close.append(score_image(kept, predictions(det)))

@@ -31,19 +31,33 @@ def held_out(root: Path) -> list[Path]:
     return [root / line.strip() for line in HELD_OUT_FILE.read_text().splitlines() if line.strip()]
 
 
-def close_up(img: np.ndarray, labels: list[Label], zoom: float) -> tuple[np.ndarray, list[Label]]:
+def close_up(img: np.ndarray, labels: list[Label], zoom: float, body: float = 0.0) -> tuple[np.ndarray, list[Label]]:
     """The frame zoomed in about its centre (same size; dice ``zoom`` times bigger), and the labels of the dice
-    wholly inside it; dice cut by the frame's edge are painted over so they count neither way."""
+    wholly inside it; dice cut by the frame's edge are painted over so they count neither way. A label is a die's
+    top face; with ``body`` the paint reaches that many of its sides further each way, over the rest of the die
+    (seen at an angle its side faces show beside the top face: painting the top face alone leaves them, to be read
+    as dice of their own), and the dice in view are left as they were."""
     h, w = img.shape[:2]
     m = np.array([[zoom, 0, w / 2 * (1 - zoom)], [0, zoom, h / 2 * (1 - zoom)]])
     out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
+    clean = out.copy()
     kept = []
     for lb in labels:
         x0, y0, x1, y1 = (m @ np.array([[lb.box[0], lb.box[2]], [lb.box[1], lb.box[3]], [1, 1]])).T.ravel()
         if x0 >= 0 and y0 >= 0 and x1 < w and y1 < h:
             kept.append(Label(lb.value, (x0, y0, x1, y1)))
         elif x1 > 0 and y1 > 0 and x0 < w and y0 < h:
-            cv2.rectangle(out, (int(x0) - 4, int(y0) - 4), (int(x1) + 4, int(y1) + 4), (0, 0, 0), -1)
+            gx, gy = body * (x1 - x0), body * (y1 - y0)
+            cv2.rectangle(
+                out, (int(x0 - gx) - 4, int(y0 - gy) - 4), (int(x1 + gx) + 4, int(y1 + gy) + 4), (0, 0, 0), -1
+            )
+    if body:
+        for lb in kept:
+            x0, y0, x1, y1 = lb.box
+            g = 0.1 * (x1 - x0)
+            a, b = max(0, int(x0 - g)), max(0, int(y0 - g))
+            c, d = min(w, int(x1 + g) + 1), min(h, int(y1 + g) + 1)
+            out[b:d, a:c] = clean[b:d, a:c]
     return out, kept
 
 
