@@ -80,7 +80,7 @@ from torch import nn
 
 from companion.vision import learned
 from companion.vision.scoring import GROW
-from tools.dicetrain.data import Sample, colour_changes, load, rendered, split
+from tools.dicetrain.data import Sample, colour_changes, load, rendered, side_face_boxes, split
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
@@ -239,7 +239,12 @@ def batch(
     exposure: float = 0.0,
     casts: float = 0.0,
     motion: float = 0.0,
+    sides: list[tuple[int, np.ndarray]] | None = None,
+    side_share: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
+    """A batch of crops and labels (0 = no die): a ``neg_share`` of no-die crops (hard negatives, colour and
+    picture dice, spots off the dice; a ``side_share`` of them on ``sides``, labelled dice's side faces, when
+    given), the rest labelled dice from the pools below."""
     by_set: dict[str, list[tuple[int, int]]] = {}
     for i, j in die_views(samples):
         by_set.setdefault(samples[i].set_name, []).append((i, j))
@@ -255,7 +260,10 @@ def batch(
     ys: list[int] = []
     while len(xs) < n:
         negative, r = rng.random() < neg_share, rng.random()
-        if negative and hard and r < 0.4:
+        if negative and sides and rng.random() < side_share:
+            i, box = sides[rng.integers(len(sides))]
+            crop, label = view(samples[i].image, box, rng, float(rng.uniform(0, 0.1)), geometry=geometry), 0
+        elif negative and hard and r < 0.4:
             i, box = hard[rng.integers(len(hard))]
             crop, label = view(samples[i].image, box, rng, 0.0, geometry=geometry), 0
         elif negative and others and r < 0.6:  # a colour or picture die: no pip die
@@ -391,6 +399,8 @@ def main() -> None:
     ap.add_argument("--motion", type=float, default=0.0, help="share of crops with a motion blur")
     ap.add_argument("--width", type=float, default=1.0, help="channels of every layer times this (capacity)")
     ap.add_argument("--gray", action="store_true", help="each crop made grey and its contrast evened (FaceNet)")
+    ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (batch)")
+    ap.add_argument("--detector", default=None, help="mine the hard negatives with this detector (ONNX)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
     args = ap.parse_args()
@@ -425,7 +435,14 @@ def main() -> None:
     if args.faint:
         faint = rendered(Path(args.cache) / f"faint-{args.faint}.pkl", args.faint, 60000, others=0.2, faint=0.5)
         samples += [replace(s, set_name="faint") for s in faint]
+    if args.detector:
+        from tools.dicetrain.loso import use_detector
+
+        use_detector(Path(args.detector))
     hard = hard_negatives(samples)
+    sides = [(i, b) for i, s in enumerate(samples) for b in side_face_boxes(s)] if args.side_faces else None
+    if sides:
+        print(f"{len(sides)} side faces among the negatives", flush=True)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
     model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)), gray=args.gray)  # type: ignore[arg-type]
     if args.resume:
@@ -444,7 +461,19 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard, geometry, args.exposure, args.casts, args.motion)
+        x, y = batch(
+            samples,
+            rng,
+            args.batch,
+            args.neg,
+            hard,
+            geometry,
+            args.exposure,
+            args.casts,
+            args.motion,
+            sides,
+            args.side_faces,
+        )
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
