@@ -24,8 +24,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from tools.synth.wide_draw import SS, _choice
-from tools.synth.wide_surfaces import SURFACES, Backgrounds
+from tools.synth.wide_draw import SS
+from tools.synth.wide_surfaces import Backgrounds
 from tools.synth.wide_things import THINGS, Thing, draw_thing
 
 MARGIN = 0.18  # of the box's side, kept around a die when it is cut (the mask's feather needs room)
@@ -143,19 +143,10 @@ def compose(
     seed: int, cuts: list[DieCut], backgrounds: Backgrounds | None = None, size: tuple[int, int] | None = None
 ) -> Composite:
     """One scene of real dice on another table (see the module docstring)."""
-    from tools.synth.wide import light_and_camera  # the scene's light and camera, as the renders'
+    from tools.synth.wide import frame_and_table, light_and_camera  # the renders' tables, light and camera
 
     rng = np.random.default_rng(seed)
-    w, h = size or [(640, 480), (640, 640), (480, 640), (640, 360)][_choice(rng, [4, 3, 1, 1])]
-    hw = (h * SS, w * SS)
-    names = list(SURFACES)
-    weights = [SURFACES[k][1] for k in names]
-    if backgrounds:
-        names.append("photo")
-        weights.append(3.0)
-    surface = names[_choice(rng, weights)]
-    scene = backgrounds.surface(rng, hw) if surface == "photo" and backgrounds else SURFACES[surface][0](rng, hw)
-    scene = np.ascontiguousarray(np.clip(scene, 0.0, 1.0), np.float32)
+    w, h, _surface, scene = frame_and_table(rng, backgrounds, size)
     shadow = (float(rng.uniform(0.02, 0.2)), float(rng.uniform(0.02, 0.15)), float(rng.uniform(0.25, 0.6)))
     die = float(np.exp(rng.uniform(np.log(14), np.log(110))))
     n_things = int(rng.integers(0, 4)) if rng.random() < 0.5 else int(rng.integers(3, 16))

@@ -74,6 +74,7 @@ __all__ = [
     "draw_die",
     "draw_motif",
     "draw_thing",
+    "frame_and_table",
     "light_and_camera",
     "random_die",
     "read_gimp_pattern",
@@ -185,9 +186,11 @@ def _box_of(corners: np.ndarray, w: int, h: int) -> tuple[float, float, float, f
     return (max(0.0, float(x0)), max(0.0, float(y0)), min(float(w), float(x1)), min(float(h), float(y1)))
 
 
-def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[int, int] | None = None) -> WideScene:
-    """One appearance-wide scene (see the module docstring); ``size`` (w, h) or a random one of the usual frames."""
-    rng = np.random.default_rng(seed)
+def frame_and_table(
+    rng: np.random.Generator, backgrounds: Backgrounds | None, size: tuple[int, int] | None
+) -> tuple[int, int, str, np.ndarray]:
+    """A scene's frame size (``size`` (w, h) or one of the usual frames) and its table: the surface's name and the
+    supersampled linear reflectance (``SURFACES``, or a photo of ``backgrounds``)."""
     w, h = size or [(640, 480), (640, 640), (480, 640), (640, 360)][_choice(rng, [4, 3, 1, 1])]
     hw = (h * SS, w * SS)
     names = list(SURFACES)
@@ -197,7 +200,13 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
         weights.append(3.0)
     surface = names[_choice(rng, weights)]
     scene = backgrounds.surface(rng, hw) if surface == "photo" and backgrounds else SURFACES[surface][0](rng, hw)
-    scene = np.ascontiguousarray(np.clip(scene, 0.0, 1.0), np.float32)
+    return w, h, surface, np.ascontiguousarray(np.clip(scene, 0.0, 1.0), np.float32)
+
+
+def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[int, int] | None = None) -> WideScene:
+    """One appearance-wide scene (see the module docstring); ``size`` (w, h) or a random one of the usual frames."""
+    rng = np.random.default_rng(seed)
+    w, h, surface, scene = frame_and_table(rng, backgrounds, size)
     # the shadows of this light: offset (share of size), softness (share), darkness
     hard = rng.random() < 0.35
     shadow = (
