@@ -37,7 +37,7 @@ grey-mixed, from the shipped detector:
         companion/vision/models/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 \
         --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,webcam,wide --minutes 30 --threads 1 --seed 61 \
         --lr 0.001 --warmup 50 --work /tmp/s13/g --out /tmp/s13/g.onnx
-Tried 2026-12-05, not shipped (figures in docs/dice-reader.md, "Side faces and composites"): *m* trained 30 min
+Tried 2026-12-05, not shipped (figures in docs/dice-reader.md, "Trials of 2026-12-05"): *m* trained 30 min
 more with the negatives on the labelled dice's side faces weighed 5x (``--side-weight 4``, ``data.side_face_boxes``:
 below and beside each top face of the sets that label the top face):
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --init-onnx /tmp/s13/m.onnx \
