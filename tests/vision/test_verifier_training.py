@@ -9,8 +9,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from tools.dicetrain.data import Sample
-from tools.dicetrain.train_verifier import side_faces
+from tools.dicetrain.data import Sample, side_faces
 
 
 def sample(boxes: list[list[float]], set_name: str = "angled-webcam", values: list[int] | None = None) -> Sample:

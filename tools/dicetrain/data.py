@@ -96,6 +96,11 @@ def side_face_boxes(s: Sample) -> np.ndarray:
     return np.array(out, np.float32).reshape(-1, 4)
 
 
+def side_faces(samples: list[Sample]) -> list[tuple[int, np.ndarray]]:
+    """Every ``side_face_boxes`` of the photos, as (image index, box) pairs."""
+    return [(i, box) for i, s in enumerate(samples) for box in side_face_boxes(s)]
+
+
 def load(paths: list[Path]) -> list[Sample]:
     """Images and labels into memory."""
     out = []

@@ -40,7 +40,7 @@ def close_up(img: np.ndarray, labels: list[Label], zoom: float, body: float = 0.
     h, w = img.shape[:2]
     m = np.array([[zoom, 0, w / 2 * (1 - zoom)], [0, zoom, h / 2 * (1 - zoom)]])
     out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR)
-    clean = out.copy()
+    clean = out.copy() if body else out
     kept = []
     for lb in labels:
         x0, y0, x1, y1 = (m @ np.array([[lb.box[0], lb.box[2]], [lb.box[1], lb.box[3]], [1, 1]])).T.ravel()

@@ -220,13 +220,13 @@ def batch(
         pools = [felt, webcam, felt, by["synth"] or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
     imgs, hs, whs, offs, masks, hards = [], [], [], [], [], []
     none = np.zeros((0, 4), np.float32)
+    long_side = learned.DEFAULT_SETTINGS.long_side
     for i in range(n):
         pool = pools[i % len(pools)] or samples
         s = pool[rng.integers(len(pool))]
         close = close_ups > 0 and rng.random() < close_ups
         zoom = CLOSE_UP if close else ZOOM
         extra = sides.get(id(s), none) if sides else none
-        long_side = learned.DEFAULT_SETTINGS.long_side
         img, boxes, values, extra = augment_with(s, extra, rng, crop, long_side, zoom, exposure)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         hards.append(hard_map(extra, crop, learned.STRIDE) * side_weight)

@@ -79,8 +79,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from companion.vision.scoring import GROW
-from tools.dicetrain.data import Sample, colour_changes, load, rendered, side_face_boxes, split
+from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces, split
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
@@ -221,10 +220,7 @@ def hard_negatives(samples: list[Sample], threshold: float = 0.1) -> list[tuple[
     for i, s in enumerate(samples):
         det = learned.find_dice(s.image, threshold)
         for b in det.boxes.astype(np.float32):
-            c = (b[:2] + b[2:]) / 2
-            half = (s.boxes[:, 2:] - s.boxes[:, :2]) / 2 * GROW
-            mid = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
-            if not np.any(np.all(np.abs(mid - c) <= half, axis=1)):
+            if not matches(b, s.boxes).any():
                 out.append((i, b))
     return out
 
@@ -440,7 +436,7 @@ def main() -> None:
 
         use_detector(Path(args.detector))
     hard = hard_negatives(samples)
-    sides = [(i, b) for i, s in enumerate(samples) for b in side_face_boxes(s)] if args.side_faces else None
+    sides = side_faces(samples) if args.side_faces else None
     if sides:
         print(f"{len(sides)} side faces among the negatives", flush=True)
     print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)

@@ -44,7 +44,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned, verifier
-from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_face_boxes
+from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
 from tools.dicetrain.sets import fold
 from tools.synth.wide import Backgrounds, clutter_photo, render_scene
 
@@ -259,11 +259,6 @@ def random_spot(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
     c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
     box = np.array([c[0] - side / 2, c[1] - side / 2, c[0] + side / 2, c[1] + side / 2], np.float32)
     return None if matches(box, s.boxes).any() else box
-
-
-def side_faces(samples: list[Sample]) -> list[tuple[int, np.ndarray]]:
-    """Every ``data.side_face_boxes`` of the photos, as (image index, box) pairs."""
-    return [(i, box) for i, s in enumerate(samples) for box in side_face_boxes(s)]
 
 
 def batch(

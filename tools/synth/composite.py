@@ -134,7 +134,7 @@ def _place(
             c = (float(rng.uniform(side, w - side)), float(rng.uniform(side, h - side)))
         if not (side * 0.75 <= c[0] <= w - side * 0.75 and side * 0.75 <= c[1] <= h - side * 0.75):
             continue
-        if all(math.dist(c, (p[0], p[1])) > (p[2] + side) / 2 * 1.0 for p in placed):
+        if all(math.dist(c, (p[0], p[1])) > (p[2] + side) / 2 for p in placed):
             return c
     return None
 
