@@ -42,6 +42,10 @@ for folder in [ROOT / "tests", *sorted(p for p in (ROOT / "tests").iterdir() if 
         sys.path.insert(0, str(folder))
 
 
+from companion.ui.launch import KIVY_ENV  # noqa: E402  (imports no Kivy)
+
+os.environ.update(KIVY_ENV)  # Kivy as the app starts it: no multisampling, SDL2's image reader
+
 import importlib.util  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 

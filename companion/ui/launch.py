@@ -11,6 +11,12 @@ from typing import Any
 from companion.runtime import is_pi
 
 NO_DISPLAY_EXIT = 3  # `companion` found no screen to draw on (distinct from 1: another app is running)
+# Kivy settings of every start, read when Kivy is imported (#21 item 16, the home screen's memory; the tests set the
+# same): no multisample anti-aliasing (the screens draw flat rectangles and text: their screenshots are the same
+# pixels without it, and its buffers held ~9 MB here; on a Pi, GPU memory and fill rate), and SDL2's image reader
+# only (it reads the PNGs and JPEGs the app shows; Kivy would otherwise import Pillow and its other readers: 2-4 MB).
+# Each can still be set otherwise in the environment.
+KIVY_ENV = {"KCFG_GRAPHICS_MULTISAMPLES": "0", "KIVY_IMAGE": "sdl2,tex"}
 
 
 def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:
@@ -19,6 +25,8 @@ def prepare_environment(*, headless: bool, fullscreen: bool = False, size: tuple
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_METRICS_DENSITY", "1")
+    for name, value in KIVY_ENV.items():
+        os.environ.setdefault(name, value)
     if "KIVY_HOME" not in os.environ:
         from companion.paths import data_dir
 

@@ -188,9 +188,13 @@ class _Driver:
 
 def _floor() -> None:
     """What any Kivy app costs on this machine: one label in a window of the same size, started the same way
-    (offscreen), so ``home`` can be read against it (most of it is the OpenGL renderer and Kivy itself)."""
+    (offscreen, with the app's Kivy settings), so ``home`` can be read against it (most of it is the OpenGL renderer
+    and Kivy itself)."""
     import gc
 
+    from companion.ui.launch import prepare_environment
+
+    prepare_environment(headless=True)
     from kivy.app import App
     from kivy.base import EventLoop
     from kivy.core.window import Window

@@ -69,3 +69,35 @@ def test_prepare_environment_refuses_to_run_offscreen_unasked(monkeypatch: pytes
     assert "SDL_VIDEODRIVER" not in os.environ
     monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")  # asked for: the tests, a CI shot
     launch.prepare_environment(headless=False)
+
+
+def test_the_app_starts_without_multisampling_or_pillow(tmp_path: object) -> None:
+    """#21 item 16: the home screen's memory. Started as ``companion`` starts it (``prepare_environment``, in a fresh
+    process with none of the tests' Kivy settings), Kivy draws with no multisample buffers and reads images with
+    SDL2 alone: Pillow is never imported. A setting given in the environment still wins."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from companion.ui.launch import KIVY_ENV
+
+    script = (
+        "import json, sys\n"
+        "from companion.ui.launch import make_app, prepare_environment\n"
+        "prepare_environment(headless=True)\n"
+        "from kivy.config import Config\n"
+        "from kivy.core.image import ImageLoader\n"
+        "print(json.dumps({'samples': Config.getint('graphics', 'multisamples'), 'pil': 'PIL' in sys.modules,"
+        " 'loaders': sorted(getattr(x, '__name__', type(x).__name__) for x in ImageLoader.loaders)}))\n"
+    )
+    home = Path(str(tmp_path))
+    env = {k: v for k, v in os.environ.items() if k not in KIVY_ENV and not k.startswith("KCFG_")}
+    env.update(COMPANION_HOME=str(home / "home"), KIVY_HOME=str(home / "kivy"), SDL_VIDEODRIVER="offscreen")
+    run = [sys.executable, "-c", script]
+    seen = json.loads(subprocess.run(run, env=env, capture_output=True, text=True, timeout=120).stdout.splitlines()[-1])
+    assert seen["samples"] == 0 and not seen["pil"]
+    assert seen["loaders"] and all("PIL" not in name for name in seen["loaders"])
+    env["KCFG_GRAPHICS_MULTISAMPLES"] = "2"
+    seen = json.loads(subprocess.run(run, env=env, capture_output=True, text=True, timeout=120).stdout.splitlines()[-1])
+    assert seen["samples"] == 2
