@@ -201,3 +201,17 @@ def test_motion_blur_streaks_a_dot_along_one_line() -> None:
     assert rng_a.random() == rng_b.random()
     blurred = [data.colour_changes(img, np.random.default_rng(s), motion=1.0) for s in range(4)]
     assert all(b.min() > 0 for b in blurred)  # always on at 1.0 (no other change there darkens the dot to 0)
+
+
+def test_training_views_take_colour_casts_only_when_asked() -> None:
+    """``augment(casts=...)`` (``train.py --casts``): a share of the views under a colour cast; without it the views
+    are those drawn before the option existed (the same random draws)."""
+    img = np.full((240, 320, 3), 150, np.uint8)
+    img[100:140, 140:180] = 235
+    s = data.Sample(img, np.array([[140, 100, 180, 140]], np.float32), np.array([2]), "felt-trays", Path("x.jpg"))
+    for seed in range(4):
+        plain = data.augment(s, np.random.default_rng(seed), 128, 320)[0]
+        assert np.array_equal(plain, data.augment(s, np.random.default_rng(seed), 128, 320, casts=0.0)[0])
+    cast = [data.augment(s, np.random.default_rng(seed), 128, 320, casts=1.0)[0] for seed in range(4)]
+    plain = [data.augment(s, np.random.default_rng(seed), 128, 320)[0] for seed in range(4)]
+    assert any(not np.array_equal(a, b) for a, b in zip(cast, plain, strict=True))

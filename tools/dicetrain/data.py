@@ -125,12 +125,14 @@ def augment(
     long_side: int,
     zoom: tuple[float, float] = ZOOM,
     exposure: float = 0.0,
+    casts: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A random training view of a sample: scale/aspect change (the photo shrunk to ``long_side``, then scaled by
     a factor drawn from ``zoom``), crop, 90-degree turns, flips, colour changes (channel swaps, inversion,
-    hue/brightness/contrast, a wrong exposure for an ``exposure`` share), blur, noise, JPEG. Returns image, boxes,
-    values."""
-    img, boxes, values, _ = augment_with(s, np.zeros((0, 4), np.float32), rng, crop, long_side, zoom, exposure)
+    hue/brightness/contrast, a wrong exposure for an ``exposure`` share, a colour cast for a ``casts`` share),
+    blur, noise, JPEG. Returns image, boxes, values."""
+    none = np.zeros((0, 4), np.float32)
+    img, boxes, values, _ = augment_with(s, none, rng, crop, long_side, zoom, exposure, casts)
     return img, boxes, values
 
 
@@ -142,6 +144,7 @@ def augment_with(
     long_side: int,
     zoom: tuple[float, float] = ZOOM,
     exposure: float = 0.0,
+    casts: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``augment``, with ``extra`` boxes (N, 4) of the photo carried through the same scaling, crop, flips and
     turns (those whose centre leaves the view dropped); the view is chosen as ``augment`` chooses it. Returns
@@ -195,7 +198,7 @@ def augment_with(
         out = np.rot90(out)
         boxes = np.stack([boxes[:, 1], crop - boxes[:, 2], boxes[:, 3], crop - boxes[:, 0]], axis=1)
     out = np.ascontiguousarray(out)
-    out = colour_changes(out, rng, exposure=exposure)
+    out = colour_changes(out, rng, exposure=exposure, casts=casts)
     if rng.random() < 0.35:
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
         decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None

@@ -204,11 +204,13 @@ def batch(
     mix: str | None = None,
     sides: dict[int, np.ndarray] | None = None,
     side_weight: float = 0.0,
+    casts: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     """A training batch: half felt-tray photos (the small dice are the hard part), the rest split between the
     webcam photos and rendered scenes (when there are any). A ``close_ups`` share of the views is zoomed in
     (``CLOSE_UP``), so that dice much bigger than in these photos are found whole, not pip by pip; an ``exposure``
-    share is over- or under-exposed (``data.misexpose``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
+    share is over- or under-exposed (``data.misexpose``), a ``casts`` share under a colour cast
+    (``data.colour_cast``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
     slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default. ``sides``
     (``id(sample)`` -> boxes, from ``data.side_face_boxes``) are places weighed ``side_weight`` more as negatives
     (the last tensor: (B, S, S), zeros without them)."""
@@ -227,7 +229,7 @@ def batch(
         close = close_ups > 0 and rng.random() < close_ups
         zoom = CLOSE_UP if close else ZOOM
         extra = sides.get(id(s), none) if sides else none
-        img, boxes, values, extra = augment_with(s, extra, rng, crop, long_side, zoom, exposure)
+        img, boxes, values, extra = augment_with(s, extra, rng, crop, long_side, zoom, exposure, casts)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         hards.append(hard_map(extra, crop, learned.STRIDE) * side_weight)
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
@@ -290,6 +292,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--close-ups", type=float, default=0.0, help="share of zoomed-in views (big dice)")
     ap.add_argument("--exposure", type=float, default=0.0, help="share of views with a wrong exposure")
+    ap.add_argument("--casts", type=float, default=0.0, help="share of views under a colour cast")
     ap.add_argument("--faint", type=int, default=0, help="also this many rendered scenes, half the dice faint pips")
     ap.add_argument("--init-onnx", default=None, help="start from this exported detector (batch norms frozen)")
     ap.add_argument(
@@ -363,7 +366,16 @@ def main() -> None:
         if args.init_onnx:
             freeze_norms(model)
         x, heat, wh, off, mask, hard = batch(
-            samples, rng, args.batch, args.crop, args.close_ups, args.exposure, args.mix, sides, args.side_weight
+            samples,
+            rng,
+            args.batch,
+            args.crop,
+            args.close_ups,
+            args.exposure,
+            args.mix,
+            sides,
+            args.side_weight,
+            casts=args.casts,
         )
         out = model(x)
         loss, lh = loss_fn(out, heat, wh, off, mask, hard if sides else None)
