@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,24 @@ class ProfileStore:
             return ActiveProfile(None, why, path, broken=True)
         return ActiveProfile(profile, f"calibration profile '{profile.name}' for {key}", path)
 
+    def readable_kinds(self, camera: str, resolution: tuple[int, int]) -> list[str]:
+        """The die kinds the active profile of a camera at a resolution lets the reader read
+        (``Profile.calibrated_kinds``); none where it has no usable profile: none active, a broken one, or one whose
+        empty-tray picture is missing or of another size (the reader refuses those). Reads only the profile and the
+        picture's PNG header, so a screen can ask without loading the reader (OpenCV and numpy, ~70 MB; a damaged
+        picture with a sound header is found when the reader loads it, and said there). Never raises."""
+        try:
+            profile = self.active(camera, resolution).profile
+            if profile is None:
+                return []
+            if profile.empty_tray is not None:
+                size = png_size(self.folder(camera, resolution) / profile.empty_tray.image)
+                if size != (int(profile.resolution[0]), int(profile.resolution[1])):
+                    return []
+        except (ProfileError, OSError, ValueError):
+            return []
+        return profile.calibrated_kinds()
+
     # -- writing -----------------------------------------------------------------------------------------------
     def save(self, profile: Profile, make_active: bool = True, replace: bool = True) -> Path:
         """Write a profile (atomically) and, by default, make it the active one for its camera. With
@@ -297,6 +316,22 @@ def _stored_name(path: Path) -> str | None:
         return None
     name = data.get("name") if isinstance(data, dict) else None
     return same_name_key(name) if isinstance(name, str) else None
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Path) -> tuple[int, int] | None:
+    """A PNG's width and height from its header, or None (no such file, or not a PNG)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(24)
+    except OSError:
+        return None
+    if len(head) < 24 or head[:8] != PNG_SIGNATURE or head[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return int(width), int(height)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -360,9 +360,10 @@ class CompanionApp(App):
     def camera_reads(self, kind: str) -> bool:
         """Whether the camera can read dice of ``kind`` ("colour" or "picture"): only where it is calibrated for
         them (the active profile of this camera at the size of its frames; number dice read without one).
-        False without a camera. Never raises."""
+        False without a camera. Never raises, and loads no part of the dice reader (a Rat-a-Tat screen asks this
+        for its picture-die spaces: the reader's OpenCV and numpy cost ~70 MB, #21 item 16)."""
+        from calibration.store import ProfileStore
         from companion import paths
-        from companion.vision.dice_kinds import KindStage, active_vision_profile
 
         if self.camera is None or self.feed is None:
             return False
@@ -372,12 +373,10 @@ class CompanionApp(App):
         else:
             resolution = (int(self.settings["camera"]["width"]), int(self.settings["camera"]["height"]))
         try:
-            found = active_vision_profile(resolution, self.camera.id, base_dir=paths.calibration_dir())
+            return kind in ProfileStore(paths.calibration_dir()).readable_kinds(self.camera.id, resolution)
         except Exception:  # a calibration that cannot be read is no calibration here (the dice screen says why)
             log.exception("calibration could not be checked")
             return False
-        stages = found.profile.classifiers if found.profile is not None else ()
-        return any(isinstance(stage, KindStage) and kind in stage.kinds.kinds for stage in stages)
 
     def open_dice(self, return_to: str, back_to: str | None = None) -> None:
         """Open the dice screen; "use this roll" returns to ``return_to``, Back to ``back_to`` (default: the same)."""

@@ -150,3 +150,37 @@ def test_delete_removes_assets_and_choice(tmp_path: Path) -> None:
     store.delete(profile.name, profile.camera, profile.resolution)
     assert not asset.exists()
     assert store.active("webcam:0", RES).profile is None
+
+
+def test_the_kinds_a_camera_reads_come_from_its_usable_active_profile(tmp_path: Path) -> None:
+    """``ProfileStore.readable_kinds`` (what a screen offers the camera for, without loading the reader): the active
+    profile's calibrated kinds, none where the profile cannot be used: no profile, or its empty-tray picture
+    missing, not a PNG or of another size (the reader refuses those)."""
+    import struct
+    import zlib
+
+    def png(width: int, height: int) -> bytes:
+        ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+        chunk = b"IHDR" + ihdr
+        return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
+
+    store = ProfileStore(tmp_path)
+    assert store.readable_kinds("webcam:0", RES) == []  # nothing calibrated
+    profile = full_profile()
+    store.save(profile)
+    picture = store.folder("webcam:0", RES) / "kitchen-table.empty.png"
+    assert store.readable_kinds("webcam:0", RES) == []  # its empty-tray picture is missing
+    picture.write_bytes(png(*RES))
+    assert store.readable_kinds("webcam:0", RES) == ["colour", "picture"]
+    assert store.readable_kinds("webcam:0", (1280, 720)) == []  # another resolution: not calibrated
+    picture.write_bytes(png(320, 240))
+    assert store.readable_kinds("webcam:0", RES) == []  # a picture of another size
+    picture.write_bytes(b"not a picture at all")
+    assert store.readable_kinds("webcam:0", RES) == []
+    picture.write_bytes(png(*RES))
+    profile.picture = PictureCalibration({"cat": ["aGVsbG8="]})  # one face learned: not enough to read it
+    store.save(profile)
+    assert store.readable_kinds("webcam:0", RES) == ["colour"]
+    profile.empty_tray = None  # no empty-tray picture: nothing to check
+    store.save(profile)
+    assert store.readable_kinds("webcam:0", RES) == ["colour"]

@@ -134,3 +134,28 @@ def test_memory_is_tidied_when_home_is_shown(ui: UI, monkeypatch: pytest.MonkeyP
     ui.go("history")
     ui.go("home")
     assert calls == ["home", "home"]
+
+
+@pytest.mark.slow
+def test_a_game_played_by_touch_loads_no_part_of_the_dice_reader(tmp_path: Path) -> None:
+    """A Rat-a-Tat game played through its screen (its picture-die spaces ask whether the camera can read the
+    picture die) loads neither OpenCV nor numpy: the reader's ~70 MB come only with the dice screen. In a fresh
+    process, as the app starts (the memory bench's driver)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    log = next(p for p in LOGS if p.name.startswith("ratatat-"))
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from companion.ui.memory_bench import _Driver\n"
+        f"driver = _Driver(Path({str(tmp_path)!r}))\n"
+        f"driver.game(Path({str(log)!r}))\n"
+        "print(json.dumps(sorted(m for m in ('cv2', 'numpy', 'onnxruntime') if m in sys.modules)))\n"
+    )
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path), KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen")
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.splitlines()[-1]) == []
