@@ -211,7 +211,37 @@ def _floor() -> None:
     for _ in range(10):
         EventLoop.idle()
     gc.collect()
-    print(json.dumps({"kivy_floor": rss_mb(), "kivy_floor_by_mapping": rss_by_mapping()}))
+    floor = rss_mb()
+    figures: dict[str, Any] = {"kivy_floor": floor, "kivy_floor_by_mapping": rss_by_mapping()}
+    figures["renderer_mb_per_100_shapes"] = _drawing_cost(app.root)
+    print(json.dumps(figures))
+
+
+SHAPES = 300  # shapes the drawing probe adds (the Rat-a-Tat ring board draws about 300)
+
+
+def _drawing_cost(parent: Any) -> float:
+    """What the renderer keeps per shape drawn (MB per 100): ``SHAPES`` small rectangles, each with its colour, added to
+    the one-label app and drawn. A screen's memory is mostly this: Mesa's llvmpipe, this machine's software renderer,
+    holds about 0.04 MB for each shape (each canvas instruction with vertices; Mesa's softpipe about 0.008,
+    ``GALLIUM_DRIVER=softpipe``), so a screen of a few hundred shapes costs tens of MB here; a Pi draws with its GPU."""
+    import gc
+
+    from kivy.base import EventLoop
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    before = rss_mb()
+    shapes = Widget()
+    with shapes.canvas:
+        for i in range(SHAPES):
+            Color(1, (i % 7) / 7, 0, 1)
+            Rectangle(pos=(i, i), size=(20, 20))
+    parent.add_widget(shapes)
+    for _ in range(10):
+        EventLoop.idle()
+    gc.collect()
+    return round((rss_mb() - before) / SHAPES * 100, 2)
 
 
 def _prefill(journal_path: Path, logs: list[Path], count: int) -> None:

@@ -55,3 +55,20 @@ def test_a_full_card_is_prefilled_with_finished_games_as_the_app_records_them(tm
     finally:
         journal.close()
     assert memory_bench.FULL_CARD > 60  # more than History (60) and Saved games (30) list at once
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_the_floor_child_says_what_the_one_label_app_and_a_shape_cost(tmp_path) -> None:
+    """The ``--floor`` child (a Kivy app of one label started as the app starts: ``test_launch`` checks the settings)
+    reports its RSS, where it is, and what the renderer keeps per shape drawn (``renderer_mb_per_100_shapes``)."""
+    import json
+    import os
+    import subprocess
+
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen")
+    run = [sys.executable, "-m", "companion.ui.memory_bench", "--floor"]
+    done = subprocess.run(run, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    floor = json.loads(done.stdout.strip().splitlines()[-1])
+    assert floor["kivy_floor"] > 0 and floor["kivy_floor_by_mapping"]
+    assert floor["renderer_mb_per_100_shapes"] > 0  # any renderer keeps something for what it draws
