@@ -96,3 +96,28 @@ def test_a_grey_face_classifier_reads_the_same_whatever_the_dies_colours_and_the
     assert torch.allclose(net(dim), base, atol=0.05)
     colour = FaceNet().eval()
     assert not torch.allclose(colour(swapped), colour(x), atol=1e-5)
+
+
+def test_renders_with_more_blocks_of_touching_dice_are_cached_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``train.py --wide-blocks``: the share of appearance-wide scenes with a block of touching dice; the scenes made
+    with another share are cached under another name (never mixed up with the default's), and more scenes have one."""
+    from tools.dicetrain.train_verifier import scenes
+    from tools.synth import wide
+
+    def rows_of_dice(samples: list[Sample]) -> int:  # scenes with three dice or more at one die's pitch in a row
+        count = 0
+        for s in samples:
+            c = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
+            side = np.sqrt((s.boxes[:, 2] - s.boxes[:, 0]) * (s.boxes[:, 3] - s.boxes[:, 1]))
+            near = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1)) < side[:, None] * 1.2
+            count += bool(len(c) and (near.sum(axis=1) >= 3).any())
+        return count
+
+    plain, _ = scenes(tmp_path, 12, 950_000, wide.Backgrounds())
+    monkeypatch.setattr(wide, "BLOCKS", 1.0)
+    blocks, _ = scenes(tmp_path, 12, 950_000, wide.Backgrounds())
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 2 and names[0].endswith("-blocks1.pkl") and names[0].replace("-blocks1", "") == names[1]
+    assert rows_of_dice(blocks) > rows_of_dice(plain)

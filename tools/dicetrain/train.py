@@ -308,6 +308,9 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
+    ap.add_argument(
+        "--wide-blocks", type=float, default=None, help="share of wide scenes with a block of touching dice (0.12)"
+    )
     ap.add_argument("--paste", type=int, default=0, help="also this many composites (tools/synth/composite.py)")
     ap.add_argument("--paste-seed", type=int, default=800000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the appearance-wide scenes' cache")
@@ -334,6 +337,10 @@ def main() -> None:
     if args.wide:
         from tools.dicetrain.train_values import wide_samples
 
+        if args.wide_blocks is not None:
+            from tools.synth import wide
+
+            wide.BLOCKS = args.wide_blocks
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
     if args.paste:
         from tools.dicetrain.train_values import paste_samples

@@ -125,7 +125,8 @@ def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[l
     from tools.synth import wide
 
     discs = f"-discs{wide.DISCS:g}" if wide.DISCS else ""
-    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}.pkl"
+    blocks = f"-blocks{wide.BLOCKS:g}" if wide.BLOCKS != wide.DEFAULT_BLOCKS else ""
+    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}.pkl"
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]

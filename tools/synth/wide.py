@@ -108,7 +108,8 @@ class WideScene:
     surface: str = ""
 
 
-BLOCKS = 0.12  # share of scenes with a block of touching dice in rows
+DEFAULT_BLOCKS = 0.12
+BLOCKS = DEFAULT_BLOCKS  # share of scenes with a block of touching dice in rows (train.py --wide-blocks)
 DISCS = 0.0  # share of dice whose pips sit on a printed disc of another colour (train_verifier --discs); 0 keeps
 # the renders of earlier runs as they were (the disc is drawn from its own generator, seeded by the die's look)
 
