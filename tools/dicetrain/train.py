@@ -54,7 +54,8 @@ from *rt* without the wide renders, ``--side-weight 2 --mix felt,webcam,felt,syn
 --threads 2 --seed 111``, the block is read again but three other reader tests fail; with the renders, half of
 them with a block, ``--init-onnx /tmp/rt/dice_centernet.onnx ... --wide 1500 --wide-blocks 0.5 --mix
 felt,webcam,felt,synth,grey,webcam,wide --side-weight 2 --minutes 20 --threads 2 --seed 121``, the block is read
-again and five reader tests still fail: docs)
+again and five reader tests still fail; 17 min more from it, ``--init-onnx B.onnx ... --lr 0.0007 --seed 131``,
+two fail: docs)
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
