@@ -211,8 +211,7 @@ def _floor() -> None:
     for _ in range(10):
         EventLoop.idle()
     gc.collect()
-    floor = rss_mb()
-    figures: dict[str, Any] = {"kivy_floor": floor, "kivy_floor_by_mapping": rss_by_mapping()}
+    figures: dict[str, Any] = {"kivy_floor": rss_mb(), "kivy_floor_by_mapping": rss_by_mapping()}
     figures["renderer_mb_per_100_shapes"] = _drawing_cost(app.root)
     print(json.dumps(figures))
 

@@ -84,7 +84,7 @@ def test_the_app_starts_without_multisampling_or_pillow(tmp_path: object) -> Non
 
     script = (
         "import json, sys\n"
-        "from companion.ui.launch import make_app, prepare_environment\n"
+        "from companion.ui.launch import prepare_environment\n"
         "prepare_environment(headless=True)\n"
         "from kivy.config import Config\n"
         "from kivy.core.image import ImageLoader\n"
