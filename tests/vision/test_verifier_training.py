@@ -79,6 +79,21 @@ def test_side_faces_travel_with_the_view_and_are_weighed_in_the_detectors_loss()
     assert float(focal(peak, gt, hard)) - float(focal(flat, gt, hard)) == pytest.approx(5 * cost, rel=1e-3)
 
 
+def test_boxes_that_hug_the_pips_are_grown_to_the_top_face() -> None:
+    """The webcam set boxes the pips, not the face (a 1's box is its one pip): for the detector they become squares
+    the size of the photo's faces, judged from its other values, about the same centres; a photo of 1s alone takes
+    the set's median face; other sets are left as they are."""
+    from tools.dicetrain.data import face_sized
+
+    sixes = sample([[100, 100, 134, 134], [300, 300, 312, 312]], values=[6, 1])  # a 6's pips span 34 px: face 40
+    ones = sample([[200, 200, 10 + 200, 210]], values=[1])
+    felt = sample([[10, 10, 20, 20]], set_name="felt-trays", values=[1])
+    grown = face_sized([sixes, ones, felt])
+    assert np.allclose(grown[0].boxes, [[97, 97, 137, 137], [286, 286, 326, 326]])
+    assert np.allclose(grown[1].boxes, [[185, 185, 225, 225]])  # the set's face, 40 px
+    assert grown[2] is felt and grown[0].values.tolist() == [6, 1] and sixes.boxes[1, 0] == 300
+
+
 def test_a_grey_face_classifier_reads_the_same_whatever_the_dies_colours_and_the_light() -> None:
     """``train_values --gray``: the crop made grey and its contrast evened inside the network, so swapping the
     channels or dimming the light changes nothing (as it does change what a colour classifier says)."""

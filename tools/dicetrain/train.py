@@ -78,7 +78,18 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from tools.dicetrain.data import ZOOM, Sample, augment_with, hard_map, load, rendered, side_face_boxes, split, targets
+from tools.dicetrain.data import (
+    ZOOM,
+    Sample,
+    augment_with,
+    face_sized,
+    hard_map,
+    load,
+    rendered,
+    side_face_boxes,
+    split,
+    targets,
+)
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -325,6 +336,11 @@ def main() -> None:
         default=0.0,
         help="weigh the negatives on labelled dice's side faces (data.side_face_boxes) this much more",
     )
+    ap.add_argument(
+        "--face-boxes",
+        action="store_true",
+        help="boxes that hug the pips (data.PIP_BOXES sets) grown to the top face (data.face_sized)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -338,6 +354,8 @@ def main() -> None:
     else:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
+    if args.face_boxes:
+        samples = face_sized(samples)
     if args.wide:
         from tools.dicetrain.train_values import wide_samples
 
