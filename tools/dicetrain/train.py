@@ -56,6 +56,12 @@ them with a block, ``--init-onnx /tmp/rt/dice_centernet.onnx ... --wide 1500 --w
 felt,webcam,felt,synth,grey,webcam,wide --side-weight 2 --minutes 20 --threads 2 --seed 121``, the block is read
 again and five reader tests still fail; 17 min more from it, ``--init-onnx B.onnx ... --lr 0.0007 --seed 131``,
 two fail: docs)
+The chain from *B2* of 2026-12-05 (one thread each, two runs at once; all with ``--synthetic 240 --close-ups 0.3
+--wide 1500 --wide-seed 700000 --wide-blocks 0.5 --cache /tmp/dice_verifier/all --side-weight 2 --warmup 50
+--casts 0.2 --exposure 0.1 --mix felt,webcam,felt,synth,grey,webcam,wide,wide --threads 1``): *B3b*
+``--init-onnx B2.onnx --lr 0.0005 --minutes 20 --seed 151``; *F1* (the webcam boxes grown to the face,
+``--face-boxes``) ``--init-onnx B3b.onnx --face-boxes --lr 0.0007 --minutes 20 --seed 161``; *G1*
+``--init-onnx F1.onnx --face-boxes --lr 0.0003 --minutes 12 --seed 191`` (figures and the one test it fails: docs)
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
