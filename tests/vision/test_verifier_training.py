@@ -92,6 +92,8 @@ def test_boxes_that_hug_the_pips_are_grown_to_the_top_face() -> None:
     assert np.allclose(grown[0].boxes, [[97, 97, 137, 137], [286, 286, 326, 326]])
     assert np.allclose(grown[1].boxes, [[185, 185, 225, 225]])  # the set's face, 40 px
     assert grown[2] is felt and grown[0].values.tolist() == [6, 1] and sixes.boxes[1, 0] == 300
+    half = face_sized([sixes, ones, felt], share=0.5)  # half way: the 1 of 12 px grows to 26, the 6 of 34 to 37
+    assert np.allclose(half[0].boxes, [[98.5, 98.5, 135.5, 135.5], [293, 293, 319, 319]])
 
 
 def test_a_grey_face_classifier_reads_the_same_whatever_the_dies_colours_and_the_light() -> None:

@@ -106,11 +106,12 @@ def face_estimate(s: Sample) -> float | None:
     return float(np.median(sides)) if sides else None
 
 
-def face_sized(samples: list[Sample]) -> list[Sample]:
+def face_sized(samples: list[Sample], share: float = 1.0) -> list[Sample]:
     """The photos of ``PIP_BOXES`` sets with every box grown to a square the size of a top face about its centre
     (the pips of every value are centred on the face), so the detector learns one kind of box, a face, from every
     set: taught a 1 is the size of its pip, it takes a 1 for a speck and misses it. A photo of 1s only takes the
-    set's median face. Other sets' photos are returned as they are."""
+    set's median face. With ``share`` under 1 a box grows that share of the way (from its longer side to the
+    face). Other sets' photos are returned as they are."""
     out = list(samples)
     for name in PIP_BOXES:
         idx = [i for i, s in enumerate(samples) if s.set_name == name]
@@ -123,7 +124,8 @@ def face_sized(samples: list[Sample]) -> list[Sample]:
             s = samples[i]
             face = faces[i] or fallback
             c = (s.boxes[:, :2] + s.boxes[:, 2:]) / 2
-            half = np.maximum(face, (s.boxes[:, 2:] - s.boxes[:, :2]).max(axis=1))[:, None] / 2
+            side = (s.boxes[:, 2:] - s.boxes[:, :2]).max(axis=1)
+            half = (side + share * np.maximum(face - side, 0.0))[:, None] / 2
             out[i] = replace(s, boxes=np.concatenate([c - half, c + half], axis=1).astype(np.float32))
     return out
 

@@ -60,8 +60,8 @@ The chain from *B2* of 2026-12-05 (one thread each, two runs at once; all with `
 --wide 1500 --wide-seed 700000 --wide-blocks 0.5 --cache /tmp/dice_verifier/all --side-weight 2 --warmup 50
 --casts 0.2 --exposure 0.1 --mix felt,webcam,felt,synth,grey,webcam,wide,wide --threads 1``): *B3b*
 ``--init-onnx B2.onnx --lr 0.0005 --minutes 20 --seed 151``; *F1* (the webcam boxes grown to the face,
-``--face-boxes``) ``--init-onnx B3b.onnx --face-boxes --lr 0.0007 --minutes 20 --seed 161``; *G1*
-``--init-onnx F1.onnx --face-boxes --lr 0.0003 --minutes 12 --seed 191`` (figures and the one test it fails: docs)
+``--face-boxes 1``) ``--init-onnx B3b.onnx --face-boxes 1 --lr 0.0007 --minutes 20 --seed 161``; *G1*
+``--init-onnx F1.onnx --face-boxes 1 --lr 0.0003 --minutes 12 --seed 191`` (figures and the one test it fails: docs)
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
@@ -344,8 +344,9 @@ def main() -> None:
     )
     ap.add_argument(
         "--face-boxes",
-        action="store_true",
-        help="boxes that hug the pips (data.PIP_BOXES sets) grown to the top face (data.face_sized)",
+        type=float,
+        default=0.0,
+        help="grow boxes that hug the pips (data.PIP_BOXES sets) this share of the way to the face (data.face_sized)",
     )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -361,7 +362,7 @@ def main() -> None:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
     if args.face_boxes:
-        samples = face_sized(samples)
+        samples = face_sized(samples, args.face_boxes)
     if args.wide:
         from tools.dicetrain.train_values import wide_samples
 
