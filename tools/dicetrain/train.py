@@ -62,6 +62,10 @@ The chain from *B2* of 2026-12-05 (one thread each, two runs at once; all with `
 ``--init-onnx B2.onnx --lr 0.0005 --minutes 20 --seed 151``; *F1* (the webcam boxes grown to the face,
 ``--face-boxes 1``) ``--init-onnx B3b.onnx --face-boxes 1 --lr 0.0007 --minutes 20 --seed 161``; *G1*
 ``--init-onnx F1.onnx --face-boxes 1 --lr 0.0003 --minutes 12 --seed 191`` (figures and the one test it fails: docs)
+and from *B2* with the base mix ``--mix felt,webcam,felt,synth,grey,webcam,wide`` and no ``--exposure``: *B3a*
+``--init-onnx B2.onnx --casts 0.2 --lr 0.0005 --minutes 20 --seed 141``; *J2* (the most read on grey-mixed, three
+reader tests fail) ``--init-onnx B3a.onnx --face-boxes 1 --lr 0.0005 --minutes 18 --seed 271``; *K1*
+``--init-onnx B3a.onnx --face-boxes 0.5 --casts 0.2 --lr 0.0005 --minutes 14 --seed 281``
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
