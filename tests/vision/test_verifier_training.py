@@ -96,6 +96,38 @@ def test_boxes_that_hug_the_pips_are_grown_to_the_top_face() -> None:
     assert np.allclose(half[0].boxes, [[98.5, 98.5, 135.5, 135.5], [293, 293, 319, 319]])
 
 
+def test_the_pip_sized_ones_are_left_out_of_the_detectors_loss() -> None:
+    """``train.py --ignore-pip-ones``: a webcam 1 (boxed by its pip) is neither a die nor background for the
+    detector: no target at it, and the 1s' map is not pushed down over its face, while every other map is, and
+    the other values and sets are taught as before."""
+    import torch
+
+    from tools.dicetrain.data import IGNORED, ignore_map, ignore_pip_ones, targets
+    from tools.dicetrain.train import focal
+
+    sixes = sample([[100, 100, 134, 134], [200, 200, 212, 212]], values=[6, 1])  # face 40 px
+    felt = sample([[10, 10, 30, 30]], set_name="felt-trays", values=[1])
+    out = ignore_pip_ones([sixes, felt])
+    assert out[0].values.tolist() == [6, IGNORED] and out[1] is felt and sixes.values.tolist() == [6, 1]
+    assert np.allclose(out[0].boxes, [[100, 100, 134, 134], [186, 186, 226, 226]])  # the 1 grown to the face
+    heat, _, _, mask = targets(out[0].boxes, out[0].values, 256, 4)
+    assert mask.sum() == 1 and heat[0].max() == 0 and heat[5].max() == 1  # the 6 only
+    ignore = ignore_map(out[0].boxes, out[0].values, 256, 4)
+    assert ignore[51, 51] == 1 and ignore[25, 25] == 0 and ignore.sum() == 11 * 11  # cells 46-56
+    # the loss: a sure 1 over the ignored face costs nothing (without the map it would); a sure 2 there does
+    logits = torch.full((1, 6, 64, 64), -9.0)
+    gt = torch.zeros(1, 6, 64, 64)
+    ign = torch.from_numpy(ignore)[None]
+    base = float(focal(logits, gt, ignore=ign))
+    one_there = logits.clone()
+    one_there[0, 0, 51, 51] = 5.0
+    assert float(focal(one_there, gt, ignore=ign)) == pytest.approx(base)
+    assert float(focal(one_there, gt)) > base + 1
+    two_there = logits.clone()
+    two_there[0, 1, 51, 51] = 5.0
+    assert float(focal(two_there, gt, ignore=ign)) > base + 1
+
+
 def test_a_grey_face_classifier_reads_the_same_whatever_the_dies_colours_and_the_light() -> None:
     """``train_values --gray``: the crop made grey and its contrast evened inside the network, so swapping the
     channels or dimming the light changes nothing (as it does change what a colour classifier says)."""

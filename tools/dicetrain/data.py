@@ -80,10 +80,10 @@ def side_face_boxes(s: Sample) -> np.ndarray:
     if s.set_name not in INCOMPLETE_LABELS and s.set_name not in ("synthetic", "wide") and len(s.boxes):
         h, w = s.image.shape[:2]
         sizes = s.boxes[:, 2:] - s.boxes[:, :2]
-        others = sizes[s.values != 1]
+        others = sizes[s.values > 1]
         ref = np.median(others, axis=0) if len(others) else None
         for b, v, size in zip(s.boxes, s.values, sizes, strict=True):
-            if v == 1 and ref is None:
+            if v <= 1 and ref is None:
                 continue
             bw, bh = (size if ref is None else np.maximum(size, ref)).tolist()
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
@@ -102,7 +102,7 @@ PIP_SPAN = {2: 0.65, 3: 0.65, 4: 0.85, 5: 0.85, 6: 0.85}  # a face's pips span a
 
 def face_estimate(s: Sample) -> float | None:
     """The side of a die's top face in ``s`` judged from its boxes of values 2-6 (``PIP_SPAN``); None without."""
-    sides = [max(b[2] - b[0], b[3] - b[1]) / PIP_SPAN[int(v)] for b, v in zip(s.boxes, s.values, strict=True) if v != 1]
+    sides = [max(b[2] - b[0], b[3] - b[1]) / PIP_SPAN[int(v)] for b, v in zip(s.boxes, s.values, strict=True) if v > 1]
     return float(np.median(sides)) if sides else None
 
 
@@ -127,6 +127,24 @@ def face_sized(samples: list[Sample], share: float = 1.0) -> list[Sample]:
             side = (s.boxes[:, 2:] - s.boxes[:, :2]).max(axis=1)
             half = (side + share * np.maximum(face - side, 0.0))[:, None] / 2
             out[i] = replace(s, boxes=np.concatenate([c - half, c + half], axis=1).astype(np.float32))
+    return out
+
+
+IGNORED = 0  # a label value the detector is taught neither way: no die there, and no "not a 1" either
+
+
+def ignore_pip_ones(samples: list[Sample]) -> list[Sample]:
+    """The 1s of the ``PIP_BOXES`` sets made ``IGNORED``, their boxes grown to the face (``face_sized``): in
+    those sets a 1's box is its one pip, and taught either way the detector goes wrong (pip-sized, a 1 is a speck
+    to drop; face-sized about a lone pip, each pip of a 2 on a busy body becomes a 1 of its own). Left out of
+    the loss, the 1s are taught by the sets that box the face and by the renders. Other boxes as they are."""
+    grown = face_sized(samples, 1.0)
+    out = list(samples)
+    for i, (s, g) in enumerate(zip(samples, grown, strict=True)):
+        one = s.values == 1
+        if s.set_name in PIP_BOXES and one.any():
+            boxes = np.where(one[:, None], g.boxes, s.boxes).astype(np.float32)
+            out[i] = replace(s, boxes=boxes, values=np.where(one, IGNORED, s.values))
     return out
 
 
@@ -334,7 +352,8 @@ def colour_changes(
 
 def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, ...]:
     """CenterNet targets on the output grid: heat (6, S, S) gaussians at die centres per value, size (2, S, S)
-    log box size in grid cells, offset (2, S, S) sub-cell centre offset, mask (S, S) 1 at centres."""
+    log box size in grid cells, offset (2, S, S) sub-cell centre offset, mask (S, S) 1 at centres. Boxes of
+    value ``IGNORED`` give nothing here (see ``ignore_map``)."""
     s = size // stride
     heat = np.zeros((6, s, s), np.float32)
     wh = np.zeros((2, s, s), np.float32)
@@ -342,6 +361,8 @@ def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tu
     mask = np.zeros((s, s), np.float32)
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float32)
     for b, v in zip(boxes, values, strict=True):
+        if v == IGNORED:
+            continue
         cx, cy = (b[0] + b[2]) / 2 / stride, (b[1] + b[3]) / 2 / stride
         bw, bh = max(1.0, (b[2] - b[0]) / stride), max(1.0, (b[3] - b[1]) / stride)
         ix, iy = int(cx), int(cy)
@@ -354,6 +375,18 @@ def targets(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> tu
         off[:, iy, ix] = [cx - ix, cy - iy]
         mask[iy, ix] = 1
     return heat, wh, off, mask
+
+
+def ignore_map(boxes: np.ndarray, values: np.ndarray, size: int, stride: int) -> np.ndarray:
+    """(S, S) 1 on the grid cells inside the boxes of value ``IGNORED``: where the detector's 1s are not taught
+    as negatives."""
+    s = size // stride
+    out = np.zeros((s, s), np.float32)
+    for b in boxes[values == IGNORED]:
+        x0, y0 = (int(np.floor(max(0.0, float(v)) / stride)) for v in b[:2])
+        x1, y1 = (int(np.ceil(min(float(size), float(v)) / stride)) for v in b[2:])
+        out[y0:y1, x0:x1] = 1
+    return out
 
 
 def hard_map(extra: np.ndarray, size: int, stride: int) -> np.ndarray:

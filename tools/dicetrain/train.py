@@ -94,6 +94,8 @@ from tools.dicetrain.data import (
     augment_with,
     face_sized,
     hard_map,
+    ignore_map,
+    ignore_pip_ones,
     load,
     rendered,
     side_face_boxes,
@@ -197,14 +199,21 @@ def freeze_norms(model: nn.Module) -> None:
             m.eval()
 
 
-def focal(logits: torch.Tensor, gt: torch.Tensor, hard: torch.Tensor | None = None) -> torch.Tensor:
+def focal(
+    logits: torch.Tensor, gt: torch.Tensor, hard: torch.Tensor | None = None, ignore: torch.Tensor | None = None
+) -> torch.Tensor:
     """CenterNet's penalty-reduced focal loss, normalised by the number of dice; ``hard`` (B, S, S), when given,
-    is an extra weight on the negatives there (1 + hard)."""
+    is an extra weight on the negatives there (1 + hard); ``ignore`` (B, S, S), where 1, takes the 1s' map's
+    negatives there out of the loss (``data.ignore_map``)."""
     p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
     neg = 1 - pos
     if hard is not None:
         neg = neg * (1 + hard.unsqueeze(1))
+    if ignore is not None:
+        keep = torch.ones_like(neg)
+        keep[:, 0] = 1 - ignore
+        neg = neg * keep
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -243,14 +252,15 @@ def batch(
     (``data.colour_cast``). ``mix`` (comma-separated ``POOL_NAMES`` keys, one per
     slot, e.g. ``felt,webcam,felt,synth,grey,webcam,wide``) sets the shares instead of the default. ``sides``
     (``id(sample)`` -> boxes, from ``data.side_face_boxes``) are places weighed ``side_weight`` more as negatives
-    (the last tensor: (B, S, S), zeros without them)."""
+    (the sixth tensor: (B, S, S), zeros without them); the last, (B, S, S), is 1 where a box of value
+    ``data.IGNORED`` lies (``data.ignore_map``)."""
     by = {key: [s for s in samples if s.set_name == name] for key, name in POOL_NAMES.items()}
     if mix:
         pools = [by[key.strip()] for key in mix.split(",")]
     else:
         felt, webcam, grey, wide = by["felt"], by["webcam"], by["grey"], by["wide"]
         pools = [felt, webcam, felt, by["synth"] or webcam] + ([grey] if grey else []) + ([wide, wide] if wide else [])
-    imgs, hs, whs, offs, masks, hards = [], [], [], [], [], []
+    imgs, hs, whs, offs, masks, hards, ignores = [], [], [], [], [], [], []
     none = np.zeros((0, 4), np.float32)
     long_side = learned.DEFAULT_SETTINGS.long_side
     for i in range(n):
@@ -262,12 +272,13 @@ def batch(
         img, boxes, values, extra = augment_with(s, extra, rng, crop, long_side, zoom, exposure, casts)
         h, wh, off, m = targets(boxes, values, crop, learned.STRIDE)
         hards.append(hard_map(extra, crop, learned.STRIDE) * side_weight)
+        ignores.append(ignore_map(boxes, values, crop, learned.STRIDE))
         imgs.append((img.astype(np.float32).transpose(2, 0, 1) - learned.MEAN) * learned.SCALE)
         hs.append(h)
         whs.append(wh)
         offs.append(off)
         masks.append(m)
-    return tuple(torch.from_numpy(np.stack(a)) for a in (imgs, hs, whs, offs, masks, hards))
+    return tuple(torch.from_numpy(np.stack(a)) for a in (imgs, hs, whs, offs, masks, hards, ignores))
 
 
 def loss_fn(
@@ -277,10 +288,11 @@ def loss_fn(
     off: torch.Tensor,
     mask: torch.Tensor,
     hard: torch.Tensor | None = None,
+    ignore: torch.Tensor | None = None,
 ):
-    """Heat focal loss (negatives weighed more where ``hard``) + L1 on log size (x0.2) and offset at die
-    centres."""
-    lh = focal(out[:, :6], heat, hard)
+    """Heat focal loss (negatives weighed more where ``hard``, the 1s' negatives left out where ``ignore``) + L1
+    on log size (x0.2) and offset at die centres."""
+    lh = focal(out[:, :6], heat, hard, ignore)
     m = mask.unsqueeze(1)
     n = mask.sum().clamp(min=1)
     lwh = (torch.abs(out[:, 6:8] - wh) * m).sum() / n
@@ -352,6 +364,11 @@ def main() -> None:
         default=0.0,
         help="grow boxes that hug the pips (data.PIP_BOXES sets) this share of the way to the face (data.face_sized)",
     )
+    ap.add_argument(
+        "--ignore-pip-ones",
+        action="store_true",
+        help="leave the 1s of sets whose boxes hug the pips out of the loss (data.ignore_pip_ones)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -365,6 +382,8 @@ def main() -> None:
     else:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
+    if args.ignore_pip_ones:
+        samples = ignore_pip_ones(samples)
     if args.face_boxes:
         samples = face_sized(samples, args.face_boxes)
     if args.wide:
@@ -410,7 +429,7 @@ def main() -> None:
             g["lr"] = lr
         if args.init_onnx:
             freeze_norms(model)
-        x, heat, wh, off, mask, hard = batch(
+        x, heat, wh, off, mask, hard, ignore = batch(
             samples,
             rng,
             args.batch,
@@ -423,7 +442,7 @@ def main() -> None:
             casts=args.casts,
         )
         out = model(x)
-        loss, lh = loss_fn(out, heat, wh, off, mask, hard if sides else None)
+        loss, lh = loss_fn(out, heat, wh, off, mask, hard if sides else None, ignore if args.ignore_pip_ones else None)
         opt.zero_grad()
         loss.backward()
         opt.step()
