@@ -66,6 +66,11 @@ and from *B2* with the base mix ``--mix felt,webcam,felt,synth,grey,webcam,wide`
 ``--init-onnx B2.onnx --casts 0.2 --lr 0.0005 --minutes 20 --seed 141``; *J2* (the most read on grey-mixed, three
 reader tests fail) ``--init-onnx B3a.onnx --face-boxes 1 --lr 0.0005 --minutes 18 --seed 271``; *K1*
 ``--init-onnx B3a.onnx --face-boxes 0.5 --casts 0.2 --lr 0.0005 --minutes 14 --seed 281``
+and, from the shipped detector again, with the webcam 1s left out of the loss (``--ignore-pip-ones``; the same
+data as the chain without ``--casts``/``--exposure`` unless named): *P1* ``--init-onnx
+companion/vision/models/dice_centernet.onnx --ignore-pip-ones --lr 0.001 --minutes 50 --seed 401``; *P2* the
+same with ``--casts 0.2 --exposure 0.1 --seed 402``; from *P2* 33 min at lr 0.0005 with casts and exposure:
+*Q1* ``--ignore-pip-ones --face-boxes 1 --seed 411``, *Q2* ``--ignore-pip-ones --seed 412`` (figures: docs)
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
