@@ -1,0 +1,78 @@
+"""Render the caches the detector chain of ``train.py`` reads, on several processes, before the runs start.
+
+``train.py --wide 1500 --wide-seed 700000 --wide-blocks 0.5 --cache DIR`` renders its 1,500 appearance-wide scenes
+on one core (~7 min here) and two runs started at once would both render them; ``--synthetic 240`` renders its
+tray scenes into ``WORK/synthetic-240.pkl``. This writes both, the same scenes by the same seeds, the wide ones on
+``--procs`` processes (~5 min on two cores), from the repository root:
+    .venv/bin/python -m tools.dicetrain.caches ../shared/dice --cache /tmp/dice_verifier/all \
+        --synthetic /tmp/s/synthetic-240.pkl
+then link the synthetic file into each run's ``--work`` folder. The wide scenes' surfaces are the ``train`` parts'
+photos with their dice painted out, as ``train.py --parts`` (no set left out) makes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from tools.dicetrain.data import Sample, load, rendered
+from tools.dicetrain.sets import fold
+from tools.dicetrain.train_verifier import painted_out
+from tools.synth import wide
+
+_BACKGROUNDS: wide.Backgrounds | None = None
+
+
+def _scene(seed: int) -> tuple[Sample, np.ndarray]:
+    """One wide scene as ``train_verifier.scenes`` stores it: the sample and its hidden dice's boxes."""
+    assert _BACKGROUNDS is not None
+    sc = wide.render_scene(seed, _BACKGROUNDS)
+    keep = ~sc.hidden
+    sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things)
+    return sample, sc.boxes[sc.hidden]
+
+
+def wide_cache(root: str, cache: Path, n: int, seed0: int, blocks: float, procs: int) -> Path:
+    """The file ``train_verifier.scenes`` reads for these scenes, rendered on ``procs`` processes (forked, so
+    they share the painted-out surfaces)."""
+    global _BACKGROUNDS
+    wide.BLOCKS = blocks
+    photos = load(fold(root, None)["train"])
+    _BACKGROUNDS = wide.Backgrounds(painted_out(photos))
+    tag = f"-blocks{blocks:g}" if blocks != wide.DEFAULT_BLOCKS else ""
+    path = cache / f"wide-{n}-{seed0}-{len(_BACKGROUNDS.photos)}{tag}.pkl"
+    if path.exists():
+        return path
+    t0 = time.time()
+    with Pool(procs) as pool:
+        done = pool.map(_scene, range(seed0, seed0 + n), chunksize=25)
+    print(f"{n} wide scenes in {time.time() - t0:.0f}s", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        pickle.dump(([d[0] for d in done], [d[1] for d in done]), f)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", help="folder holding the development sets")
+    ap.add_argument("--cache", default="/tmp/dice_verifier/all")
+    ap.add_argument("--wide", type=int, default=1500)
+    ap.add_argument("--wide-seed", type=int, default=700000)
+    ap.add_argument("--wide-blocks", type=float, default=0.5)
+    ap.add_argument("--synthetic", default=None, help="also write this synthetic-240.pkl (240 tray scenes)")
+    ap.add_argument("--procs", type=int, default=2)
+    args = ap.parse_args()
+    print(wide_cache(args.root, Path(args.cache), args.wide, args.wide_seed, args.wide_blocks, args.procs))
+    if args.synthetic:
+        rendered(Path(args.synthetic), 240, 1000)
+        print(args.synthetic)
+
+
+if __name__ == "__main__":
+    main()
