@@ -70,7 +70,8 @@ and, from the shipped detector again, with the webcam 1s left out of the loss (`
 data as the chain without ``--casts``/``--exposure`` unless named): *P1* ``--init-onnx
 companion/vision/models/dice_centernet.onnx --ignore-pip-ones --lr 0.001 --minutes 50 --seed 401``; *P2* the
 same with ``--casts 0.2 --exposure 0.1 --seed 402``; from *P2* 33 min at lr 0.0005 with casts and exposure:
-*Q1* ``--ignore-pip-ones --face-boxes 1 --seed 411``, *Q2* ``--ignore-pip-ones --seed 412`` (figures: docs)
+*Q1* ``--ignore-pip-ones --face-boxes 1 --seed 411``, *Q2* ``--ignore-pip-ones --seed 412``; *Q3* from *Q2*
+``--ignore-pip-ones --lr 0.0003 --minutes 20 --seed 421`` (figures: docs)
 and the felt-trays fold's detector 20 min more with and without 1,500 composites (``--paste``,
 ``tools/synth/composite.py``: the other sets' real dice on other tables), both at once, one thread each:
     .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --leave-out felt-trays \
