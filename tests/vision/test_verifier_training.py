@@ -170,3 +170,18 @@ def test_renders_with_more_blocks_of_touching_dice_are_cached_apart(
     names = sorted(p.name for p in tmp_path.iterdir())
     assert len(names) == 2 and names[0].endswith("-blocks1.pkl") and names[0].replace("-blocks1", "") == names[1]
     assert rows_of_dice(blocks) > rows_of_dice(plain)
+
+
+def test_scenes_rendered_on_several_processes_are_the_same_scenes(tmp_path: Path) -> None:
+    """``scenes(..., procs=2)`` (``tools/dicetrain/caches.py``): each scene is its seed's, so forked workers
+    render exactly what one process renders, in the same order, into the same cache file."""
+    from tools.dicetrain.train_verifier import scene_cache, scenes
+    from tools.synth import wide
+
+    one, hidden_one = scenes(tmp_path / "one", 4, 951_000, wide.Backgrounds())
+    two, hidden_two = scenes(tmp_path / "two", 4, 951_000, wide.Backgrounds(), procs=2)
+    assert [s.path for s in two] == [s.path for s in one]
+    for a, b in zip(one, two, strict=True):
+        assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)
+    assert all(np.array_equal(a, b) for a, b in zip(hidden_one, hidden_two, strict=True))
+    assert scene_cache(tmp_path / "two", 4, 951_000, wide.Backgrounds()).is_file()

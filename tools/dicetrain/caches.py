@@ -13,48 +13,22 @@ photos with their dice painted out, as ``train.py --parts`` (no set left out) ma
 from __future__ import annotations
 
 import argparse
-import pickle
-import time
-from multiprocessing import Pool
 from pathlib import Path
 
-import numpy as np
-
-from tools.dicetrain.data import Sample, load, rendered
+from tools.dicetrain.data import load, rendered
 from tools.dicetrain.sets import fold
-from tools.dicetrain.train_verifier import painted_out
+from tools.dicetrain.train_verifier import painted_out, scene_cache, scenes
 from tools.synth import wide
-
-_BACKGROUNDS: wide.Backgrounds | None = None
-
-
-def _scene(seed: int) -> tuple[Sample, np.ndarray]:
-    """One wide scene as ``train_verifier.scenes`` stores it: the sample and its hidden dice's boxes."""
-    assert _BACKGROUNDS is not None
-    sc = wide.render_scene(seed, _BACKGROUNDS)
-    keep = ~sc.hidden
-    sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things)
-    return sample, sc.boxes[sc.hidden]
 
 
 def wide_cache(root: str, cache: Path, n: int, seed0: int, blocks: float, procs: int) -> Path:
-    """The file ``train_verifier.scenes`` reads for these scenes, rendered on ``procs`` processes (forked, so
-    they share the painted-out surfaces)."""
-    global _BACKGROUNDS
+    """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
+    it is not made yet."""
     wide.BLOCKS = blocks
-    photos = load(fold(root, None)["train"])
-    _BACKGROUNDS = wide.Backgrounds(painted_out(photos))
-    tag = f"-blocks{blocks:g}" if blocks != wide.DEFAULT_BLOCKS else ""
-    path = cache / f"wide-{n}-{seed0}-{len(_BACKGROUNDS.photos)}{tag}.pkl"
-    if path.exists():
-        return path
-    t0 = time.time()
-    with Pool(procs) as pool:
-        done = pool.map(_scene, range(seed0, seed0 + n), chunksize=25)
-    print(f"{n} wide scenes in {time.time() - t0:.0f}s", flush=True)
-    cache.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as f:
-        pickle.dump(([d[0] for d in done], [d[1] for d in done]), f)
+    backgrounds = wide.Backgrounds(painted_out(load(fold(root, None)["train"])))
+    path = scene_cache(cache, n, seed0, backgrounds)
+    if not path.exists():
+        scenes(cache, n, seed0, backgrounds, procs)
     return path
 
 

@@ -120,23 +120,57 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
     return pools
 
 
-def scenes(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> tuple[list[Sample], list[np.ndarray]]:
-    """``n`` rendered wide scenes as samples (things as ``others``) and their hidden dice, cached."""
+def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> Path:
+    """The file ``scenes`` keeps these scenes in (named for the seeds, the surfaces and ``wide``'s shares)."""
     from tools.synth import wide
 
     discs = f"-discs{wide.DISCS:g}" if wide.DISCS else ""
     blocks = f"-blocks{wide.BLOCKS:g}" if wide.BLOCKS != wide.DEFAULT_BLOCKS else ""
-    path = cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}.pkl"
+    return cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}.pkl"
+
+
+def scene_sample(seed: int, backgrounds: Backgrounds) -> tuple[Sample, np.ndarray]:
+    """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes."""
+    sc = render_scene(seed, backgrounds)
+    keep = ~sc.hidden
+    return Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things), sc.boxes[
+        sc.hidden
+    ]
+
+
+_FORKED: Backgrounds | None = None  # the surfaces ``scenes``' worker processes render on (inherited by fork)
+
+
+def _forked_scene(seed: int) -> tuple[Sample, np.ndarray]:
+    assert _FORKED is not None
+    return scene_sample(seed, _FORKED)
+
+
+def scenes(
+    cache: Path, n: int, seed0: int, backgrounds: Backgrounds, procs: int = 1
+) -> tuple[list[Sample], list[np.ndarray]]:
+    """``n`` rendered wide scenes as samples (things as ``others``) and their hidden dice, cached; rendered on
+    ``procs`` forked processes when over 1 (the same scenes: each is its seed's)."""
+    global _FORKED
+    path = scene_cache(cache, n, seed0, backgrounds)
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]
     samples, hidden = [], []
     t0 = time.time()
-    for k in range(n):
-        sc = render_scene(seed0 + k, backgrounds)
-        keep = ~sc.hidden
-        samples.append(Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed0 + k}"), sc.things))
-        hidden.append(sc.boxes[sc.hidden])
+    if procs > 1:
+        from multiprocessing import get_context
+
+        _FORKED = backgrounds
+        with get_context("fork").Pool(procs) as pool:
+            done = pool.map(_forked_scene, range(seed0, seed0 + n), chunksize=25)
+        _FORKED = None
+        samples, hidden = [d[0] for d in done], [d[1] for d in done]
+        print(f"  rendered {n} on {procs} processes ({time.time() - t0:.0f}s)", flush=True)
+    for k in range(len(samples), n):
+        sample, hid = scene_sample(seed0 + k, backgrounds)
+        samples.append(sample)
+        hidden.append(hid)
         if k % 100 == 0:
             print(f"  rendered {k}/{n} ({time.time() - t0:.0f}s)", flush=True)
     cache.mkdir(parents=True, exist_ok=True)
