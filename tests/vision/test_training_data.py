@@ -214,3 +214,58 @@ def test_training_views_take_colour_casts_only_when_asked() -> None:
         assert np.array_equal(view, data.augment(s, np.random.default_rng(seed), 128, 320, casts=0.0)[0])
     cast = [data.augment(s, np.random.default_rng(seed), 128, 320, casts=1.0)[0] for seed in range(4)]
     assert any(not np.array_equal(a, b) for a, b in zip(cast, plain, strict=True))
+
+
+def drawn(die: object, blur: float = 0.0, size: tuple[int, int] = (160, 120)) -> np.ndarray:
+    """One appearance-wide die drawn on a plain grey table and finished as the renderer does (shrunk from its
+    supersampled drawing, gamma-encoded), optionally blurred: BGR uint8."""
+    import cv2
+
+    from tools.synth.wide import SS, draw_die
+
+    w, h = size
+    scene = np.full((h * SS, w * SS, 3), 0.3, np.float32)
+    draw_die(scene, die, (0.05, 0.1, 0.4))  # type: ignore[arg-type]
+    img = cv2.resize(scene, (w, h), interpolation=cv2.INTER_AREA)
+    if blur:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    return (np.clip(img, 0, 1) ** (1 / 2.2) * 255).astype(np.uint8)
+
+
+def test_a_rendered_die_is_legible_only_where_its_pips_stand_out_in_the_finished_photo() -> None:
+    """Rendered dice whose value cannot be read teach the face classifiers to guess (issue #20): every pip must
+    stand out from the face around it in the finished photo, not merely in the die's colours."""
+    from tools.synth.wide import LEGIBLE_CONTRAST, WideDie, pip_contrast
+
+    white, black = (0.8, 0.8, 0.78), (0.02, 0.02, 0.02)
+    die = WideDie(centre=(80.0, 60.0), size=60.0, angle=30.0, value=5, body=white, ink=black)
+    clear = pip_contrast(drawn(die), die)
+    assert clear > 3 * LEGIBLE_CONTRAST
+    # pips in the body's own colour, a marbled die's veins of the pips' colour, a heavy blur, a die so small that
+    # its pips are under a pixel across: not legible
+    assert pip_contrast(drawn(die_ := WideDie((80.0, 60.0), 60.0, 30.0, 5, white, white)), die_) < LEGIBLE_CONTRAST
+    assert pip_contrast(drawn(die, blur=6.0), die) < LEGIBLE_CONTRAST
+    tiny = WideDie((80.0, 60.0), 7.0, 30.0, 5, white, black, pip_size=0.06)
+    assert pip_contrast(drawn(tiny), tiny) < LEGIBLE_CONTRAST
+    # red pips on a green face of about the same grey are read by their colour
+    red_on_green = WideDie((80.0, 60.0), 60.0, 0.0, 3, (0.1, 0.3, 0.05), (0.6, 0.05, 0.02))
+    assert pip_contrast(drawn(red_on_green), red_on_green) > LEGIBLE_CONTRAST
+    # a pip cut by the photo's edge is judged on what is in the photo; one off it is not legible
+    edge = WideDie((20.0, 60.0), 60.0, 0.0, 4, white, black)
+    assert pip_contrast(drawn(edge), edge) > LEGIBLE_CONTRAST
+    assert pip_contrast(drawn(die), WideDie((-40.0, 60.0), 60.0, 0.0, 4, white, black)) == 0.0
+
+
+def test_rendered_scenes_mark_their_illegible_dice_and_the_training_samples_keep_the_mark() -> None:
+    """``WideScene.legible`` per die; ``train_verifier.scene_sample`` carries it (as ``illegible``) for the dice it
+    keeps. Glare streaks and marbling hide pips in some of the renders: a few dice of every hundred."""
+    from tools.dicetrain.train_verifier import scene_sample
+    from tools.synth.wide import Backgrounds, render_scene
+
+    legible = np.concatenate([render_scene(seed).legible for seed in range(700000, 700012)])
+    assert 0 < int((~legible).sum()) < len(legible) // 2
+    backgrounds = Backgrounds([])
+    sc = render_scene(700000, backgrounds)
+    sample, _ = scene_sample(700000, backgrounds)
+    assert len(sample.illegible) == len(sample.values) == int((~sc.hidden).sum())
+    assert np.array_equal(sample.illegible, ~sc.legible[~sc.hidden])

@@ -185,3 +185,20 @@ def test_scenes_rendered_on_several_processes_are_the_same_scenes(tmp_path: Path
         assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)
     assert all(np.array_equal(a, b) for a, b in zip(hidden_one, hidden_two, strict=True))
     assert scene_cache(tmp_path / "two", 4, 951_000, wide.Backgrounds()).is_file()
+
+
+def test_illegible_rendered_dice_teach_no_value_and_old_caches_are_told_apart() -> None:
+    """``train_values --legible-only``: a rendered die marked illegible gives no crop labelled with its value (it
+    stays among the boxes, so no negative is cut on it); a cache made before dice were judged (no marks) is
+    counted, so the run can refuse it instead of silently leaving nothing out."""
+    from dataclasses import replace
+
+    from tools.dicetrain.train_values import die_views, without_legibility
+
+    scene = replace(sample([[10, 10, 50, 50], [100, 10, 140, 50]], "wide"), illegible=np.array([True, False]))
+    photo = sample([[10, 10, 50, 50]])
+    assert die_views([scene, photo]) == [(0, 0), (0, 1), (1, 0)]
+    assert die_views([scene, photo], legible_only=True) == [(0, 1), (1, 0)]
+    old = sample([[10, 10, 50, 50]], "wide")
+    assert without_legibility([scene, photo]) == 0
+    assert without_legibility([scene, photo, old]) == 1

@@ -7,7 +7,9 @@ tray scenes into ``WORK/synthetic-240.pkl``. This writes both, the same scenes b
     .venv/bin/python -m tools.dicetrain.caches ../shared/dice --cache /tmp/dice_verifier/all \
         --synthetic /tmp/s/synthetic-240.pkl
 then link the synthetic file into each run's ``--work`` folder. The wide scenes' surfaces are the ``train`` parts'
-photos with their dice painted out, as ``train.py --parts`` (no set left out) makes them.
+photos with their dice painted out, as ``train.py --parts`` (no set left out) makes them; ``--leave-out SET`` as a
+fold's runs make them (``train_values.py --parts --leave-out SET --wide N`` reads the same file; it draws blocks of
+touching dice in ``--wide-blocks 0.12`` of its scenes, ``wide.DEFAULT_BLOCKS``).
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from tools.dicetrain.train_verifier import painted_out, scene_cache, scenes
 from tools.synth import wide
 
 
-def wide_cache(root: str, cache: Path, n: int, seed0: int, blocks: float, procs: int) -> Path:
+def wide_cache(
+    root: str, cache: Path, n: int, seed0: int, blocks: float, procs: int, leave_out: str | None = None
+) -> Path:
     """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
-    it is not made yet."""
+    it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``)."""
     wide.BLOCKS = blocks
-    backgrounds = wide.Backgrounds(painted_out(load(fold(root, None)["train"])))
+    backgrounds = wide.Backgrounds(painted_out(load(fold(root, leave_out)["train"])))
     path = scene_cache(cache, n, seed0, backgrounds)
     if not path.exists():
         scenes(cache, n, seed0, backgrounds, procs)
@@ -41,8 +45,12 @@ def main() -> None:
     ap.add_argument("--wide-blocks", type=float, default=0.5)
     ap.add_argument("--synthetic", default=None, help="also write this synthetic-240.pkl (240 tray scenes)")
     ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--leave-out", default=None, help="the wide scenes of this leave-one-set-out fold's runs")
     args = ap.parse_args()
-    print(wide_cache(args.root, Path(args.cache), args.wide, args.wide_seed, args.wide_blocks, args.procs))
+    path = wide_cache(
+        args.root, Path(args.cache), args.wide, args.wide_seed, args.wide_blocks, args.procs, args.leave_out
+    )
+    print(path)
     if args.synthetic:
         rendered(Path(args.synthetic), 240, 1000)
         print(args.synthetic)

@@ -52,6 +52,8 @@ class Sample:
     set_name: str
     path: Path
     others: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # non-pip dice (negatives)
+    # per box, True where a rendered die's value cannot be read (``wide_dice.legible``); empty: every box legible
+    illegible: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
 
 def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:

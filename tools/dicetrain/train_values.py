@@ -154,9 +154,21 @@ def freeze_norms(model: nn.Module) -> None:
             m.eval()
 
 
-def die_views(samples: list[Sample]) -> list[tuple[int, int]]:
-    """(sample index, die index) for every labelled die."""
-    return [(i, j) for i, s in enumerate(samples) for j in range(len(s.values))]
+def die_views(samples: list[Sample], legible_only: bool = False) -> list[tuple[int, int]]:
+    """(sample index, die index) for every labelled die; with ``legible_only`` not the rendered dice whose value
+    cannot be read (``Sample.illegible``: still dice, so never a negative, but no value to learn)."""
+    return [
+        (i, j)
+        for i, s in enumerate(samples)
+        for j in range(len(s.values))
+        if not (legible_only and j < len(s.illegible) and s.illegible[j])
+    ]
+
+
+def without_legibility(samples: list[Sample]) -> int:
+    """How many appearance-wide scenes come from a cache made before rendered dice were judged legible (their
+    ``illegible`` is empty while they have dice): ``--legible-only`` cannot leave anything out of those."""
+    return sum(1 for s in samples if s.set_name == "wide" and len(s.values) and len(s.illegible) != len(s.values))
 
 
 def view(
@@ -237,12 +249,13 @@ def batch(
     motion: float = 0.0,
     sides: list[tuple[int, np.ndarray]] | None = None,
     side_share: float = 0.0,
+    legible_only: bool = False,
 ) -> tuple[torch.Tensor, ...]:
     """A batch of crops and labels (0 = no die): a ``neg_share`` of no-die crops (hard negatives, colour and
     picture dice, spots off the dice; a ``side_share`` of them on ``sides``, labelled dice's side faces, when
-    given), the rest labelled dice from the pools below."""
+    given), the rest labelled dice from the pools below (with ``legible_only``, see ``die_views``)."""
     by_set: dict[str, list[tuple[int, int]]] = {}
-    for i, j in die_views(samples):
+    for i, j in die_views(samples, legible_only):
         by_set.setdefault(samples[i].set_name, []).append((i, j))
     # felt-tray dice twice as often as the others (the small dice are the hard part); empty pools left out
     # (rendered dice with looks, ``--looks``, other pip layouts, ``--styles``, or faint pips, ``--faint``, are pools
@@ -386,6 +399,11 @@ def main() -> None:
         help="also this many appearance-wide rendered scenes (tools/synth/wide.py; their things are negatives)",
     )
     ap.add_argument("--wide-seed", type=int, default=900000)
+    ap.add_argument(
+        "--legible-only",
+        action="store_true",
+        help="with --wide: rendered dice whose pips cannot be read (tools/synth/wide_dice.legible) teach no value",
+    )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -413,6 +431,11 @@ def main() -> None:
     samples = load(train_paths)
     if args.wide:
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
+        if args.legible_only and (old := without_legibility(samples)):
+            raise SystemExit(
+                f"--legible-only: {old} rendered scenes in {args.cache} were cached before dice were judged legible; "
+                "remove that cache file (wide-*.pkl) so they are rendered again"
+            )
     if args.synthetic:
         samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:
@@ -439,7 +462,8 @@ def main() -> None:
     sides = side_faces(samples) if args.side_faces else None
     if sides:
         print(f"{len(sides)} side faces among the negatives", flush=True)
-    print(f"{len(samples)} images, {len(die_views(samples))} dice, {len(hard)} hard negatives", flush=True)
+    views = len(die_views(samples, args.legible_only))
+    print(f"{len(samples)} images, {views} dice, {len(hard)} hard negatives", flush=True)
     model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)), gray=args.gray)  # type: ignore[arg-type]
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
@@ -469,6 +493,7 @@ def main() -> None:
             args.motion,
             sides,
             args.side_faces,
+            args.legible_only,
         )
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)

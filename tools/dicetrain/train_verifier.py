@@ -133,9 +133,9 @@ def scene_sample(seed: int, backgrounds: Backgrounds) -> tuple[Sample, np.ndarra
     """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes."""
     sc = render_scene(seed, backgrounds)
     keep = ~sc.hidden
-    return Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things), sc.boxes[
-        sc.hidden
-    ]
+    illegible = ~sc.legible[keep]
+    sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things, illegible)
+    return sample, sc.boxes[sc.hidden]
 
 
 _FORKED: Backgrounds | None = None  # the surfaces ``scenes``' worker processes render on (inherited by fork)

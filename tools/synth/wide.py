@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 # the parts, each public name re-exported: ``from tools.synth.wide import X`` and ``wide.X`` keep working
-from tools.synth.wide_dice import BODIES, INKS, WideDie, die_face, draw_die
+from tools.synth.wide_dice import BODIES, INKS, LEGIBLE_CONTRAST, WideDie, die_face, draw_die, pip_contrast
 from tools.synth.wide_draw import MOTIFS, SS, _choice, _luma, draw_motif
 from tools.synth.wide_surfaces import (
     GIMP_PATTERNS,
@@ -61,6 +61,7 @@ __all__ = [
     "DISCS",
     "GIMP_PATTERNS",
     "INKS",
+    "LEGIBLE_CONTRAST",
     "MOTIFS",
     "SS",
     "SURFACES",
@@ -76,6 +77,7 @@ __all__ = [
     "draw_thing",
     "frame_and_table",
     "light_and_camera",
+    "pip_contrast",
     "random_die",
     "read_gimp_pattern",
     "render_scene",
@@ -97,7 +99,8 @@ __all__ = [
 @dataclass
 class WideScene:
     """A rendered photo (BGR uint8) with its dice (box x0 y0 x1 y1, value; ``hidden`` when mostly covered by
-    another die: neither a die to find nor a negative), and the boxes of things that are not dice."""
+    another die: neither a die to find nor a negative; ``legible`` when its value can be read in the photo,
+    ``wide_dice.pip_contrast``), and the boxes of things that are not dice."""
 
     image: np.ndarray
     boxes: np.ndarray
@@ -106,6 +109,7 @@ class WideScene:
     things: np.ndarray
     thing_kinds: list[str] = field(default_factory=list)
     surface: str = ""
+    legible: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
 
 DEFAULT_BLOCKS = 0.12
@@ -298,6 +302,7 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
         ).reshape(-1, 4),
         thing_kinds=[t.kind for t in things],
         surface=surface,
+        legible=np.array([pip_contrast(scene, d) >= LEGIBLE_CONTRAST for d in dice], bool),
     )
 
 

@@ -68,6 +68,42 @@ class WideDie:
     disc_radius: float = 0.42  # its radius, share of the side
 
 
+LEGIBLE_CONTRAST = 0.10  # least contrast of every pip against the face just around it in the finished photo
+
+
+def pip_contrast(image: np.ndarray, d: WideDie) -> float:
+    """How well the die's value can be read in the finished photo ``image`` (BGR uint8, after light and camera):
+    the least, over its pips, of the difference (0-1, the colour channel that differs most) between the median of
+    the pip's core and of the ring of face just around it. Low when a pip is lost in a marbled vein or its own body
+    colour, covered by another die, washed out by a glare streak, blurred or too small to survive the shrink, or
+    the light is too dim; 0 for a pip off the photo."""
+    h, w = image.shape[:2]
+    ang = math.radians(d.angle)
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    radius = d.pip_size * d.size * (d.big_one if d.value == 1 else 1.0)
+    reach = math.ceil(radius * 1.9) + 1
+    dy, dx = np.mgrid[-reach : reach + 1, -reach : reach + 1].astype(np.float32)
+    dist = np.hypot(dx, dy)
+    core = dist <= max(0.75, radius * 0.5)
+    ring = (dist >= radius * 1.3 + 0.5) & (dist <= radius * 1.8 + 1.0)
+    least = 1.0
+    for u, v in _pip_spots(d.value, d.spread, d.middle):
+        x, y = np.array(d.centre) + rot @ np.array([(u - 0.5) * d.size, (v - 0.5) * d.size])
+        xi, yi = int(np.rint(x)), int(np.rint(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            return 0.0
+        x0, y0 = max(0, xi - reach), max(0, yi - reach)  # the window, cut by the photo's edge
+        part = image[y0 : yi + reach + 1, x0 : xi + reach + 1].astype(np.float32) / 255.0
+        keep = (slice(y0 - (yi - reach), y0 - (yi - reach) + part.shape[0]),)
+        keep += (slice(x0 - (xi - reach), x0 - (xi - reach) + part.shape[1]),)
+        inner, around = core[keep], ring[keep]
+        if not inner.any() or not around.any():
+            return 0.0
+        diff = np.abs(np.median(part[inner], axis=0) - np.median(part[around], axis=0))
+        least = min(least, float(diff.max()))
+    return least
+
+
 def _pip_spots(value: int, spread: float, middle: bool) -> list[tuple[float, float]]:
     lo, hi = 0.5 - spread, 0.5 + spread
     if value == 0:
