@@ -269,3 +269,16 @@ def test_rendered_scenes_mark_their_illegible_dice_and_the_training_samples_keep
     sample, _ = scene_sample(700000, backgrounds)
     assert len(sample.illegible) == len(sample.values) == int((~sc.hidden).sum())
     assert np.array_equal(sample.illegible, ~sc.legible[~sc.hidden])
+
+
+def test_samples_cached_before_a_field_was_added_load_with_its_default() -> None:
+    """The training caches are pickles of ``Sample``: one made before ``others`` or ``illegible`` existed loads
+    with their defaults (not an AttributeError in the middle of a training run)."""
+    import pickle
+    from dataclasses import replace
+
+    old = data.Sample(np.zeros((4, 4, 3), np.uint8), np.zeros((1, 4), np.float32), np.ones(1, np.int64), "x", Path("x"))
+    del old.illegible, old.others  # as pickled by an older version
+    loaded = pickle.loads(pickle.dumps(old))
+    assert loaded.illegible.shape == (0,) and loaded.others.shape == (0, 4)
+    assert replace(loaded, set_name="y").set_name == "y"

@@ -52,8 +52,14 @@ class Sample:
     set_name: str
     path: Path
     others: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # non-pip dice (negatives)
-    # per box, True where a rendered die's value cannot be read (``wide_dice.legible``); empty: every box legible
+    # per box, True where a rendered die's value cannot be read (``wide_dice.pip_contrast``); empty: every box legible
     illegible: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Samples pickled in caches made before a field was added load with that field's default."""
+        state.setdefault("others", np.zeros((0, 4), np.float32))
+        state.setdefault("illegible", np.zeros(0, bool))
+        self.__dict__.update(state)
 
 
 def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
