@@ -17,19 +17,28 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tools.dicetrain.data import load, rendered
+from tools.dicetrain.data import load, rendered, split
 from tools.dicetrain.sets import fold
 from tools.dicetrain.train_verifier import painted_out, scene_cache, scenes
 from tools.synth import wide
 
 
 def wide_cache(
-    root: str, cache: Path, n: int, seed0: int, blocks: float, procs: int, leave_out: str | None = None
+    root: str,
+    cache: Path,
+    n: int,
+    seed0: int,
+    blocks: float,
+    procs: int,
+    leave_out: str | None = None,
+    by_image: bool = False,
 ) -> Path:
     """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
-    it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``)."""
+    it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``); with
+    ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``)."""
     wide.BLOCKS = blocks
-    backgrounds = wide.Backgrounds(painted_out(load(fold(root, leave_out)["train"])))
+    photos = split(root)[0] if by_image else fold(root, leave_out)["train"]
+    backgrounds = wide.Backgrounds(painted_out(load(photos)))
     path = scene_cache(cache, n, seed0, backgrounds)
     if not path.exists():
         scenes(cache, n, seed0, backgrounds, procs)
@@ -46,9 +55,17 @@ def main() -> None:
     ap.add_argument("--synthetic", default=None, help="also write this synthetic-240.pkl (240 tray scenes)")
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--leave-out", default=None, help="the wide scenes of this leave-one-set-out fold's runs")
+    ap.add_argument("--by-image", action="store_true", help="the wide scenes of the runs without --parts")
     args = ap.parse_args()
     path = wide_cache(
-        args.root, Path(args.cache), args.wide, args.wide_seed, args.wide_blocks, args.procs, args.leave_out
+        args.root,
+        Path(args.cache),
+        args.wide,
+        args.wide_seed,
+        args.wide_blocks,
+        args.procs,
+        args.leave_out,
+        args.by_image,
     )
     print(path)
     if args.synthetic:

@@ -63,6 +63,12 @@ seeds 94/96), 16 min with ``--crop 48 --lr 0.001`` (seeds 54/56), 12 min with ``
 else as the colour-cast run), ``--width 2`` from scratch (40 min, one thread, seed 114, ``--exposure 0.15
 --casts 0.25``), and the layout pair 12 min more with ``--faint 150`` (rendered dice with faint pips; seeds
 174/176, else as shipped). Each run also writes its PyTorch weights next to ``--out`` (``.pt``, not shipped).
+Measured 2026-12-05 (docs/dice-reader.md, "fifth session"): the felt-trays fold's classifier with the
+appearance-wide renders, ``--parts --leave-out felt-trays ... --seed 64 --minutes 18 --wide 1500 --wide-seed
+700000 [--legible-only]`` (the fold's recipe otherwise; its renders first by ``tools/dicetrain/caches.py
+--leave-out felt-trays --wide-blocks 0.12 --cache /tmp/dice_verifier/all``), and the shipped pair 12 min more
+with them on ``data.split`` (grey-mixed unseen), the colour-cast run's commands with ``--wide 1500 --wide-seed
+700000 --seed 214`` / ``216`` (renders by ``caches.py --by-image --wide-blocks 0.12``).
 """
 
 from __future__ import annotations
