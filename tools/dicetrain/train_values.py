@@ -408,7 +408,7 @@ def main() -> None:
     ap.add_argument(
         "--legible-only",
         action="store_true",
-        help="with --wide: rendered dice whose pips cannot be read (tools/synth/wide_dice.legible) teach no value",
+        help="with --wide: rendered dice whose pips cannot be read (tools/synth/wide_dice.pip_contrast) teach no value",
     )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
