@@ -282,3 +282,27 @@ def test_samples_cached_before_a_field_was_added_load_with_its_default() -> None
     loaded = pickle.loads(pickle.dumps(old))
     assert loaded.illegible.shape == (0,) and loaded.others.shape == (0, 4)
     assert replace(loaded, set_name="y").set_name == "y"
+
+
+def test_veins_in_the_pips_colour_are_drawn_only_when_asked(monkeypatch) -> None:
+    """``wide.VEINS``: a share of rendered dice get thin veins as dark as their pips (the felt trays' neon dice,
+    whose veins a classifier counts as pips); at 0 every render stays as it was."""
+    from dataclasses import replace
+
+    from tools.synth import wide
+    from tools.synth.wide import WideDie
+
+    die = WideDie(centre=(80.0, 60.0), size=60.0, angle=0.0, value=1, body=(0.7, 0.8, 0.1), ink=(0.02, 0.02, 0.02))
+    yy, xx = np.mgrid[0:120, 0:160]
+    face = (np.abs(xx - 80) < 26) & (np.abs(yy - 60) < 26) & (np.hypot(xx - 80, yy - 60) > 9)  # off the 1's pip
+
+    def dark(d: WideDie) -> int:
+        return int(((drawn(d).mean(axis=2) < 80) & face).sum())
+
+    assert dark(die) == 0 and dark(replace(die, veins=0.3)) > 10
+    plain = wide.render_scene(700003)
+    monkeypatch.setattr(wide, "VEINS", 1.0)
+    veined = wide.render_scene(700003)
+    assert np.array_equal(plain.boxes, veined.boxes) and not np.array_equal(plain.image, veined.image)
+    monkeypatch.setattr(wide, "VEINS", 0.0)
+    assert np.array_equal(wide.render_scene(700003).image, plain.image)

@@ -56,7 +56,9 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--leave-out", default=None, help="the wide scenes of this leave-one-set-out fold's runs")
     ap.add_argument("--by-image", action="store_true", help="the wide scenes of the runs without --parts")
+    ap.add_argument("--veins", type=float, default=0.0, help="as train_values --veins")
     args = ap.parse_args()
+    wide.VEINS = args.veins
     path = wide_cache(
         args.root,
         Path(args.cache),

@@ -410,6 +410,9 @@ def main() -> None:
         action="store_true",
         help="with --wide: rendered dice whose pips cannot be read (tools/synth/wide_dice.pip_contrast) teach no value",
     )
+    ap.add_argument(
+        "--veins", type=float, default=0.0, help="with --wide: share of rendered dice with veins of the pips' colour"
+    )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -436,6 +439,10 @@ def main() -> None:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
     if args.wide:
+        if args.veins:
+            from tools.synth import wide
+
+            wide.VEINS = args.veins
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
         if args.legible_only and (old := without_legibility(samples)):
             raise SystemExit(

@@ -126,7 +126,8 @@ def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> Pa
 
     discs = f"-discs{wide.DISCS:g}" if wide.DISCS else ""
     blocks = f"-blocks{wide.BLOCKS:g}" if wide.BLOCKS != wide.DEFAULT_BLOCKS else ""
-    return cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}.pkl"
+    veins = f"-veins{wide.VEINS:g}" if wide.VEINS else ""
+    return cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}.pkl"
 
 
 def scene_sample(seed: int, backgrounds: Backgrounds) -> tuple[Sample, np.ndarray]:

@@ -66,6 +66,7 @@ __all__ = [
     "SS",
     "SURFACES",
     "THINGS",
+    "VEINS",
     "Backgrounds",
     "Thing",
     "WideDie",
@@ -93,6 +94,7 @@ __all__ = [
     "surface_white_box",
     "surface_wood",
     "with_a_disc",
+    "with_veins",
 ]
 
 
@@ -116,6 +118,19 @@ DEFAULT_BLOCKS = 0.12
 BLOCKS = DEFAULT_BLOCKS  # share of scenes with a block of touching dice in rows (train.py --wide-blocks)
 DISCS = 0.0  # share of dice whose pips sit on a printed disc of another colour (train_verifier --discs); 0 keeps
 # the renders of earlier runs as they were (the disc is drawn from its own generator, seeded by the die's look)
+
+
+VEINS = 0.0  # share of dice with thin veins in their pips' colour (train_values --veins); 0 keeps earlier renders
+# as they were (drawn from the die's own generator, like DISCS)
+
+
+def with_veins(d: WideDie) -> WideDie:
+    """The die, maybe (``VEINS``) marbled with thin veins as dark (or light) as its pips, as the felt trays' neon dice
+    are: the kind whose veins a classifier counts as pips."""
+    rng = np.random.default_rng(d.look_seed + 23)
+    if not VEINS or rng.random() >= VEINS:
+        return d
+    return replace(d, marble=None, veins=float(rng.uniform(0.12, 0.35)))
 
 
 def with_a_disc(d: WideDie) -> WideDie:
@@ -159,28 +174,30 @@ def random_die(rng: np.random.Generator, centre: tuple[float, float], size: floa
         marble = tuple(float(v) for v in second)
     opacity = float(rng.uniform(0.45, 0.85)) if rng.random() < 0.1 else 1.0
     big = rng.random() < 0.3
-    return with_a_disc(
-        WideDie(
-            centre=centre,
-            size=size,
-            angle=float(rng.uniform(0, 360)),
-            value=int(value if value is not None else rng.integers(1, 7)),
-            body=body,  # type: ignore[arg-type]
-            ink=ink,
-            pip_size=float(rng.uniform(0.06, 0.13)),
-            spread=float(rng.uniform(0.19, 0.28)),
-            big_one=float(rng.uniform(1.5, 2.6)) if big else 1.0,
-            accent=(0.6, 0.02, 0.02) if (rng.random() < 0.1 and light_body) else None,
-            middle=bool(rng.random() < 0.2),
-            corner=float(rng.uniform(0.04, 0.32)),
-            marble=marble,  # type: ignore[arg-type]
-            opacity=opacity,
-            glare=float(rng.uniform(0.3, 1.2)) if rng.random() < 0.3 else 0.0,
-            engraved=bool(rng.random() < 0.4),
-            side=(int(rng.integers(1, 7)), float(rng.uniform(0.1, 0.45)), float(rng.uniform(0.35, 0.8)))
-            if rng.random() < 0.25
-            else None,
-            look_seed=int(rng.integers(1 << 30)),
+    return with_veins(
+        with_a_disc(
+            WideDie(
+                centre=centre,
+                size=size,
+                angle=float(rng.uniform(0, 360)),
+                value=int(value if value is not None else rng.integers(1, 7)),
+                body=body,  # type: ignore[arg-type]
+                ink=ink,
+                pip_size=float(rng.uniform(0.06, 0.13)),
+                spread=float(rng.uniform(0.19, 0.28)),
+                big_one=float(rng.uniform(1.5, 2.6)) if big else 1.0,
+                accent=(0.6, 0.02, 0.02) if (rng.random() < 0.1 and light_body) else None,
+                middle=bool(rng.random() < 0.2),
+                corner=float(rng.uniform(0.04, 0.32)),
+                marble=marble,  # type: ignore[arg-type]
+                opacity=opacity,
+                glare=float(rng.uniform(0.3, 1.2)) if rng.random() < 0.3 else 0.0,
+                engraved=bool(rng.random() < 0.4),
+                side=(int(rng.integers(1, 7)), float(rng.uniform(0.1, 0.45)), float(rng.uniform(0.35, 0.8)))
+                if rng.random() < 0.25
+                else None,
+                look_seed=int(rng.integers(1 << 30)),
+            )
         )
     )
 

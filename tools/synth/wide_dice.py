@@ -66,6 +66,7 @@ class WideDie:
     look_seed: int = 0
     disc: tuple[float, float, float] | None = None  # a printed disc under the pips (its colour), see DISCS
     disc_radius: float = 0.42  # its radius, share of the side
+    veins: float = 0.0  # thin veins in the pips' colour over the face (their width; 0: none), see wide.VEINS
 
 
 LEGIBLE_CONTRAST = 0.10  # least contrast of every pip against the face just around it in the finished photo
@@ -136,6 +137,10 @@ def die_face(d: WideDie, n: int) -> tuple[np.ndarray, np.ndarray]:
     if d.marble is not None:
         share = _marble_share(n, d.look_seed)[:, :, None]
         canvas = canvas * (1 - share) + np.array(d.marble[::-1], np.float32) * share
+    if d.veins > 0:  # thin lines of the pips' colour, as a marbled die whose veins are as dark as its pips
+        share = _marble_share(n, d.look_seed + 29)
+        line = np.exp(-(((share - 0.5) / d.veins) ** 2))[:, :, None]
+        canvas = canvas * (1 - line) + np.array(d.ink[::-1], np.float32) * line
     if d.disc is not None:
         disc = np.zeros((n, n), np.float32)
         cv2.circle(disc, (n // 2, n // 2), max(2, int(n * d.disc_radius)), 1.0, -1, cv2.LINE_AA)
