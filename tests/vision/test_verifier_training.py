@@ -202,3 +202,15 @@ def test_illegible_rendered_dice_teach_no_value_and_old_caches_are_told_apart() 
     old = sample([[10, 10, 50, 50]], "wide")
     assert without_legibility([scene, photo]) == 0
     assert without_legibility([scene, photo, old]) == 1
+
+
+def test_the_training_samples_of_rendered_scenes_keep_the_illegible_mark() -> None:
+    """``train_verifier.scene_sample`` carries ``WideScene.legible`` (as ``illegible``) for the dice it keeps."""
+    from tools.dicetrain.train_verifier import scene_sample
+    from tools.synth.wide import Backgrounds, render_scene
+
+    backgrounds = Backgrounds([])
+    sc = render_scene(700000, backgrounds)
+    made, _ = scene_sample(700000, backgrounds)
+    assert len(made.illegible) == len(made.values) == int((~sc.hidden).sum())
+    assert np.array_equal(made.illegible, ~sc.legible[~sc.hidden])
