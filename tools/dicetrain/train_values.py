@@ -68,7 +68,8 @@ appearance-wide renders, ``--parts --leave-out felt-trays ... --seed 64 --minute
 700000 [--legible-only]`` (the fold's recipe otherwise; its renders first by ``tools/dicetrain/caches.py
 --leave-out felt-trays --wide-blocks 0.12 --cache /tmp/dice_verifier/all``), and the shipped pair 12 min more
 with them on ``data.split`` (grey-mixed unseen), the colour-cast run's commands with ``--wide 1500 --wide-seed
-700000 --seed 214`` / ``216`` (renders by ``caches.py --by-image --wide-blocks 0.12``).
+700000 --seed 214`` / ``216`` (renders by ``caches.py --by-image --wide-blocks 0.12``); and the fold's classifier
+with ``--veins 0.3`` too (renders by ``caches.py --leave-out felt-trays --wide-blocks 0.12 --veins 0.3``).
 """
 
 from __future__ import annotations
