@@ -79,8 +79,6 @@ def pip_contrast(image: np.ndarray, d: WideDie) -> float:
     colour, covered by another die, washed out by a glare streak, blurred or too small to survive the shrink, or
     the light is too dim; 0 for a pip off the photo."""
     h, w = image.shape[:2]
-    ang = math.radians(d.angle)
-    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
     radius = d.pip_size * d.size * (d.big_one if d.value == 1 else 1.0)
     reach = math.ceil(radius * 1.9) + 1
     dy, dx = np.mgrid[-reach : reach + 1, -reach : reach + 1].astype(np.float32)
@@ -88,8 +86,8 @@ def pip_contrast(image: np.ndarray, d: WideDie) -> float:
     core = dist <= max(0.75, radius * 0.5)
     ring = (dist >= radius * 1.3 + 0.5) & (dist <= radius * 1.8 + 1.0)
     least = 1.0
-    for u, v in _pip_spots(d.value, d.spread, d.middle):
-        x, y = np.array(d.centre) + rot @ np.array([(u - 0.5) * d.size, (v - 0.5) * d.size])
+    spots = _pip_spots(d.value, d.spread, d.middle)
+    for x, y in face_points(d, np.array(spots, np.float64).reshape(-1, 2)):
         xi, yi = int(np.rint(x)), int(np.rint(y))
         if not (0 <= xi < w and 0 <= yi < h):
             return 0.0
@@ -103,6 +101,14 @@ def pip_contrast(image: np.ndarray, d: WideDie) -> float:
         diff = np.abs(np.median(part[inner], axis=0) - np.median(part[around], axis=0))
         least = min(least, float(diff.max()))
     return least
+
+
+def face_points(d: WideDie, uv: np.ndarray) -> np.ndarray:
+    """Points of the die's top face, (N, 2) in face units (0-1 across and down, as its pips are placed), in output
+    px: turned with the die about its centre."""
+    ang = math.radians(d.angle)
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    return np.asarray((uv - 0.5) * d.size @ rot.T + np.array(d.centre))
 
 
 def _pip_spots(value: int, spread: float, middle: bool) -> list[tuple[float, float]]:
@@ -199,7 +205,6 @@ def _draw_die(scene: np.ndarray, d: WideDie, shadow: tuple[float, float, float])
         _rounded_square(n, d.corner), m @ np.array([[1.08, 0, -0.04 * n], [0, 1.08, -0.04 * n], [0, 0, 1]]), (w, h)
     )
     off, soft, depth = shadow
-    ang = math.radians(d.angle)
     _shadow(scene, body_a, (off * d.size * SS, off * d.size * SS * 1.2), soft * d.size * SS, depth)
     body_colour = np.array(d.body[::-1], np.float32) * 0.5
     cover = body_a[:, :, None] * d.opacity
@@ -246,6 +251,4 @@ def _draw_die(scene: np.ndarray, d: WideDie, shadow: tuple[float, float, float])
         fa = fa + (cv2.warpAffine(alpha, m, (w, h))[:, :, None] - fa) * pips
     scene *= 1 - fa
     scene += cv2.warpAffine(face, m, (w, h)) * fa
-    half = d.size / 2
-    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
-    return np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + np.array(d.centre)
+    return face_points(d, np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]))
