@@ -32,11 +32,13 @@ def wide_cache(
     procs: int,
     leave_out: str | None = None,
     by_image: bool = False,
+    veins: float = 0.0,
 ) -> Path:
     """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
     it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``); with
-    ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``)."""
-    wide.BLOCKS = blocks
+    ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``); ``blocks`` and ``veins`` are
+    ``wide``'s shares the runs set (``--wide-blocks``, ``--veins``)."""
+    wide.BLOCKS, wide.VEINS = blocks, veins
     photos = split(root)[0] if by_image else fold(root, leave_out)["train"]
     backgrounds = wide.Backgrounds(painted_out(load(photos)))
     path = scene_cache(cache, n, seed0, backgrounds)
@@ -58,7 +60,6 @@ def main() -> None:
     ap.add_argument("--by-image", action="store_true", help="the wide scenes of the runs without --parts")
     ap.add_argument("--veins", type=float, default=0.0, help="as train_values --veins")
     args = ap.parse_args()
-    wide.VEINS = args.veins
     path = wide_cache(
         args.root,
         Path(args.cache),
@@ -68,6 +69,7 @@ def main() -> None:
         args.procs,
         args.leave_out,
         args.by_image,
+        args.veins,
     )
     print(path)
     if args.synthetic:
