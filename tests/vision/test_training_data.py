@@ -300,3 +300,28 @@ def test_veins_in_the_pips_colour_are_drawn_only_when_asked(monkeypatch) -> None
     assert np.array_equal(plain.boxes, veined.boxes) and not np.array_equal(plain.image, veined.image)
     monkeypatch.setattr(wide, "VEINS", 0.0)
     assert np.array_equal(wide.render_scene(700003).image, plain.image)
+
+
+def test_a_veined_dies_side_face_is_veined_too() -> None:
+    """The side face in view below a die's top face is drawn with the die's whole look (its veins, a printed
+    disc), not a plain copy of its body: every face of a real marbled die is marbled."""
+    from dataclasses import replace
+
+    from tools.synth.wide import WideDie
+
+    die = WideDie(
+        centre=(80.0, 45.0),
+        size=50.0,
+        angle=0.0,
+        value=1,
+        body=(0.7, 0.8, 0.1),
+        ink=(0.02, 0.02, 0.02),
+        side=(1, 0.5, 0.8),
+    )
+    yy, xx = np.mgrid[0:120, 0:160]
+    band = (np.abs(xx - 80) < 20) & (yy > 73) & (yy < 92) & (np.hypot(xx - 80, yy - 82) > 8)  # off its 1's pip
+
+    def dark(d: WideDie) -> int:
+        return int(((drawn(d).mean(axis=2) < 120) & band).sum())
+
+    assert dark(die) == 0 and dark(replace(die, veins=0.3)) > 10

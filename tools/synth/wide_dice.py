@@ -214,26 +214,7 @@ def _draw_die(scene: np.ndarray, d: WideDie, shadow: tuple[float, float, float])
         value, dep, shade = d.side
         k = max(2, round(n * dep))
         flat_face, flat_alpha = die_face(
-            WideDie(
-                d.centre,
-                d.size,
-                0,
-                value,
-                d.body,
-                d.ink,
-                d.pip_size,
-                d.spread,
-                d.big_one,
-                d.accent,
-                d.middle,
-                d.corner,
-                d.marble,
-                1.0,
-                0.0,
-                False,
-                None,
-                d.look_seed,
-            ),
+            replace(d, angle=0, value=value, opacity=1.0, glare=0.0, engraved=False, side=None),
             n,
         )
         band = cv2.resize(flat_face, (n, k), interpolation=cv2.INTER_AREA) * shade
