@@ -378,10 +378,12 @@ def read_dice_learned(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_
 
 
 def last_steps(read: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
-    """What every reading ends with, after the verifier: one reading per die (``one_per_die``), the dice the player
-    should check flagged (``flag_small_dice``), left to right. (The training tools score verifier thresholds on one
-    set of candidates and end each reading here, as the reader does.)"""
-    return flag_small_dice(one_per_die(read, settings), settings).sorted_left_to_right()
+    """What every reading ends with, after the verifier: one reading per die (``one_per_die``), what the verifier
+    and the classifiers both doubt dropped (``verifier.drop_doubtful``), the dice the player should check flagged
+    (``flag_small_dice``), left to right. (The training tools score verifier thresholds on one set of candidates
+    and end each reading here, as the reader does.)"""
+    kept = verifier.drop_doubtful(one_per_die(read, settings), settings)
+    return flag_small_dice(kept, settings).sorted_left_to_right()
 
 
 def flag_small_dice(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:

@@ -58,6 +58,12 @@ class ReaderSettings:
     verify_odd: tuple[float, float] = (0.7, 1.4)  # a box with a side outside these multiples of the typical die
     # is looked at again at that size
     verify_unsure: float = 0.85  # a die kept with a lower die probability is flagged for the player to check
+    doubt_confidence: float = 0.5  # a pip die read less surely than this by the classifiers goes when the
+    doubt_die: float = 0.7  # verifier gives it a lower die probability than this (drop_doubtful; chosen on the
+    # validation parts: docs)
+    drop_small: float = 0.6  # a pip die that is not sure (die probability under verify_unsure or confidence under
+    drop_small_sure: float = 0.6  # this) whose box's longer side is under drop_small of the median of the frame's
+    # sure dice (at least flag_small_count of them) goes: dice on one table are one size (drop_doubtful)
 
     # what the player is asked to check
     flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's

@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+from companion.vision.roll import PIPS
 
 log = logging.getLogger(__name__)
 
@@ -125,3 +126,30 @@ def at_the_frames_size(
     boxes[idx] = np.round(square[take]).astype(boxes.dtype)
     p[idx] = again[take]
     return boxes, p
+
+
+def drop_doubtful(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+    """What the verifier and the classifiers doubt together goes (pip dice other than 1s that the verifier has
+    looked at, its probability in ``data["die"]``; nothing is dropped without it):
+    - a die read under ``settings.doubt_confidence`` whose die probability is under ``doubt_die``: the verifier
+      keeps it (``verify_threshold``) but neither is sure of it;
+    - a die that is not sure (die probability under ``verify_unsure`` or confidence under ``drop_small_sure``)
+      whose box's longer side is under ``drop_small`` of the median of the frame's sure dice, when there are at
+      least ``flag_small_count`` of those: dice on one table are one size, and such a box is a speck of cloth or
+      carpet, a stud or one pip of a die.
+    On the development photos nearly every such candidate was no die, and the player had been asked to check it
+    anyway (docs/dice-reader.md: "Dropping what the verifier and the classifiers doubt"). A 1 is left to be
+    flagged: one pip on a burnt-out face, or a 1 boxed by its pip (as the webcam set labels them), looks like a
+    speck to both."""
+    die = det.data.get("die")
+    if die is None or not len(det):
+        return det
+    pips = np.array([k == PIPS and bool(v) for k, v in zip(det.kinds, det.values, strict=True)], dtype=bool)
+    judged = pips & (det.values != 1)  # a 1 is one pip: burnt out or boxed by its pip it looks like a speck
+    conf = det.confidences
+    doubted = judged & (conf < settings.doubt_confidence) & (die < settings.doubt_die)
+    sure = pips & (die >= settings.verify_unsure) & (conf >= settings.drop_small_sure)
+    if int(sure.sum()) >= settings.flag_small_count:
+        sides = np.maximum(det.boxes[:, 2] - det.boxes[:, 0], det.boxes[:, 3] - det.boxes[:, 1]).astype(np.float64)
+        doubted |= judged & ~sure & (sides < settings.drop_small * float(np.median(sides[sure])))
+    return det[~doubted] if doubted.any() else det

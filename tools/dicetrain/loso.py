@@ -94,9 +94,26 @@ def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
     return clutter_photo(img, boxes, seed)[0]
 
 
+SETTINGS = DEFAULT_SETTINGS  # the reader's settings every reading is made with (``--set`` changes some)
+
+
 def at(threshold: float) -> ReaderSettings:
-    """The shipped reader's settings with the verifier's threshold at ``threshold``."""
-    return replace(DEFAULT_SETTINGS, verify_threshold=threshold)
+    """The reader's settings (``SETTINGS``) with the verifier's threshold at ``threshold``."""
+    return replace(SETTINGS, verify_threshold=threshold)
+
+
+def with_changes(settings: ReaderSettings, changes: list[str]) -> ReaderSettings:
+    """``settings`` with ``NAME=VALUE`` changes (a number field takes a number, a flag true/false): the figures
+    of a knob's other value, e.g. ``doubt_confidence=0`` for the reader without ``verifier.drop_doubtful``'s
+    first rule."""
+    fields: dict[str, object] = {}
+    for change in changes:
+        name, _, value = change.partition("=")
+        if not hasattr(settings, name) or not value:
+            raise SystemExit(f"--set {change}: not NAME=VALUE with NAME a ReaderSettings field")
+        old = getattr(settings, name)
+        fields[name] = value.lower() in ("1", "true", "yes") if isinstance(old, bool) else type(old)(float(value))
+    return replace(settings, **fields)
 
 
 def score(
@@ -116,10 +133,10 @@ def score(
         if clutter:
             img = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        cands = learned.read_candidates(img)
+        cands = learned.read_candidates(img, SETTINGS)
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(img, cands, at(t), model)
-            det = learned.last_steps(det)
+            det = learned.last_steps(det, SETTINGS)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, det)
             if fixed is not None:
@@ -147,7 +164,7 @@ def score_renders(
             for b, v in zip(sc.boxes[~sc.hidden], sc.values[~sc.hidden], strict=True)
         ]
         hidden = sc.boxes[sc.hidden]
-        cands = learned.read_candidates(sc.image)
+        cands = learned.read_candidates(sc.image, SETTINGS)
         if len(cands) and len(hidden):
             c = cands.centres
             on_hidden = (
@@ -160,7 +177,7 @@ def score_renders(
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t), model)
             key = "none" if t is None else f"{t:g}"
-            tally(out, key, truth, learned.last_steps(det))
+            tally(out, key, truth, learned.last_steps(det, SETTINGS))
     return out
 
 
@@ -212,8 +229,13 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(ALL_SETS),
         help="the development sets the parts come from (one set: that set's figures alone, its val and test parts)",
     )
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a reader setting changed (repeatable)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    global SETTINGS
+    SETTINGS = with_changes(DEFAULT_SETTINGS, args.set)
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
     if args.detector:
         use_detector(Path(args.detector))
