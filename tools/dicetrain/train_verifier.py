@@ -305,6 +305,7 @@ def batch(
     real: list[bool],
     sides: list[tuple[int, np.ndarray]] | None = None,
     side_share: float = 0.0,
+    exposure: float = 0.15,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     real_dice = [d for d in pools.dice if real[d[0]]]
     rendered_dice = [d for d in pools.dice if not real[d[0]]]
@@ -336,7 +337,7 @@ def batch(
             if box is None:
                 continue
         c = crop(samples[i].image, box, rng, jitter=True)
-        c = colour_changes(c, rng, (0.3, 1.0), exposure=0.15, casts=0.15, motion=0.05)
+        c = colour_changes(c, rng, (0.3, 1.0), exposure=exposure, casts=0.15, motion=0.05)
         xs.append(learned.normalise_crop(c))
         ys.append(label)
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
@@ -397,6 +398,7 @@ def main() -> None:
     ap.add_argument("--cache", default="/tmp/dice_verifier")
     ap.add_argument("--detector", default=None, help="mine proposals with this detector (ONNX)")
     ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (side_faces)")
+    ap.add_argument("--exposure", type=float, default=0.15, help="share of crops seen over- or under-exposed")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     from tools.synth import wide
@@ -454,7 +456,7 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, pools, rng, args.batch, real, sides, args.side_faces)
+        x, y = batch(samples, pools, rng, args.batch, real, sides, args.side_faces, args.exposure)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
