@@ -24,7 +24,8 @@ The leave-one-set-out folds of ``loso.py`` (no photo surfaces, so nothing of the
     .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --leave-out grey-mixed --no-photo-surfaces \
         --scenes 1000 --scene-seed 720000 --minutes 12 --threads 1 --seed 3 --out /tmp/f/grey-mixed/dice_verifier.onnx
 Tried and not shipped (docs/dice-reader.md): ``--clutter 2`` (more aggressive on real dice), crops at the frame's
-edge (``at_an_edge``), ``--discs`` (dice with pips on a printed disc).
+edge (``at_an_edge``), ``--discs`` (dice with pips on a printed disc), ``--exposure 0.3`` (the shipped command,
+seed 5: more of the over-exposed views read, more things kept on cluttered tables).
 Rendered scenes and mined candidates are cached under ``--cache`` (the same seeds give the same files).
 """
 
