@@ -138,9 +138,8 @@ def drop_doubtful(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) 
       least ``flag_small_count`` of those: dice on one table are one size, and such a box is a speck of cloth or
       carpet, a stud or one pip of a die.
     On the development photos nearly every such candidate was no die, and the player had been asked to check it
-    anyway (docs/dice-reader.md, "2026-12-05, sixth session"). A 1 is left to be
-    flagged: one pip on a burnt-out face, or a 1 boxed by its pip (as the webcam set labels them), looks like a
-    speck to both."""
+    anyway (docs/dice-reader.md, "2026-12-05, sixth session"). A 1 is left to be flagged: one pip on a burnt-out
+    face, or a 1 boxed by its pip (as the webcam set labels them), looks like a speck to both."""
     die = det.data.get("die")
     if die is None or not len(det):
         return det

@@ -259,3 +259,7 @@ def test_the_figures_tool_reads_any_reader_setting_changed() -> None:
     assert changed.drop_small == DEFAULT_SETTINGS.drop_small
     with pytest.raises(SystemExit, match="no_such"):
         loso.with_changes(DEFAULT_SETTINGS, ["no_such=1"])
+    with pytest.raises(SystemExit, match="verify_odd takes tuple"):
+        loso.with_changes(DEFAULT_SETTINGS, ["verify_odd=0.5"])
+    with pytest.raises(SystemExit, match="max_peaks takes int"):
+        loso.with_changes(DEFAULT_SETTINGS, ["max_peaks=many"])

@@ -112,7 +112,10 @@ def with_changes(settings: ReaderSettings, changes: list[str]) -> ReaderSettings
         if not hasattr(settings, name) or not value:
             raise SystemExit(f"--set {change}: not NAME=VALUE with NAME a ReaderSettings field")
         old = getattr(settings, name)
-        fields[name] = value.lower() in ("1", "true", "yes") if isinstance(old, bool) else type(old)(float(value))
+        try:
+            fields[name] = value.lower() in ("1", "true", "yes") if isinstance(old, bool) else type(old)(float(value))
+        except (TypeError, ValueError):
+            raise SystemExit(f"--set {change}: {name} takes {type(old).__name__}, not {value!r}") from None
     return replace(settings, **fields)
 
 
