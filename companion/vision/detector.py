@@ -70,24 +70,52 @@ def decode(
     if not len(ys):
         return Detections.empty()
     conf = top[ys, xs]
-    order = np.argsort(-conf, kind="stable")[: settings.max_peaks]  # a dotted cloth can give thousands: memory is N x N
+    order = np.argsort(-conf, kind="stable")[: peak_limit(top.shape, stride, settings)]  # a dotted cloth: thousands
     ys, xs, conf = ys[order], xs[order], conf[order]
     values = heat[:, ys, xs].argmax(axis=0) + 1
     cx = (xs + off[0, ys, xs]) * stride / scale
     cy = (ys + off[1, ys, xs]) * stride / scale
     bw = np.exp(np.clip(wh[0, ys, xs], -2, 6)) * stride / scale
     bh = np.exp(np.clip(wh[1, ys, xs], -2, 6)) * stride / scale
-    near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
-        np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
-    )  # near[i, k]: peak i lies inside die k's box (or k inside i's), both ways the same
     big = oversized(np.maximum(bw, bh), conf, settings)
-    keep: list[int] = []
-    for i in range(len(ys)):  # strongest first: a peak near a die already kept goes (not near an oversized box)
-        if not (near[i, keep] & ~big[keep]).any():
-            keep.append(i)
-    k = np.asarray(keep)
+    k = strongest_apart(cx, cy, bw, bh, big)
     boxes = np.stack([cx[k] - bw[k] / 2, cy[k] - bh[k] / 2, cx[k] + bw[k] / 2, cy[k] + bh[k] / 2], axis=1)
     return Detections.from_lists(np.round(boxes), values[k].tolist(), conf[k].tolist())
+
+
+PEAKS_AREA = 512 * 512  # settings.max_peaks is per this much network input (px²)
+
+
+def peak_limit(grid: tuple[int, ...], stride: int = STRIDE, settings: ReaderSettings = DEFAULT_SETTINGS) -> int:
+    """How many peaks one look takes: ``settings.max_peaks`` for a network input of up to 512x512, more in
+    proportion for a bigger one (a 1280 px look at a wide sharp frame holds hundreds of small dice, each with a
+    few peaks about it: capped at 400 it lost a quarter of them)."""
+    area = float(np.prod(grid[-2:])) * stride * stride
+    return int(settings.max_peaks * max(1.0, area / PEAKS_AREA))
+
+
+def strongest_apart(cx: np.ndarray, cy: np.ndarray, bw: np.ndarray, bh: np.ndarray, big: np.ndarray) -> np.ndarray:
+    """Indices of the peaks kept, strongest first (the arrays are in that order): a peak whose centre lies within
+    0.4 of the larger box's side of a die already kept (both ways the same) goes, unless that die is ``big``
+    (``oversized``). Compared with the kept dice only, so memory grows with the peaks, not with their square."""
+    n = len(cx)
+    kx, ky, kw, kh = (np.empty(n, np.float64) for _ in range(4))  # the kept dice that suppress (not big)
+    m = 0
+    keep: list[int] = []
+    for i in range(n):
+        if (
+            m
+            and (
+                (np.abs(cx[i] - kx[:m]) < 0.4 * np.maximum(bw[i], kw[:m]))
+                & (np.abs(cy[i] - ky[:m]) < 0.4 * np.maximum(bh[i], kh[:m]))
+            ).any()
+        ):
+            continue
+        keep.append(i)
+        if not big[i]:
+            kx[m], ky[m], kw[m], kh[m] = cx[i], cy[i], bw[i], bh[i]
+            m += 1
+    return np.asarray(keep, np.intp)
 
 
 def oversized(sides: np.ndarray, confidences: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> np.ndarray:

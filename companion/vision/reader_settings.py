@@ -32,8 +32,8 @@ class ReaderSettings:
     # most this big
     min_side: int = 128  # bounds of the network input's longer side at a second look (and never over the
     max_side: int = 1280  # frame's own)
-    max_peaks: int = 400  # at most this many of the strongest peaks are taken from one look (memory and time
-    # stay bounded)
+    max_peaks: int = 400  # at most this many of the strongest peaks are taken from one look per 512x512 px of
+    # network input (detector.peak_limit; memory and time stay bounded)
     min_confidence: float = 0.3  # the detector alone (find_dice) reports no weaker peaks
     oversized: float = 1.6  # a box this much bigger than the median of the sure dice (at least oversized_count
     oversized_count: int = 3  # of them) is oversized: touching dice boxed as one

@@ -145,11 +145,42 @@ def test_add_missing_keeps_the_primary_finds_and_adds_only_new_dice() -> None:
 
 
 def test_the_detector_takes_a_bounded_number_of_peaks() -> None:
-    """A dotted cloth can give a peak in every other cell: at most max_peaks are decoded (memory is N x N)."""
-    out = np.zeros((1, 10, 160, 160), np.float32)
-    out[0, 0, ::2, ::2] = np.random.default_rng(0).uniform(0.3, 0.9, (80, 80))
+    """A dotted cloth can give a peak in every other cell: at most max_peaks are decoded per 512x512 px of the
+    network's input, so a bigger look (a wide sharp frame of hundreds of small dice) takes more in proportion:
+    capped at 400 whatever the size, a 1280 px look lost a quarter of a 4x4 tiled felt frame's dice."""
+    from companion.vision import detector
+
+    out = np.zeros((1, 10, 128, 128), np.float32)  # a 512 px input (stride 4)
+    out[0, 0, ::2, ::2] = np.random.default_rng(0).uniform(0.3, 0.9, (64, 64))
     det = learned.decode(out, scale=1.0)
-    assert 0 < len(det) <= DEFAULT_SETTINGS.max_peaks
+    assert 0 < len(det) <= DEFAULT_SETTINGS.max_peaks == detector.peak_limit(out.shape)
+    assert detector.peak_limit((1, 10, 96, 128)) == DEFAULT_SETTINGS.max_peaks  # smaller: never fewer
+    assert detector.peak_limit((1, 10, 320, 320)) == int(DEFAULT_SETTINGS.max_peaks * 6.25)  # a 1280 px look
+    big = np.zeros((1, 10, 320, 320), np.float32)
+    big[0, 0, ::2, ::2] = np.random.default_rng(1).uniform(0.3, 0.9, (160, 160))
+    assert DEFAULT_SETTINGS.max_peaks < len(learned.decode(big, scale=1.0)) <= detector.peak_limit(big.shape)
+
+
+def test_peaks_are_kept_apart_as_by_the_all_pairs_rule() -> None:
+    """``strongest_apart`` compares each peak with the dice kept so far only (memory grows with the peaks, not
+    their square) and keeps exactly what the all-pairs rule kept: strongest first, a peak near a kept die goes
+    unless that die is oversized."""
+    from companion.vision.detector import strongest_apart
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        n = int(rng.integers(1, 120))
+        cx, cy = rng.uniform(0, 300, n), rng.uniform(0, 300, n)
+        bw, bh = rng.uniform(5, 40, n), rng.uniform(5, 40, n)
+        big = rng.random(n) < 0.1
+        near = (np.abs(cx[:, None] - cx[None, :]) < 0.4 * np.maximum(bw[:, None], bw[None, :])) & (
+            np.abs(cy[:, None] - cy[None, :]) < 0.4 * np.maximum(bh[:, None], bh[None, :])
+        )
+        keep: list[int] = []
+        for i in range(n):
+            if not (near[i, keep] & ~big[keep]).any():
+                keep.append(i)
+        assert strongest_apart(cx, cy, bw, bh, big).tolist() == keep
 
 
 def test_the_verifier_rejects_rendered_things_that_are_not_dice_and_keeps_rendered_dice() -> None:
