@@ -59,8 +59,9 @@ def decode(
     settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> Detections:
     """Network output (1, 10, h, w) -> dice in frame pixels: peaks of the strongest value map (3x3 local maxima
-    of at least ``min_confidence``, default ``settings.min_confidence``; at most ``settings.max_peaks``, then a
-    weaker peak inside a stronger die's box goes), value = the map that peaks, box from size and offset."""
+    of at least ``min_confidence``, default ``settings.min_confidence``; at most ``peak_limit``, then a weaker
+    peak inside a stronger die's box goes, ``strongest_apart``), value = the map that peaks, box from size and
+    offset."""
     if min_confidence is None:
         min_confidence = settings.min_confidence
     heat, wh, off = out[0, :6], out[0, 6:8], out[0, 8:10]
