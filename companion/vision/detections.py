@@ -96,6 +96,17 @@ class Detections:
         b = self.boxes.astype(np.float32)
         return np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2], axis=1) if len(b) else np.zeros((0, 2))
 
+    @property
+    def long_sides(self) -> np.ndarray:
+        """(N,) float64: each box's longer side (px)."""
+        b = self.boxes
+        return np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]).astype(np.float64)
+
+    @property
+    def pip_dice(self) -> np.ndarray:
+        """(N,) bool: which are pip dice with a value read (not colour or picture dice, not unread)."""
+        return np.array([k == PIPS and bool(v) for k, v in zip(self.kinds, self.values, strict=True)], dtype=bool)
+
     def replace(self, **changes: Any) -> Detections:
         """A copy with some fields replaced (the way stages hand results on)."""
         fields: dict[str, Any] = {

@@ -182,7 +182,7 @@ def sure_size(found: Detections, frame_hw: tuple[int, int], long_side: int, at_l
     sure = found[found.confidences >= at_least] if len(found) else found
     if not len(sure):
         return None
-    size = np.median(np.maximum(sure.boxes[:, 2] - sure.boxes[:, 0], sure.boxes[:, 3] - sure.boxes[:, 1]))
+    size = np.median(sure.long_sides)
     return float(size) * long_side / max(frame_hw)
 
 
@@ -227,8 +227,7 @@ def one_per_die(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) ->
     if len(det) < 2:
         return det
     c, b = det.centres, det.boxes
-    sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-    big = oversized(sides, det.confidences, settings)
+    big = oversized(det.long_sides, det.confidences, settings)
     inside = (b[:, None, 0] <= c[None, :, 0]) & (c[None, :, 0] <= b[:, None, 2])
     inside &= (b[:, None, 1] <= c[None, :, 1]) & (c[None, :, 1] <= b[:, None, 3])  # inside[k, i]: i's centre in k
     np.fill_diagonal(inside, False)

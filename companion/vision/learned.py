@@ -79,7 +79,6 @@ from companion.vision.networks import (
     onnxruntime,
 )
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
-from companion.vision.roll import PIPS
 
 __all__ = [
     "BACKENDS",
@@ -391,10 +390,10 @@ def flag_small_dice(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS
     the median side of the frame's pip dice, when there are at least ``settings.flag_small_count`` of them: dice
     on one table are about one size, and on the validation photos such a die was most often a misreading (one pip
     of a bigger die read as a 1, a far die). Nothing is dropped."""
-    pips = np.array([k == PIPS and bool(v) for k, v in zip(det.kinds, det.values, strict=True)], dtype=bool)
+    pips = det.pip_dice
     if int(pips.sum()) < settings.flag_small_count:
         return det
-    sides = np.maximum(det.boxes[:, 2] - det.boxes[:, 0], det.boxes[:, 3] - det.boxes[:, 1]).astype(np.float32)
+    sides = det.long_sides.astype(np.float32)
     small = pips & (sides < settings.flag_small * float(np.median(sides[pips])))
     if not small.any():
         return det

@@ -23,7 +23,6 @@ import numpy as np
 
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
-from companion.vision.roll import PIPS
 
 log = logging.getLogger(__name__)
 
@@ -143,12 +142,12 @@ def drop_doubtful(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) 
     die = det.data.get("die")
     if die is None or not len(det):
         return det
-    pips = np.array([k == PIPS and bool(v) for k, v in zip(det.kinds, det.values, strict=True)], dtype=bool)
+    pips = det.pip_dice
     judged = pips & (det.values != 1)  # a 1 is one pip: burnt out or boxed by its pip it looks like a speck
     conf = det.confidences
     doubted = judged & (conf < settings.doubt_confidence) & (die < settings.doubt_die)
     sure = pips & (die >= settings.verify_unsure) & (conf >= settings.drop_small_sure)
     if int(sure.sum()) >= settings.flag_small_count:
-        sides = np.maximum(det.boxes[:, 2] - det.boxes[:, 0], det.boxes[:, 3] - det.boxes[:, 1]).astype(np.float64)
+        sides = det.long_sides
         doubted |= judged & ~sure & (sides < settings.drop_small * float(np.median(sides[sure])))
     return det[~doubted] if doubted.any() else det

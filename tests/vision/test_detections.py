@@ -68,3 +68,15 @@ def test_annotate_draws_on_a_copy() -> None:
     assert frame.sum() == 0  # input untouched
     assert out.shape == frame.shape and out.sum() > 0
     assert (out[10, 300] > 0).any()  # the box outline of the 6
+
+
+def test_a_reading_knows_its_pip_dice_and_each_boxs_longer_side() -> None:
+    """The stages that judge dice by size against the frame's others (flag_small_dice, drop_doubtful, one_per_die)
+    read these two from the reading, one rule for all."""
+    from companion.vision.roll import COLOUR
+
+    det = Detections.from_lists(
+        [[0, 0, 40, 30], [50, 0, 60, 25], [70, 0, 90, 20]], [3, 0, 5], [0.9, 0.9, 0.9], kinds=["pips", "pips", COLOUR]
+    )
+    assert det.long_sides.tolist() == [40.0, 25.0, 20.0] and det.long_sides.dtype == np.float64
+    assert det.pip_dice.tolist() == [True, False, False]  # an unread spot and a colour die are not pip dice
