@@ -71,8 +71,7 @@ def _key(kind: str, value: int, face: int | str | None) -> tuple[str, int | str 
 
 
 def _sizes(det: Detections) -> np.ndarray:
-    b = det.boxes
-    return np.maximum(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]), 1).astype(np.float64)
+    return np.maximum(det.long_sides, 1.0)
 
 
 def _clusters(readings: list[Detections]) -> list[_Cluster]:
