@@ -294,3 +294,32 @@ def test_the_figures_tool_reads_any_reader_setting_changed() -> None:
         loso.with_changes(DEFAULT_SETTINGS, ["verify_odd=0.5"])
     with pytest.raises(SystemExit, match="max_peaks takes int"):
         loso.with_changes(DEFAULT_SETTINGS, ["max_peaks=many"])
+
+
+def test_the_figures_tool_says_what_the_false_dice_on_a_cluttered_table_lay_on() -> None:
+    """On tables with rendered things (``val+clutter``, the renders) each false die is counted under the kind of
+    thing under its centre (the smaller where two overlap) or ``elsewhere``; a die matched to a label is no false
+    die. The cluttered photo comes with its things' kinds."""
+    loso = pytest.importorskip("tools.dicetrain.loso")
+    from companion.vision.scoring import Label, Prediction
+
+    truth = [Label(3, (10.0, 10.0, 30.0, 30.0))]
+    things = (
+        np.array([[100, 100, 160, 160], [120, 120, 140, 140], [200, 0, 240, 40]], np.float32),
+        ["domino", "button", "brick"],
+    )
+    preds = [
+        Prediction(3, (11.0, 11.0, 29.0, 29.0)),  # the labelled die
+        Prediction(4, (105.0, 105.0, 115.0, 115.0)),  # on the domino only
+        Prediction(2, (125.0, 125.0, 135.0, 135.0)),  # on the button, which lies on the domino's box
+        Prediction(6, (300.0, 300.0, 320.0, 320.0)),  # on the table
+    ]
+    assert loso.false_on(truth, preds, things) == ["domino", "button", "elsewhere"]
+    scored: dict = {}
+    det = Detections.empty()
+    loso.tally(scored, "0.5", truth, det, things)
+    assert loso.figures(scored["0.5"])["false_on"] == {}
+    img = np.full((120, 160, 3), 90, np.uint8)
+    out, (boxes, kinds) = loso.cluttered(img, truth, 1)
+    assert out.shape == img.shape and len(boxes) == len(kinds) >= 1
+    assert set(kinds) <= set(pytest.importorskip("tools.synth.wide").THINGS)

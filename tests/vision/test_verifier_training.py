@@ -214,3 +214,32 @@ def test_the_training_samples_of_rendered_scenes_keep_the_illegible_mark() -> No
     made, _ = scene_sample(700000, backgrounds)
     assert len(made.illegible) == len(made.values) == int((~sc.hidden).sum())
     assert np.array_equal(made.illegible, ~sc.legible[~sc.hidden])
+
+
+def test_proposals_on_rendered_things_are_a_pool_of_negatives_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``train_verifier --on-things``: the detector's proposals whose centre lies on a rendered thing that is not a
+    die (a domino's half, a brick's studs) are drawn as negatives at the share asked for; proposals elsewhere are
+    not in that pool, and without the option the batch is drawn as before."""
+    from tools.dicetrain import train_verifier
+    from tools.dicetrain.train_verifier import Pools, batch, proposals_on_things
+
+    s = sample([[300, 200, 340, 240]])
+    s = Sample(s.image, s.boxes, s.values, s.set_name, s.path, np.array([[100, 100, 180, 140]], np.float32))
+    bare = sample([[300, 200, 340, 240]])
+    on = np.array([100, 100, 140, 140], np.float32)  # a domino's left half
+    off = np.array([400, 300, 440, 340], np.float32)  # the table
+    pools = Pools([(0, s.boxes[0])], [(0, on), (0, off), (1, on)], [], [])
+    found = proposals_on_things([s, bare], pools)
+    assert [(i, b.tolist()) for i, b in found] == [(0, on.tolist())]
+    cut = []
+    real_crop = train_verifier.crop
+    monkeypatch.setattr(
+        train_verifier, "crop", lambda img, box, rng, jitter: cut.append(box) or real_crop(img, box, rng, jitter)
+    )
+    _, y = batch([s, bare], pools, np.random.default_rng(0), 64, [True, True], on_things=found, things_share=1.0)
+    negatives = [box.tolist() for box, label in zip(cut, y.tolist(), strict=True) if label == 0]
+    assert 10 < len(negatives) < 54 and all(box == on.tolist() for box in negatives)
+    monkeypatch.setattr(train_verifier, "crop", real_crop)
+    a = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True])
+    b = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True], on_things=[], things_share=0.5)
+    assert np.array_equal(a[0].numpy(), b[0].numpy())

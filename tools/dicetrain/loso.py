@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -72,34 +73,66 @@ def unwarned(truth: list[Label], det: Detections, preds: list[Prediction]) -> in
 
 
 class Scored(list[ImageScore]):
-    """A part's image scores and how many of the reader's mistakes went unflagged over them."""
+    """A part's image scores, how many of the reader's mistakes went unflagged over them and, where things that
+    are not dice were put on the tables, what the false dice lay on (``false_on``: a thing's kind, or
+    ``ELSEWHERE``)."""
 
     unwarned: int = 0
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.false_on: Counter[str] = Counter()
 
-def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections) -> None:
-    """Score one reading against ``truth`` into ``out[key]``."""
+
+Things = tuple[np.ndarray, list[str]]  # boxes (N, 4) in pixels and the kind of each
+
+
+ELSEWHERE = "elsewhere"  # a false die on no rendered thing: the table, a die's side, a labelled die read twice
+
+
+def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections, things: Things | None = None) -> None:
+    """Score one reading against ``truth`` into ``out[key]``; with ``things`` (the boxes and kinds of the things
+    that are not dice on the table), count each false die under the kind of thing its centre lies on."""
     preds = predictions(det)
     scored = out.setdefault(key, Scored())
     scored.append(score_image(truth, preds))
     scored.unwarned += unwarned(truth, det, preds)
+    if things is not None:
+        scored.false_on.update(false_on(truth, preds, things))
 
 
-def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> np.ndarray:
+def false_on(truth: list[Label], preds: list[Prediction], things: Things) -> list[str]:
+    """Per false die (a prediction ``match`` pairs with no label), the kind of the thing whose box holds its
+    centre (the smallest, where boxes overlap), else ``ELSEWHERE``."""
+    boxes, kinds = things
+    paired = {p for _, p in match(truth, preds)}
+    out = []
+    for i, p in enumerate(preds):
+        if i in paired:
+            continue
+        cx, cy = (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2
+        inside = [
+            ((b[2] - b[0]) * (b[3] - b[1]), k)
+            for b, k in zip(boxes, kinds, strict=True)
+            if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]
+        ]
+        out.append(min(inside)[1] if inside else ELSEWHERE)
+    return out
+
+
+def cluttered(img: np.ndarray, truth: list[Label], seed: int) -> tuple[np.ndarray, Things]:
     """The photo with 6-14 rendered things that are not dice put on its table away from the labelled dice
-    (``wide.clutter_photo``): real dice on a real table with other things about."""
+    (``wide.clutter_photo``): real dice on a real table with other things about; and the things (boxes, kinds)."""
     from tools.synth.wide import clutter_photo
 
     boxes = np.array([b.box for b in truth], np.float32).reshape(-1, 4)
-    return clutter_photo(img, boxes, seed)[0]
+    img, thing_boxes, kinds = clutter_photo(img, boxes, seed)
+    return img, (thing_boxes, kinds)
 
 
-SETTINGS = DEFAULT_SETTINGS  # the reader's settings every reading is made with (``--set`` changes some)
-
-
-def at(threshold: float) -> ReaderSettings:
-    """The reader's settings (``SETTINGS``) with the verifier's threshold at ``threshold``."""
-    return replace(SETTINGS, verify_threshold=threshold)
+def at(threshold: float, settings: ReaderSettings = DEFAULT_SETTINGS) -> ReaderSettings:
+    """The reader's ``settings`` with the verifier's threshold at ``threshold``."""
+    return replace(settings, verify_threshold=threshold)
 
 
 def with_changes(settings: ReaderSettings, changes: list[str]) -> ReaderSettings:
@@ -125,25 +158,28 @@ def score(
     model: Path | None,
     corrections: dict[str, dict[int, int | None]] | None = None,
     clutter: bool = False,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> dict[str, Scored]:
     """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``);
-    with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``)."""
+    with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``). Read with the
+    reader's ``settings`` (``--set`` changes some)."""
     out: dict[str, Scored] = {}
     for k, path in enumerate(paths):
         img = load_image(path)
         h, w = img.shape[:2]
         truth = labels(path, w, h)
+        things = None
         if clutter:
-            img = cluttered(img, truth, CLUTTER_SEED + k)
+            img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        cands = learned.read_candidates(img, SETTINGS)
+        cands = learned.read_candidates(img, settings)
         for t in thresholds:
-            det = cands if t is None or model is None else verifier.verify(img, cands, at(t), model)
-            det = learned.last_steps(det, SETTINGS)
+            det = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
+            det = learned.last_steps(det, settings)
             key = "none" if t is None else f"{t:g}"
-            tally(out, key, truth, det)
+            tally(out, key, truth, det, things)
             if fixed is not None:
-                tally(out, f"{key} corrected", fixed, det)
+                tally(out, f"{key} corrected", fixed, det, things)
     return out
 
 
@@ -151,7 +187,11 @@ RENDER_SEED = 8_000_000  # validation renders: seeds far from every training run
 
 
 def score_renders(
-    n: int, thresholds: list[float | None], model: Path | None, seed0: int = RENDER_SEED
+    n: int,
+    thresholds: list[float | None],
+    model: Path | None,
+    seed0: int = RENDER_SEED,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> dict[str, Scored]:
     """The same on ``n`` appearance-wide renders (``tools/synth/wide.py``, plain surfaces only, no photos: the
     holes, specks, coins, buttons, bricks and prints the development photos lack). A mostly covered die is no
@@ -167,7 +207,7 @@ def score_renders(
             for b, v in zip(sc.boxes[~sc.hidden], sc.values[~sc.hidden], strict=True)
         ]
         hidden = sc.boxes[sc.hidden]
-        cands = learned.read_candidates(sc.image, SETTINGS)
+        cands = learned.read_candidates(sc.image, settings)
         if len(cands) and len(hidden):
             c = cands.centres
             on_hidden = (
@@ -178,16 +218,18 @@ def score_renders(
             ).any(axis=1)
             cands = cands[~on_hidden]
         for t in thresholds:
-            det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t), model)
+            det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t, settings), model)
             key = "none" if t is None else f"{t:g}"
-            tally(out, key, truth, learned.last_steps(det, SETTINGS))
+            tally(out, key, truth, learned.last_steps(det, settings), (sc.things, sc.thing_kinds))
     return out
 
 
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
     s = total(scores)
     unwarned = getattr(scores, "unwarned", None)
+    on: Counter[str] = getattr(scores, "false_on", Counter())
     return {
+        "false_on": dict(on.most_common()),
         "unwarned": unwarned,
         "unwarned_pct": None if unwarned is None else round(100 * unwarned / max(1, s.labelled), 2),
         "images": s.images,
@@ -237,8 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    global SETTINGS
-    SETTINGS = with_changes(DEFAULT_SETTINGS, args.set)
+    settings = with_changes(DEFAULT_SETTINGS, args.set)  # every reading is made with these
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
     if args.detector:
         use_detector(Path(args.detector))
@@ -270,12 +311,12 @@ def main(argv: list[str] | None = None) -> int:
                 model = None
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
-                scored = score_renders(args.renders, thresholds if model else [None], model)
+                scored = score_renders(args.renders, thresholds if model else [None], model, settings=settings)
             elif part.endswith("+clutter"):
                 ts = thresholds if model else [None]
-                scored = score(parts[part.split("+")[0]], ts, model, corrections, clutter=True)
+                scored = score(parts[part.split("+")[0]], ts, model, corrections, clutter=True, settings=settings)
             else:
-                scored = score(parts[part], thresholds if model else [None], model, corrections)
+                scored = score(parts[part], thresholds if model else [None], model, corrections, settings=settings)
             for key, sc in scored.items():
                 fig = figures(sc)
                 results.setdefault(name, {}).setdefault(part, {})[key] = fig
@@ -287,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{fig['unwarned']} mistakes unflagged ({fig['unwarned_pct']}%)",
                         flush=True,
                     )
+                    if fig["false_on"]:
+                        on = ", ".join(f"{k} {n}" for k, n in fig["false_on"].items())
+                        print(f"{'':14} {part:6} verifier {key:14} false dice on: {on}", flush=True)
     if args.json:
         print(json.dumps(results, indent=1))
     return 0

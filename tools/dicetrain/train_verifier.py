@@ -189,7 +189,7 @@ def cluttered_photos(photos: list[Sample], copies: int) -> list[Sample]:
         for i, s in enumerate(photos):
             if s.set_name in INCOMPLETE_LABELS:
                 continue
-            img, things = clutter_photo(s.image, s.boxes, 30_000_000 + 10_000 * k + i)
+            img, things, _ = clutter_photo(s.image, s.boxes, 30_000_000 + 10_000 * k + i)
             out.append(Sample(img, s.boxes, s.values, s.set_name, s.path, things))
     return out
 
@@ -266,6 +266,21 @@ def at_an_edge(out: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def proposals_on_things(samples: list[Sample], pools: Pools) -> list[tuple[int, np.ndarray]]:
+    """The detector's proposals whose centre lies on a rendered thing that is not a die (``Sample.others``): a
+    domino's half, a brick's studs, a button's holes, the parts of things the verifier keeps most often on
+    cluttered tables (``loso.py``'s "false dice on")."""
+    out = []
+    for i, b in pools.proposals:
+        things = samples[i].others
+        if not len(things):
+            continue
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        if ((things[:, 0] <= cx) & (cx <= things[:, 2]) & (things[:, 1] <= cy) & (cy <= things[:, 3])).any():
+            out.append((i, b))
+    return out
+
+
 def off_die(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
     """A box slipped off a die (0.6-1.1 of its side), or spanning it and a touching neighbour."""
     if not len(s.boxes):
@@ -307,6 +322,8 @@ def batch(
     sides: list[tuple[int, np.ndarray]] | None = None,
     side_share: float = 0.0,
     exposure: float = 0.15,
+    on_things: list[tuple[int, np.ndarray]] | None = None,
+    things_share: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     real_dice = [d for d in pools.dice if real[d[0]]]
     rendered_dice = [d for d in pools.dice if not real[d[0]]]
@@ -323,6 +340,8 @@ def batch(
             q = rng.random()
             if sides and rng.random() < side_share:
                 i, box = sides[int(rng.integers(len(sides)))]
+            elif on_things and rng.random() < things_share:
+                i, box = on_things[int(rng.integers(len(on_things)))]
             elif q < 0.25 and pools.kept:
                 i, box = pools.kept[int(rng.integers(len(pools.kept)))]
             elif q < 0.5 and pools.proposals:
@@ -400,6 +419,7 @@ def main() -> None:
     ap.add_argument("--detector", default=None, help="mine proposals with this detector (ONNX)")
     ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (side_faces)")
     ap.add_argument("--exposure", type=float, default=0.15, help="share of crops seen over- or under-exposed")
+    ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     from tools.synth import wide
@@ -446,6 +466,9 @@ def main() -> None:
     sides = side_faces(samples) if args.side_faces else []
     if sides:
         print(f"{len(sides)} side-face negatives", flush=True)
+    on_things = proposals_on_things(samples, pools) if args.on_things else []
+    if on_things:
+        print(f"{len(on_things)} proposals on things that are not dice", flush=True)
     model = VerifierNet()
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -457,7 +480,9 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, pools, rng, args.batch, real, sides, args.side_faces, args.exposure)
+        x, y = batch(
+            samples, pools, rng, args.batch, real, sides, args.side_faces, args.exposure, on_things, args.on_things
+        )
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()

@@ -359,17 +359,17 @@ def light_and_camera(scene: np.ndarray, rng: np.random.Generator, size: tuple[in
     return out
 
 
-def clutter_photo(img: np.ndarray, dice: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def clutter_photo(img: np.ndarray, dice: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """A photo (BGR uint8) with 6-14 things that are not dice (``THINGS``) put on its table away from its dice
     (boxes (N, 4) in pixels), each a third to one and a half times the photo's dice, with a shadow; returns the
-    new photo and the things' boxes."""
+    new photo, the things' boxes and their kinds."""
     rng = np.random.default_rng(seed)
     h, w = img.shape[:2]
     sides = np.maximum(dice[:, 2] - dice[:, 0], dice[:, 3] - dice[:, 1]) if len(dice) else np.zeros(0)
     die = float(np.median(sides)) if len(sides) else 30.0
     lin = cv2.resize((img.astype(np.float32) / 255.0) ** 2.2, (w * SS, h * SS), interpolation=cv2.INTER_LINEAR)
     shadow = (float(rng.uniform(0.03, 0.15)), float(rng.uniform(0.02, 0.15)), float(rng.uniform(0.3, 0.6)))
-    things = []
+    things, kinds = [], []
     for _ in range(int(rng.integers(6, 15))):
         size = min(die * float(np.exp(rng.uniform(np.log(0.35), np.log(1.5)))), min(w, h) / 4)
         for _try in range(30):
@@ -383,7 +383,8 @@ def clutter_photo(img: np.ndarray, dice: np.ndarray, seed: int) -> tuple[np.ndar
                 kind = THINGS[int(rng.integers(len(THINGS)))]
                 draw_thing(lin, Thing(kind, c, size, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))), shadow)
                 things.append([c[0] - size / 2, c[1] - size / 2, c[0] + size / 2, c[1] + size / 2])
+                kinds.append(kind)
                 break
     small = cv2.resize(np.clip(lin, 0, 1), (w, h), interpolation=cv2.INTER_AREA)
     out = np.clip(small ** (1 / 2.2) * 255 + 0.5, 0, 255).astype(np.uint8)
-    return out, np.array(things, np.float32).reshape(-1, 4)
+    return out, np.array(things, np.float32).reshape(-1, 4), kinds
