@@ -243,3 +243,27 @@ def test_proposals_on_rendered_things_are_a_pool_of_negatives_of_their_own(monke
     a = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True])
     b = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True], on_things=[], things_share=0.5)
     assert np.array_equal(a[0].numpy(), b[0].numpy())
+
+
+def test_a_verifier_that_knows_where_in_its_crop_exports_and_runs_as_the_shipped_one(tmp_path: Path) -> None:
+    """``train_verifier --where``: the last layer sees the 3x3 cells of the crop apart (what lies at the centre and
+    what beside it); the exported model takes the same crops and gives the same two columns, on both runtimes,
+    and moving a pattern from the crop's centre to its edge changes its answer."""
+    import torch
+
+    from companion.vision.networks import load_net
+    from tools.dicetrain.train_verifier import VerifierNet, export
+
+    torch.manual_seed(0)
+    net = VerifierNet(where=True)
+    path = tmp_path / "v.onnx"
+    export(net, path)
+    x = np.zeros((2, 3, 48, 48), np.float32)
+    x[0, :, 20:28, 20:28] = 1.0  # a bright square at the centre
+    x[1, :, 2:10, 20:28] = 1.0  # the same at the top edge
+    p = load_net(str(path), True).run(x)
+    assert p.shape == (2, 2) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    assert abs(float(p[0, 1] - p[1, 1])) > 1e-4
+    with torch.no_grad():
+        net.export = True
+        assert np.allclose(net(torch.from_numpy(x)).numpy(), p, atol=1e-4)

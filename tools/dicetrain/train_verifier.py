@@ -55,11 +55,15 @@ def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
 
 
 class VerifierNet(nn.Module):
-    """48x48 crop (the candidate box grown 2.25x) -> 2 logits: not a die, a die."""
+    """48x48 crop (the candidate box grown 2.25x) -> 2 logits: not a die, a die. With ``where`` the last feature
+    map is pooled to 3x3 and the cells go to the last layer apart, so it knows what lies at the crop's centre
+    (the candidate) and what beside it (a domino's other half, a brick's other studs); without, it is averaged
+    over the crop (as shipped)."""
 
-    def __init__(self, c: tuple[int, int, int, int] = (16, 24, 32, 64)) -> None:
+    def __init__(self, c: tuple[int, int, int, int] = (16, 24, 32, 64), where: bool = False) -> None:
         super().__init__()
         self.export = False
+        self.where = where
         self.body = nn.Sequential(
             cbr(3, c[0], 2),  # 24
             cbr(c[0], c[1]),
@@ -68,10 +72,11 @@ class VerifierNet(nn.Module):
             cbr(c[2], c[3], 2),  # 6
             cbr(c[3], c[3]),
         )
-        self.fc = nn.Linear(c[3], 2)
+        self.fc = nn.Linear(c[3] * (9 if where else 1), 2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        out = self.fc(self.body(x).mean(dim=(2, 3)))
+        f = self.body(x)
+        out = self.fc(F.avg_pool2d(f, 2).flatten(1) if self.where else f.mean(dim=(2, 3)))
         return torch.softmax(out, dim=1) if self.export else out
 
 
@@ -419,6 +424,7 @@ def main() -> None:
     ap.add_argument("--detector", default=None, help="mine proposals with this detector (ONNX)")
     ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (side_faces)")
     ap.add_argument("--exposure", type=float, default=0.15, help="share of crops seen over- or under-exposed")
+    ap.add_argument("--where", action="store_true", help="the last layer sees a 3x3 map, not the crop's mean")
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
@@ -469,7 +475,7 @@ def main() -> None:
     on_things = proposals_on_things(samples, pools) if args.on_things else []
     if on_things:
         print(f"{len(on_things)} proposals on things that are not dice", flush=True)
-    model = VerifierNet()
+    model = VerifierNet(where=args.where)
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
