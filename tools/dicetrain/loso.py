@@ -13,6 +13,10 @@ The detector and the face classifiers are the shipped ones unless ``--fold-model
 ``--faces`` name others for every fold; with the shipped ones only the ``grey-mixed`` fold is leave-one-set-out
 for the whole reader (they were trained on 80 % of felt-trays and angled-webcam, chosen by image).
 
+The parts with rendered things on the tables (``val+clutter``, ``report+clutter``) and ``--renders`` also say
+what the false dice lay on ("false dice on: domino 37, elsewhere 40, ...": the kind of the rendered thing under
+each false die's centre, ``false_on``), so a change to the reader can be judged by the kinds of things it keeps.
+
 Usage, from the repository root:
     .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
 """
