@@ -239,6 +239,15 @@ def test_proposals_on_rendered_things_are_a_pool_of_negatives_of_their_own(monke
     _, y = batch([s, bare], pools, np.random.default_rng(0), 64, [True, True], on_things=found, things_share=1.0)
     negatives = [box.tolist() for box, label in zip(cut, y.tolist(), strict=True) if label == 0]
     assert 10 < len(negatives) < 54 and all(box == on.tolist() for box in negatives)
+    shares = []  # --things-for-spots: the random spots' share (0.15 of the negatives) comes from that pool instead
+    for spots in (False, True):
+        cut.clear()
+        _, y = batch(
+            [s, bare], pools, np.random.default_rng(0), 600, [True, True], on_things=found, things_for_spots=spots
+        )
+        negatives = [box.tolist() for box, label in zip(cut, y.tolist(), strict=True) if label == 0]
+        shares.append(sum(box == on.tolist() for box in negatives) / len(negatives))
+    assert 0.08 < shares[1] - shares[0] < 0.25
     monkeypatch.setattr(train_verifier, "crop", real_crop)
     a = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True])
     b = batch([s, bare], pools, np.random.default_rng(1), 16, [True, True], on_things=[], things_share=0.5)

@@ -332,6 +332,7 @@ def batch(
     exposure: float = 0.15,
     on_things: list[tuple[int, np.ndarray]] | None = None,
     things_share: float = 0.0,
+    things_for_spots: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     real_dice = [d for d in pools.dice if real[d[0]]]
     rendered_dice = [d for d in pools.dice if not real[d[0]]]
@@ -348,7 +349,7 @@ def batch(
             q = rng.random()
             if sides and rng.random() < side_share:
                 i, box = sides[int(rng.integers(len(sides)))]
-            elif on_things and rng.random() < things_share:
+            elif on_things and things_share > 0 and rng.random() < things_share:
                 i, box = on_things[int(rng.integers(len(on_things)))]
             elif q < 0.25 and pools.kept:
                 i, box = pools.kept[int(rng.integers(len(pools.kept)))]
@@ -359,6 +360,8 @@ def batch(
             elif q < 0.85:
                 i = int(rng.integers(len(samples)))
                 box = None if samples[i].set_name in INCOMPLETE_LABELS else off_die(samples[i], rng)
+            elif on_things and things_for_spots:  # the random spots' share goes to the things' proposals
+                i, box = on_things[int(rng.integers(len(on_things)))]
             else:
                 i = int(rng.integers(len(samples)))
                 box = None if samples[i].set_name in INCOMPLETE_LABELS else random_spot(samples[i], rng)
@@ -428,6 +431,11 @@ def main() -> None:
     ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (side_faces)")
     ap.add_argument("--exposure", type=float, default=0.15, help="share of crops seen over- or under-exposed")
     ap.add_argument("--where", action="store_true", help="the last layer sees a 3x3 map, not the crop's mean")
+    ap.add_argument(
+        "--things-for-spots",
+        action="store_true",
+        help="the random spots' share of negatives drawn from the proposals on rendered things instead",
+    )
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
@@ -475,7 +483,7 @@ def main() -> None:
     sides = side_faces(samples) if args.side_faces else []
     if sides:
         print(f"{len(sides)} side-face negatives", flush=True)
-    on_things = proposals_on_things(samples, pools) if args.on_things else []
+    on_things = proposals_on_things(samples, pools) if args.on_things or args.things_for_spots else []
     if on_things:
         print(f"{len(on_things)} proposals on things that are not dice", flush=True)
     model = VerifierNet(where=args.where)
@@ -490,7 +498,17 @@ def main() -> None:
         for g in opt.param_groups:
             g["lr"] = lr
         x, y = batch(
-            samples, pools, rng, args.batch, real, sides, args.side_faces, args.exposure, on_things, args.on_things
+            samples,
+            pools,
+            rng,
+            args.batch,
+            real,
+            sides,
+            args.side_faces,
+            args.exposure,
+            on_things,
+            args.on_things,
+            args.things_for_spots,
         )
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
