@@ -27,8 +27,8 @@ Tried and not shipped (docs/dice-reader.md): ``--clutter 2`` (more aggressive on
 edge (``at_an_edge``), ``--discs`` (dice with pips on a printed disc), ``--exposure 0.3`` (the shipped command,
 seed 5: more of the over-exposed views read, more things kept on cluttered tables), ``--on-things 0.2`` (a fifth
 fewer rendered things kept on cluttered tables, but in the felt-trays fold more of the unseen carpet kept: 764 and
-828 false dice against 547 and 402 without it, same seeds), ``--where`` (no fewer dominoes kept, fewer over-exposed
-dice read); seventh session of 2026-12-05.
+828 false dice against 547 and 402 without it, same seeds; ``--things-for-spots``: 676 and 592), ``--where`` (no
+fewer dominoes kept, fewer over-exposed dice read); seventh session of 2026-12-05.
 Rendered scenes and mined candidates are cached under ``--cache`` (the same seeds give the same files).
 """
 
