@@ -62,12 +62,13 @@ class Sample:
         self.__dict__.update(state)
 
 
-def matches(box: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Which labelled boxes the centre of ``box`` falls in (grown by the scoring rule's ``GROW``)."""
+def matches(box: np.ndarray, labels: np.ndarray, grow: float = GROW) -> np.ndarray:
+    """Which labelled boxes the centre of ``box`` falls in (each grown by ``grow``: the scoring rule's ``GROW``
+    by default, 1 for the boxes as they are)."""
     if not len(labels):
         return np.zeros(0, bool)
     c = (box[:2] + box[2:]) / 2
-    half = (labels[:, 2:] - labels[:, :2]) / 2 * GROW
+    half = (labels[:, 2:] - labels[:, :2]) / 2 * grow
     mid = (labels[:, :2] + labels[:, 2:]) / 2
     return np.asarray(np.all(np.abs(mid - c) <= half, axis=1))
 

@@ -38,6 +38,7 @@ from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
+from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
 
 
@@ -109,18 +110,14 @@ def false_on(truth: list[Label], preds: list[Prediction], things: Things) -> lis
     """Per false die (a prediction ``match`` pairs with no label), the kind of the thing whose box holds its
     centre (the smallest, where boxes overlap), else ``ELSEWHERE``."""
     boxes, kinds = things
+    areas = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
     paired = {p for _, p in match(truth, preds)}
     out = []
     for i, p in enumerate(preds):
         if i in paired:
             continue
-        cx, cy = (p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2
-        inside = [
-            ((b[2] - b[0]) * (b[3] - b[1]), k)
-            for b, k in zip(boxes, kinds, strict=True)
-            if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]
-        ]
-        out.append(min(inside)[1] if inside else ELSEWHERE)
+        inside = np.flatnonzero(matches(np.asarray(p.box, np.float32), boxes, 1.0))
+        out.append(kinds[inside[np.argmin(areas[inside])]] if len(inside) else ELSEWHERE)
     return out
 
 

@@ -278,15 +278,7 @@ def proposals_on_things(samples: list[Sample], pools: Pools) -> list[tuple[int, 
     """The detector's proposals whose centre lies on a rendered thing that is not a die (``Sample.others``): a
     domino's half, a brick's studs, a button's holes, the parts of things the verifier keeps most often on
     cluttered tables (``loso.py``'s "false dice on")."""
-    out = []
-    for i, b in pools.proposals:
-        things = samples[i].others
-        if not len(things):
-            continue
-        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        if ((things[:, 0] <= cx) & (cx <= things[:, 2]) & (things[:, 1] <= cy) & (cy <= things[:, 3])).any():
-            out.append((i, b))
-    return out
+    return [(i, b) for i, b in pools.proposals if matches(b, samples[i].others, 1.0).any()]
 
 
 def off_die(s: Sample, rng: np.random.Generator) -> np.ndarray | None:
