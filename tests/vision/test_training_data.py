@@ -278,8 +278,8 @@ def test_samples_cached_before_a_field_was_added_load_with_its_default() -> None
     assert replace(loaded, set_name="y").set_name == "y"
 
 
-def test_veins_in_the_pips_colour_are_drawn_only_when_asked(monkeypatch) -> None:
-    """``wide.VEINS``: a share of rendered dice get thin veins as dark as their pips (the felt trays' neon dice,
+def test_veins_in_the_pips_colour_are_drawn_only_when_asked() -> None:
+    """``wide.Shares.veins``: a share of rendered dice get thin veins as dark as their pips (the felt trays' neon dice,
     whose veins a classifier counts as pips); at 0 every render stays as it was."""
     from dataclasses import replace
 
@@ -295,11 +295,9 @@ def test_veins_in_the_pips_colour_are_drawn_only_when_asked(monkeypatch) -> None
 
     assert dark(die) == 0 and dark(replace(die, veins=0.3)) > 10
     plain = wide.render_scene(700003)
-    monkeypatch.setattr(wide, "VEINS", 1.0)
-    veined = wide.render_scene(700003)
+    veined = wide.render_scene(700003, shares=wide.Shares(veins=1.0))
     assert np.array_equal(plain.boxes, veined.boxes) and not np.array_equal(plain.image, veined.image)
-    monkeypatch.setattr(wide, "VEINS", 0.0)
-    assert np.array_equal(wide.render_scene(700003).image, plain.image)
+    assert np.array_equal(wide.render_scene(700003, shares=wide.Shares(veins=0.0)).image, plain.image)
 
 
 def test_a_veined_dies_side_face_is_veined_too() -> None:

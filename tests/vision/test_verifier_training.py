@@ -165,8 +165,7 @@ def test_renders_with_more_blocks_of_touching_dice_are_cached_apart(
         return count
 
     plain, _ = scenes(tmp_path, 12, 950_000, wide.Backgrounds())
-    monkeypatch.setattr(wide, "BLOCKS", 1.0)
-    blocks, _ = scenes(tmp_path, 12, 950_000, wide.Backgrounds())
+    blocks, _ = scenes(tmp_path, 12, 950_000, wide.Backgrounds(), shares=wide.Shares(blocks=1.0))
     names = sorted(p.name for p in tmp_path.iterdir())
     assert len(names) == 2 and names[0].endswith("-blocks1.pkl") and names[0].replace("-blocks1", "") == names[1]
     assert rows_of_dice(blocks) > rows_of_dice(plain)

@@ -38,12 +38,12 @@ def wide_cache(
     it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``); with
     ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``); ``blocks`` and ``veins`` are
     ``wide``'s shares the runs set (``--wide-blocks``, ``--veins``)."""
-    wide.BLOCKS, wide.VEINS = blocks, veins
+    shares = wide.Shares(blocks=blocks, veins=veins)
     photos = split(root)[0] if by_image else fold(root, leave_out)["train"]
     backgrounds = wide.Backgrounds(painted_out(load(photos)))
-    path = scene_cache(cache, n, seed0, backgrounds)
+    path = scene_cache(cache, n, seed0, backgrounds, shares)
     if not path.exists():
-        scenes(cache, n, seed0, backgrounds, procs)
+        scenes(cache, n, seed0, backgrounds, procs, shares)
     return path
 
 

@@ -394,12 +394,10 @@ def main() -> None:
         samples = face_sized(samples, args.face_boxes)
     if args.wide:
         from tools.dicetrain.train_values import wide_samples
+        from tools.synth.wide import PLAIN, Shares
 
-        if args.wide_blocks is not None:
-            from tools.synth import wide
-
-            wide.BLOCKS = args.wide_blocks
-        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
+        shares = PLAIN if args.wide_blocks is None else Shares(blocks=args.wide_blocks)
+        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, shares)
     if args.paste:
         from tools.dicetrain.train_values import paste_samples
 

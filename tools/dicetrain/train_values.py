@@ -87,6 +87,7 @@ from torch import nn
 
 from companion.vision import learned
 from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces, split
+from tools.synth.wide import PLAIN, Shares
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
@@ -305,14 +306,15 @@ def batch(
     return torch.from_numpy(np.stack(xs)), torch.tensor(ys)
 
 
-def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list[Sample]:
+def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample], shares: Shares = PLAIN) -> list[Sample]:
     """``n`` appearance-wide scenes (``tools/synth/wide.py``) as samples of the pool "wide", their things that are
-    not dice as negatives; surfaces include the training photos with their dice painted out. Cached."""
+    not dice as negatives; surfaces include the training photos with their dice painted out; ``shares``:
+    ``wide.Shares``. Cached."""
     from tools.dicetrain.train_verifier import painted_out, scenes
     from tools.synth.wide import Backgrounds
 
     backgrounds = Backgrounds(painted_out([s for s in photos if s.set_name != "synthetic"]))
-    rendered_, _ = scenes(cache, n, seed0, backgrounds)
+    rendered_, _ = scenes(cache, n, seed0, backgrounds, shares=shares)
     return rendered_
 
 
@@ -440,11 +442,7 @@ def main() -> None:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
     if args.wide:
-        if args.veins:
-            from tools.synth import wide
-
-            wide.VEINS = args.veins
-        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples)
+        samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, Shares(veins=args.veins))
         if args.legible_only and (old := without_legibility(samples)):
             raise SystemExit(
                 f"--legible-only: {old} rendered scenes in {args.cache} were cached before dice were judged legible; "

@@ -39,6 +39,7 @@ import hashlib
 import pickle
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -50,7 +51,7 @@ from torch import nn
 from companion.vision import learned, verifier
 from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
 from tools.dicetrain.sets import fold
-from tools.synth.wide import Backgrounds, clutter_photo, render_scene
+from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
 
 def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
@@ -129,19 +130,18 @@ def mine(samples: list[Sample], hidden: list[np.ndarray], real: list[bool], thre
     return pools
 
 
-def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds) -> Path:
-    """The file ``scenes`` keeps these scenes in (named for the seeds, the surfaces and ``wide``'s shares)."""
-    from tools.synth import wide
-
-    discs = f"-discs{wide.DISCS:g}" if wide.DISCS else ""
-    blocks = f"-blocks{wide.BLOCKS:g}" if wide.BLOCKS != wide.DEFAULT_BLOCKS else ""
-    veins = f"-veins{wide.VEINS:g}" if wide.VEINS else ""
+def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds, shares: Shares = PLAIN) -> Path:
+    """The file ``scenes`` keeps these scenes in (named for the seeds, the surfaces and the shares other than
+    ``wide.PLAIN``'s)."""
+    discs = f"-discs{shares.discs:g}" if shares.discs else ""
+    blocks = f"-blocks{shares.blocks:g}" if shares.blocks != PLAIN.blocks else ""
+    veins = f"-veins{shares.veins:g}" if shares.veins else ""
     return cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}.pkl"
 
 
-def scene_sample(seed: int, backgrounds: Backgrounds) -> tuple[Sample, np.ndarray]:
+def scene_sample(seed: int, backgrounds: Backgrounds, shares: Shares = PLAIN) -> tuple[Sample, np.ndarray]:
     """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes."""
-    sc = render_scene(seed, backgrounds)
+    sc = render_scene(seed, backgrounds, shares=shares)
     keep = ~sc.hidden
     illegible = ~sc.legible[keep]
     sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things, illegible)
@@ -151,18 +151,18 @@ def scene_sample(seed: int, backgrounds: Backgrounds) -> tuple[Sample, np.ndarra
 _FORKED: Backgrounds | None = None  # the surfaces ``scenes``' worker processes render on (inherited by fork)
 
 
-def _forked_scene(seed: int) -> tuple[Sample, np.ndarray]:
+def _forked_scene(seed: int, shares: Shares) -> tuple[Sample, np.ndarray]:
     assert _FORKED is not None
-    return scene_sample(seed, _FORKED)
+    return scene_sample(seed, _FORKED, shares)
 
 
 def scenes(
-    cache: Path, n: int, seed0: int, backgrounds: Backgrounds, procs: int = 1
+    cache: Path, n: int, seed0: int, backgrounds: Backgrounds, procs: int = 1, shares: Shares = PLAIN
 ) -> tuple[list[Sample], list[np.ndarray]]:
     """``n`` rendered wide scenes as samples (things as ``others``) and their hidden dice, cached; rendered on
-    ``procs`` forked processes when over 1 (the same scenes: each is its seed's)."""
+    ``procs`` forked processes when over 1 (the same scenes: each is its seed's); ``shares``: ``wide.Shares``."""
     global _FORKED
-    path = scene_cache(cache, n, seed0, backgrounds)
+    path = scene_cache(cache, n, seed0, backgrounds, shares)
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]
@@ -173,12 +173,12 @@ def scenes(
 
         _FORKED = backgrounds
         with get_context("fork").Pool(procs) as pool:
-            done = pool.map(_forked_scene, range(seed0, seed0 + n), chunksize=25)
+            done = pool.map(partial(_forked_scene, shares=shares), range(seed0, seed0 + n), chunksize=25)
         _FORKED = None
         samples, hidden = [d[0] for d in done], [d[1] for d in done]
         print(f"  rendered {n} on {procs} processes ({time.time() - t0:.0f}s)", flush=True)
     for k in range(len(samples), n):
-        sample, hid = scene_sample(seed0 + k, backgrounds)
+        sample, hid = scene_sample(seed0 + k, backgrounds, shares)
         samples.append(sample)
         hidden.append(hid)
         if k % 100 == 0:
@@ -431,9 +431,7 @@ def main() -> None:
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
-    from tools.synth import wide
-
-    wide.DISCS = args.discs
+    shares = Shares(discs=args.discs)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -446,9 +444,10 @@ def main() -> None:
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
     cache = Path(args.cache) / (args.leave_out or "all")
     if args.no_photo_surfaces:  # one set of renders for every fold (nothing of a left-out set in it)
-        rendered, hidden_r = scenes(Path(args.cache) / "shared", args.scenes, args.scene_seed, Backgrounds())
+        scene_dir, backgrounds = Path(args.cache) / "shared", Backgrounds()
     else:
-        rendered, hidden_r = scenes(cache, args.scenes, args.scene_seed, Backgrounds(painted_out(photos)))
+        scene_dir, backgrounds = cache, Backgrounds(painted_out(photos))
+    rendered, hidden_r = scenes(scene_dir, args.scenes, args.scene_seed, backgrounds, shares=shares)
     composites = cluttered_photos(photos, args.clutter)
     samples = photos + composites + rendered
     real = [True] * (len(photos) + len(composites)) + [False] * len(rendered)

@@ -21,8 +21,8 @@ Only numpy and OpenCV; deterministic for a seed. Used by ``tools/dicetrain`` onl
 
 The parts are modules of their own: ``wide_surfaces`` (the tables), ``wide_things`` (what is not a die),
 ``wide_dice`` (faces and drawing a die) and ``wide_draw`` (the helpers they share). This module keeps the scene:
-picking each die's look (``random_die``, ``with_a_disc`` and its switch ``DISCS``), ``render_scene``, the light and
-camera, ``clutter_photo``; it re-exports every public name of the parts.
+picking each die's look (``random_die``, ``with_a_disc``, ``with_veins``; how often, ``Shares``), ``render_scene``, the
+light and camera, ``clutter_photo``; it re-exports every public name of the parts.
 """
 
 from __future__ import annotations
@@ -56,18 +56,17 @@ from tools.synth.wide_surfaces import (
 from tools.synth.wide_things import THINGS, Thing, draw_thing
 
 __all__ = [
-    "BLOCKS",
     "BODIES",
-    "DISCS",
     "GIMP_PATTERNS",
     "INKS",
     "LEGIBLE_CONTRAST",
     "MOTIFS",
+    "PLAIN",
     "SS",
     "SURFACES",
     "THINGS",
-    "VEINS",
     "Backgrounds",
+    "Shares",
     "Thing",
     "WideDie",
     "WideScene",
@@ -115,29 +114,39 @@ class WideScene:
 
 
 DEFAULT_BLOCKS = 0.12
-BLOCKS = DEFAULT_BLOCKS  # share of scenes with a block of touching dice in rows (train.py --wide-blocks)
-DISCS = 0.0  # share of dice whose pips sit on a printed disc of another colour (train_verifier --discs); 0 keeps
-# the renders of earlier runs as they were (the disc is drawn from its own generator, seeded by the die's look)
 
 
-VEINS = 0.0  # share of dice with thin veins in their pips' colour (train_values --veins); 0 keeps earlier renders
-# as they were (drawn from the die's own generator, like DISCS)
+@dataclass(frozen=True)
+class Shares:
+    """How often a render gets the looks some training runs ask for: ``blocks`` the share of scenes with a block of
+    touching dice in rows (``train.py --wide-blocks``), ``discs`` of dice whose pips sit on a printed disc of another
+    colour (``train_verifier --discs``), ``veins`` of dice with thin veins in their pips' colour (``train_values
+    --veins``). Passed down to every render (forked render workers get it with their work, not from a module
+    global). At 0, discs and veins keep the renders of earlier runs as they were: each is drawn from the die's own
+    generator, seeded by its look."""
+
+    blocks: float = DEFAULT_BLOCKS
+    discs: float = 0.0
+    veins: float = 0.0
 
 
-def with_veins(d: WideDie) -> WideDie:
-    """The die, maybe (``VEINS``) marbled with thin veins as dark (or light) as its pips, as the felt trays' neon dice
-    are: the kind whose veins a classifier counts as pips."""
+PLAIN = Shares()  # the shares of the renders every run used before the options existed
+
+
+def with_veins(d: WideDie, share: float) -> WideDie:
+    """The die, maybe (``share`` of dice) marbled with thin veins as dark (or light) as its pips, as the felt trays'
+    neon dice are: the kind whose veins a classifier counts as pips."""
     rng = np.random.default_rng(d.look_seed + 23)
-    if not VEINS or rng.random() >= VEINS:
+    if not share or rng.random() >= share:
         return d
     return replace(d, marble=None, veins=float(rng.uniform(0.12, 0.35)))
 
 
-def with_a_disc(d: WideDie) -> WideDie:
-    """The die, maybe (``DISCS``) with its pips printed on a big disc: dark with light pips or the other way, as on
-    dice whose face carries a coloured circle."""
+def with_a_disc(d: WideDie, share: float) -> WideDie:
+    """The die, maybe (``share`` of dice) with its pips printed on a big disc: dark with light pips or the other way,
+    as on dice whose face carries a coloured circle."""
     rng = np.random.default_rng(d.look_seed + 17)
-    if not DISCS or rng.random() >= DISCS:
+    if not share or rng.random() >= share:
         return d
     dark = rng.random() < 0.7
     disc = tuple(float(v) for v in (rng.uniform(0.02, 0.3, 3) if dark else rng.uniform(0.7, 0.98, 3)))
@@ -156,8 +165,14 @@ def with_a_disc(d: WideDie) -> WideDie:
     )
 
 
-def random_die(rng: np.random.Generator, centre: tuple[float, float], size: float, value: int | None = None) -> WideDie:
-    """A die of any look that makers sell."""
+def random_die(
+    rng: np.random.Generator,
+    centre: tuple[float, float],
+    size: float,
+    value: int | None = None,
+    shares: Shares = PLAIN,
+) -> WideDie:
+    """A die of any look that makers sell (discs and veins as often as ``shares`` say)."""
     i = _choice(rng, [b[2] for b in BODIES])
     body = tuple(float(np.clip(v * rng.uniform(0.8, 1.2), 0.005, 0.95)) for v in BODIES[i][1])
     light_body = _luma(body) > 0.25
@@ -197,8 +212,10 @@ def random_die(rng: np.random.Generator, centre: tuple[float, float], size: floa
                 if rng.random() < 0.25
                 else None,
                 look_seed=int(rng.integers(1 << 30)),
-            )
-        )
+            ),
+            shares.discs,
+        ),
+        shares.veins,
     )
 
 
@@ -225,8 +242,14 @@ def frame_and_table(
     return w, h, surface, np.ascontiguousarray(np.clip(scene, 0.0, 1.0), np.float32)
 
 
-def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[int, int] | None = None) -> WideScene:
-    """One appearance-wide scene (see the module docstring); ``size`` (w, h) or a random one of the usual frames."""
+def render_scene(
+    seed: int,
+    backgrounds: Backgrounds | None = None,
+    size: tuple[int, int] | None = None,
+    shares: Shares = PLAIN,
+) -> WideScene:
+    """One appearance-wide scene (see the module docstring); ``size`` (w, h) or a random one of the usual frames;
+    ``shares``: how often the looks only some runs ask for are drawn."""
     rng = np.random.default_rng(seed)
     w, h, surface, scene = frame_and_table(rng, backgrounds, size)
     # the shadows of this light: offset (share of size), softness (share), darkness
@@ -252,7 +275,7 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
     for t in things:
         draw_thing(scene, t, shadow)
     dice: list[WideDie] = []
-    if n_dice and rng.random() < BLOCKS:  # a block of touching dice in rows, as pushed together on a tray
+    if n_dice and rng.random() < shares.blocks:  # a block of touching dice in rows, as pushed together on a tray
         cols, rows = int(rng.integers(2, 4)), int(rng.integers(1, 4))
         gap = float(rng.uniform(1.0, 1.08)) * die_size
         turn = float(rng.uniform(0, 360))
@@ -264,7 +287,7 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
                 for j in range(rows):
                     u, v = (i - (cols - 1) / 2) * gap, (j - (rows - 1) / 2) * gap
                     c = (ox + u * ca - v * sa, oy + u * sa + v * ca)
-                    die = random_die(rng, c, die_size * float(rng.uniform(0.97, 1.03)))
+                    die = random_die(rng, c, die_size * float(rng.uniform(0.97, 1.03)), shares=shares)
                     dice.append(replace(die, angle=turn + float(rng.uniform(-4, 4))))
     for _ in range(max(0, n_dice - len(dice))):
         s = die_size * float(rng.uniform(0.85, 1.15))
@@ -293,7 +316,7 @@ def render_scene(seed: int, backgrounds: Backgrounds | None = None, size: tuple[
                 break
         else:
             continue
-        dice.append(random_die(rng, c, s))
+        dice.append(random_die(rng, c, s, shares=shares))
     corners = [draw_die(scene, d, shadow) for d in dice]
     boxes = [_box_of(cn, w, h) for cn in corners]
     # a die is hidden when a later die covers much of its face

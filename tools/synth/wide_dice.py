@@ -64,9 +64,9 @@ class WideDie:
     engraved: bool = False  # pips sunk into the face: a shaded rim
     side: tuple[int, float, float] | None = None  # a side face in view: value, depth (share of side), shade
     look_seed: int = 0
-    disc: tuple[float, float, float] | None = None  # a printed disc under the pips (its colour), see DISCS
+    disc: tuple[float, float, float] | None = None  # a printed disc under the pips (its colour), see wide.Shares
     disc_radius: float = 0.42  # its radius, share of the side
-    veins: float = 0.0  # thin veins in the pips' colour over the face (their width; 0: none), see wide.VEINS
+    veins: float = 0.0  # thin veins in the pips' colour over the face (their width; 0: none), see wide.Shares
 
 
 LEGIBLE_CONTRAST = 0.10  # least contrast of every pip against the face just around it in the finished photo
