@@ -2,20 +2,25 @@
 
 The detector proposes die-like spots and the face classifiers read each one, but both learned from two photo sets
 and plain renders: a round hole in a table, a dust speck, a button, a printed or woven pattern or a toy brick with
-studs can look like a sure die to them. The verifier (``models/dice_verifier.onnx``, a small CNN trained by
-``tools/dicetrain/train_verifier.py`` on hard negatives of every such kind and on dice of every look) sees each
-candidate with its surroundings, the box grown ``CONTEXT`` times into a ``CROP`` px square, and gives the
-probability that it is a die. A candidate under ``verify_threshold`` (a
+studs can look like a sure die to them. The verifier (``MODEL_PATHS``: two small CNNs, ``models/dice_verifier.onnx``
+and ``models/dice_verifier_2.onnx``, trained by ``tools/dicetrain/train_verifier.py`` by one command with another
+seed, on hard negatives of every such kind and on dice of every look) sees each candidate with its surroundings,
+the box grown ``CONTEXT`` times into a ``CROP`` px square, and gives the probability that it is a die: the mean of
+the two networks' (two runs of one recipe keep different things that are not dice on a table neither saw, and
+their mean keeps fewer of them than either at the same share of real dice; docs/dice-reader.md, "2026-12-05,
+eighth session"). A candidate under ``verify_threshold`` (a
 :class:`~companion.vision.reader_settings.ReaderSettings` field, as the verifier's other thresholds) is dropped,
 whatever its value confidence.
 
 The network runs as the other dice networks do (``learned.load_net``: onnxruntime, else OpenCV's ``dnn``).
-Should its file be missing (an install without it), nothing is dropped and one error is logged.
+Should a file be missing (an install without it), the other one decides alone; with neither, nothing is dropped;
+either way one error is logged.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -26,7 +31,11 @@ from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 log = logging.getLogger(__name__)
 
-MODEL_PATH = Path(__file__).parent / "models" / "dice_verifier.onnx"
+MODEL_PATHS = (
+    Path(__file__).parent / "models" / "dice_verifier.onnx",
+    Path(__file__).parent / "models" / "dice_verifier_2.onnx",
+)
+MODEL_PATH = MODEL_PATHS[0]  # the first verifier (the training tools' default output)
 CROP = 48  # side of the square crop the verifier reads
 CONTEXT = 2.25  # the crop covers the candidate box grown this much (the die and what lies around it)
 _missing_logged: set[str] = set()
@@ -52,33 +61,50 @@ def crops(frame_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return out
 
 
+Models = Path | Sequence[Path] | None  # one verifier's file, several (their mean decides), or None: ``MODEL_PATHS``
+
+
+def model_files(path: Models = None) -> tuple[Path, ...]:
+    """The verifier files ``path`` names: ``MODEL_PATHS`` for None, one file, or each of a sequence."""
+    if path is None:
+        return MODEL_PATHS
+    return (path,) if isinstance(path, Path) else tuple(path)
+
+
 def die_probability(
-    frame_bgr: np.ndarray, boxes: np.ndarray, path: Path | None = None, settings: ReaderSettings = DEFAULT_SETTINGS
+    frame_bgr: np.ndarray, boxes: np.ndarray, path: Models = None, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> np.ndarray | None:
-    """Per box, the verifier's probability that it is a die's top face (``path``: another model file than
-    ``MODEL_PATH``; at most ``settings.crop_batch`` crops in one run); None when the model cannot be loaded (said
-    once in the log)."""
+    """Per box, the probability that it is a die's top face: the mean of the verifiers' (``path``: other model
+    files than ``MODEL_PATHS``, see ``model_files``; at most ``settings.crop_batch`` crops in one run). A file
+    that cannot be loaded is left out (said once in the log); None when none can be."""
     from companion.vision.learned import ModelLoadError, load_net, run_batched
 
-    try:
-        net = load_net(str(path or MODEL_PATH), True)
-    except (FileNotFoundError, ModelLoadError) as err:
-        if str(err) not in _missing_logged:
-            _missing_logged.add(str(err))
-            log.error("%s; dice are read without the verifier", err)
+    nets, failed = [], []
+    for file in model_files(path):
+        try:
+            nets.append(load_net(str(file), True))
+        except (FileNotFoundError, ModelLoadError) as err:
+            failed.append(str(err))
+    then = "the dice verifier goes on without this file" if nets else "dice are read without the verifier"
+    for said in failed:
+        if said not in _missing_logged:
+            _missing_logged.add(said)
+            log.error("%s; %s", said, then)
+    if not nets:
         return None
     if not len(boxes):
         return np.zeros(0, np.float32)
-    p = run_batched(net, crops(frame_bgr, boxes), settings.crop_batch)
-    return np.asarray(p[:, 1], np.float32)
+    c = crops(frame_bgr, boxes)
+    p = np.mean([run_batched(net, c, settings.crop_batch)[:, 1] for net in nets], axis=0)
+    return np.asarray(p, np.float32)
 
 
 def verify(
-    frame_bgr: np.ndarray, det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS, path: Path | None = None
+    frame_bgr: np.ndarray, det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS, path: Models = None
 ) -> Detections:
     """The dice the verifier takes for dice (probability at least ``settings.verify_threshold``), each with its
     probability in ``data["die"]`` and flagged when it is under ``verify_unsure``; all of them, as they were, when
-    the model is missing. (Whether to verify at all, ``settings.verify``, is the caller's to decide.)"""
+    no verifier can be loaded. (Whether to verify at all, ``settings.verify``, is the caller's to decide.)"""
     if not len(det):
         return det
     p = die_probability(frame_bgr, det.boxes, path, settings)
@@ -96,7 +122,7 @@ def at_the_frames_size(
     boxes: np.ndarray,
     p: np.ndarray,
     settings: ReaderSettings = DEFAULT_SETTINGS,
-    path: Path | None = None,
+    path: Models = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dice on one table are about the same size. A candidate the verifier rejects (under
     ``settings.verify_threshold``) whose box is far from the frame's typical die (a side under ``verify_odd[0]``

@@ -31,8 +31,10 @@ def dice(boxes: list[list[int]], conf: float = 0.9) -> Detections:
 
 
 def test_the_verifier_model_is_shipped_small_and_reads_crops_of_the_box_and_its_surroundings() -> None:
-    assert verifier.MODEL_PATH.is_file()
-    assert verifier.MODEL_PATH.stat().st_size < 1024 * 1024
+    assert len(verifier.MODEL_PATHS) == 2 and verifier.MODEL_PATHS[0] == verifier.MODEL_PATH
+    for path in verifier.MODEL_PATHS:
+        assert path.is_file()
+        assert path.stat().st_size < 1024 * 1024
     frame = np.zeros((200, 300, 3), np.uint8)
     frame[90:110, 140:160] = 255  # a 20 px white square
     crops = verifier.crops(frame, np.array([[140, 90, 160, 110]], np.float32))
@@ -65,6 +67,36 @@ def test_without_the_model_file_nothing_is_dropped_and_it_is_said_once(tmp_path,
         assert len(verifier.verify(np.zeros((30, 30, 3), np.uint8), det, path=missing)) == 1
     said = [r for r in caplog.records if "none.onnx" in r.getMessage()]
     assert len(said) == 1 and "without the verifier" in said[0].getMessage()
+
+
+def test_the_verifiers_mean_decides_and_a_missing_one_leaves_the_other_alone(monkeypatch, tmp_path, caplog) -> None:
+    """Two runs of one recipe keep different things that are not dice; their mean probability decides. A verifier
+    file that cannot be loaded is left out (said once): the other decides alone."""
+    one, two, missing = tmp_path / "one.onnx", tmp_path / "two.onnx", tmp_path / "gone.onnx"
+    one.write_bytes(b"x")
+    two.write_bytes(b"x")
+    nets = {str(one): Stand([0.9, 0.7, 0.2]), str(two): Stand([0.8, 0.2, 0.3])}
+
+    def load_net(path: str, *args: object, **kwargs: object) -> Stand:
+        if path not in nets:
+            raise FileNotFoundError(f"dice model {path} is missing")
+        return nets[path]
+
+    monkeypatch.setattr(learned, "load_net", load_net)
+    det = dice([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], conf=0.99)
+    frame = np.zeros((50, 120, 3), np.uint8)
+    p = verifier.die_probability(frame, det.boxes, (one, two))
+    assert p is not None and p.tolist() == pytest.approx([0.85, 0.45, 0.25])
+    kept = verifier.verify(frame, det, path=(one, two))  # 0.5: the second box goes, though the first network kept it
+    assert kept.boxes[:, 0].tolist() == [0] and kept.data["die"].tolist() == pytest.approx([0.85])
+    with caplog.at_level(logging.ERROR):
+        for _ in range(2):
+            alone = verifier.verify(frame, det, path=(one, missing))
+            assert alone.boxes[:, 0].tolist() == [0, 40]
+            assert alone.data["die"].tolist() == pytest.approx([0.9, 0.7])
+    said = [r.getMessage() for r in caplog.records if "gone.onnx" in r.getMessage()]
+    assert len(said) == 1 and "goes on without this file" in said[0]
+    assert verifier.model_files(None) == verifier.MODEL_PATHS and verifier.model_files(one) == (one,)
 
 
 def test_the_reader_runs_the_verifier_before_one_per_die(monkeypatch) -> None:

@@ -2,9 +2,10 @@
 
 For each fold (a development set left out, and ``all``: the shipped models, reported on every set's ``test``
 part) the reader is run on the fold's ``val`` images (the other sets' validation parts: for choosing thresholds)
-and ``report`` images (the left-out set: never used to choose anything), with that fold's verifier
-(``--models DIR``: ``DIR/<set>/dice_verifier.onnx``, ``DIR/all/dice_verifier.onnx``; trained by
-``train_verifier.py --leave-out``) at each of ``--thresholds``, and without a verifier. Parts are by sequence
+and ``report`` images (the left-out set: never used to choose anything), with that fold's verifiers
+(``--models DIR``: every ``DIR/<set>/dice_verifier*.onnx``, ``DIR/all/dice_verifier*.onnx``, their mean deciding as
+in the reader, ``verifier.MODEL_PATHS``; trained by ``train_verifier.py --leave-out``) at each of
+``--thresholds``, and without a verifier. Parts are by sequence
 (``sets.py``). ``--corrections FILE`` also scores against the labels as corrected there (``corrections.py``).
 
 The detector and the face classifiers are the shipped ones unless ``--fold-models DIR`` holds a fold's own
@@ -156,7 +157,7 @@ def with_changes(settings: ReaderSettings, changes: list[str]) -> ReaderSettings
 def score(
     paths: list[Path],
     thresholds: list[float | None],
-    model: Path | None,
+    model: tuple[Path, ...] | None,
     corrections: dict[str, dict[int, int | None]] | None = None,
     clutter: bool = False,
     settings: ReaderSettings = DEFAULT_SETTINGS,
@@ -190,7 +191,7 @@ RENDER_SEED = 8_000_000  # validation renders: seeds far from every training run
 def score_renders(
     n: int,
     thresholds: list[float | None],
-    model: Path | None,
+    model: tuple[Path, ...] | None,
     seed0: int = RENDER_SEED,
     settings: ReaderSettings = DEFAULT_SETTINGS,
 ) -> dict[str, Scored]:
@@ -306,10 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         parts = fold(args.root, leave_out, args.sets.split(","))
         model = None
         if args.models:
-            model = Path(args.models) / name / "dice_verifier.onnx"
-            if not model.is_file():
-                print(f"{name}: no verifier at {model}; scored without one", file=sys.stderr)
-                model = None
+            model = tuple(sorted((Path(args.models) / name).glob("dice_verifier*.onnx"))) or None
+            if model is None:
+                print(f"{name}: no verifier in {Path(args.models) / name}; scored without one", file=sys.stderr)
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
                 scored = score_renders(args.renders, thresholds if model else [None], model, settings=settings)

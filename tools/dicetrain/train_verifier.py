@@ -16,11 +16,15 @@ Data (``--root`` holds the development sets; ``--leave-out SET`` trains a leave-
 Boxes are jittered as the detector's are (size 0.6-1.3x, centre up to 0.15 of a side), crops turned any angle
 and mirrored, with the colour changes of ``data.colour_changes``.
 
-Offline only; needs PyTorch (CPU) and ``onnx``. The shipped verifier, from the repository root (2-core machine,
-25 min; its ``--seed`` was not recorded, so another run gives a close, not an identical, model):
+Offline only; needs PyTorch (CPU) and ``onnx``. The shipped verifiers, from the repository root (2-core machine,
+25 min each; the first one's ``--seed`` was not recorded, so another run gives a close, not an identical, model;
+the second is the same command with ``--seed 5``, and the reader takes the mean of the two, ``verifier.MODEL_PATHS``):
     .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --scenes 1500 --scene-seed 710000 \
         --minutes 25 --threads 1 --out companion/vision/models/dice_verifier.onnx
-The leave-one-set-out folds of ``loso.py`` (no photo surfaces, so nothing of the left-out set is in the renders):
+    .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --scenes 1500 --scene-seed 710000 \
+        --minutes 25 --threads 1 --seed 5 --out companion/vision/models/dice_verifier_2.onnx
+The leave-one-set-out folds of ``loso.py`` (no photo surfaces, so nothing of the left-out set is in the renders;
+again with ``--seed 4 --out /tmp/f/grey-mixed/dice_verifier_2.onnx`` for the second of the pair):
     .venv/bin/python -m tools.dicetrain.train_verifier ../shared/dice --leave-out grey-mixed --no-photo-surfaces \
         --scenes 1000 --scene-seed 720000 --minutes 12 --threads 1 --seed 3 --out /tmp/f/grey-mixed/dice_verifier.onnx
 Tried and not shipped (docs/dice-reader.md): ``--clutter 2`` (more aggressive on real dice), crops at the frame's
