@@ -87,7 +87,7 @@ from torch import nn
 
 from companion.vision import learned
 from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces, split
-from tools.synth.wide import PLAIN, Shares
+from tools.synth.wide import PLAIN, Backgrounds, Shares
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
 SHIPPED: Geometry = (learned.CROP, learned.CROP_CONTEXT)
@@ -311,7 +311,6 @@ def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample], shares: 
     not dice as negatives; surfaces include the training photos with their dice painted out; ``shares``:
     ``wide.Shares``. Cached."""
     from tools.dicetrain.train_verifier import painted_out, scenes
-    from tools.synth.wide import Backgrounds
 
     backgrounds = Backgrounds(painted_out([s for s in photos if s.set_name != "synthetic"]))
     rendered_, _ = scenes(cache, n, seed0, backgrounds, shares=shares)
@@ -326,7 +325,6 @@ def paste_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list
 
     from tools.dicetrain.train_verifier import painted_out
     from tools.synth.composite import compose, cut_dice, cut_key
-    from tools.synth.wide import Backgrounds
 
     real = [s for s in photos if s.set_name not in ("synthetic", "wide", "paste")]
     path = cache / f"paste-{n}-{seed0}-{cut_key([s.path for s in real])}.pkl"
