@@ -111,6 +111,7 @@ class WideScene:
     thing_kinds: list[str] = field(default_factory=list)
     surface: str = ""
     legible: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    dice: list[WideDie] = field(default_factory=list)  # each box's die as drawn (its look)
 
 
 DEFAULT_BLOCKS = 0.12
@@ -343,6 +344,7 @@ def render_scene(
         thing_kinds=[t.kind for t in things],
         surface=surface,
         legible=np.array([pip_contrast(scene, d) >= LEGIBLE_CONTRAST for d in dice], bool),
+        dice=dice,
     )
 
 
