@@ -70,6 +70,17 @@ appearance-wide renders, ``--parts --leave-out felt-trays ... --seed 64 --minute
 with them on ``data.split`` (grey-mixed unseen), the colour-cast run's commands with ``--wide 1500 --wide-seed
 700000 --seed 214`` / ``216`` (renders by ``caches.py --by-image --wide-blocks 0.12``); and the fold's classifier
 with ``--veins 0.3`` too (renders by ``caches.py --leave-out felt-trays --wide-blocks 0.12 --veins 0.3``).
+Tried 2026-12-06, not shipped (docs/dice-reader.md, "ninth session"): the shipped pair 30 min more with the
+appearance-wide renders (*W*; one thread each, both at once), as the reader's pair and as its second opinion:
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 30 --threads 1 --synthetic 600 \
+        --kinds 300 [--stitched 300] --seed 514 [516] --lr 0.0007 --exposure 0.15 --casts 0.25 --wide 1500 \
+        --wide-seed 700000 --cache /tmp/dice_verifier/all \
+        --init-onnx companion/vision/models/dice_faces[_stitched].onnx --out /tmp/s22/W/dice_faces[_stitched].onnx
+and the layout pair 25 min more with them (*LW*, as the second opinion):
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --minutes 25 --threads 1 --synthetic 600 \
+        --kinds 300 [--stitched 300] --styles 300 --seed 554 [556] --lr 0.0007 --exposure 0.15 --casts 0.25 \
+        --wide 1500 --wide-seed 700000 --cache /tmp/dice_verifier/all \
+        --init-onnx companion/vision/models/dice_faces_layouts[_stitched].onnx --out /tmp/s22/LW/...
 """
 
 from __future__ import annotations
