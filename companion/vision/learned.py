@@ -124,6 +124,7 @@ __all__ = [
     "prepare",
     "read_candidates",
     "read_dice_learned",
+    "read_found",
     "reread_odd_sizes",
     "resized",
     "run_batched",
@@ -346,7 +347,12 @@ def read_candidates(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SE
     classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
     die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
     probability. The thresholds are ``settings``'."""
-    found = find_at_the_right_scale(frame_bgr, settings)
+    return read_found(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings)
+
+
+def read_found(frame_bgr: np.ndarray, found: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+    """``read_candidates`` from the detector's finds ``found`` (``find_at_the_right_scale``'s): the face
+    classifiers' reading of each, the spots they call no die dropped."""
     if not len(found):
         return found
     die_threshold = settings.die_threshold

@@ -22,7 +22,7 @@ from companion.vision.dataset import predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.scoring import Label, Prediction, match
-from tools.dicetrain.loso import RENDER_SEED
+from tools.dicetrain.loso import RENDER_SEED, render_labels
 from tools.synth.wide import WideScene, render_scene
 from tools.synth.wide_dice import BODIES, INKS, WideDie
 
@@ -58,11 +58,10 @@ def nearest(colour: Sequence[float], palette: Sequence[tuple[str, tuple[float, f
 
 
 def size_group(side: float) -> str:
-    lows = (0, *SIZES)
-    for lo, hi in zip(lows, (*SIZES, None), strict=True):
-        if hi is None or side < hi:
-            return f"{lo}-{hi} px" if hi is not None else f"{lo}+ px"
-    raise AssertionError("unreachable")
+    """The size group (``SIZES``' bounds) of a die ``side`` px across."""
+    lo = max(b for b in (0, *SIZES) if b <= side)
+    hi = next((b for b in SIZES if b > side), None)
+    return f"{lo}+ px" if hi is None else f"{lo}-{hi} px"
 
 
 def look_of(d: WideDie, legible: bool, surface: str) -> dict[str, str]:
@@ -83,9 +82,9 @@ def look_of(d: WideDie, legible: bool, surface: str) -> dict[str, str]:
 def read_scene(sc: WideScene, settings: ReaderSettings = DEFAULT_SETTINGS) -> list[tuple[dict[str, str], str]]:
     """Each visible die of a render: its groups and its outcome (``outcomes``) by the reader at ``settings``."""
     visible = np.flatnonzero(~sc.hidden)
-    truth = [Label(int(sc.values[i]), tuple(float(x) for x in sc.boxes[i])) for i in visible]  # type: ignore[misc]
+    truth = render_labels(sc)
     found = learned.find_at_the_right_scale(sc.image, settings)
-    read = learned.read_candidates(sc.image, settings)
+    read = learned.read_found(sc.image, found, settings)
     kept = verifier.verify(sc.image, read, settings) if settings.verify and len(read) else read
     final = predictions(learned.last_steps(kept, settings))
     got = outcomes(truth, [as_found(found), as_found(read), as_found(kept)], final)

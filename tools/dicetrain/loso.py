@@ -30,7 +30,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
 from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
+
+if TYPE_CHECKING:
+    from tools.synth.wide import WideScene
 
 
 def labels(path: Path, w: int, h: int, corrections: dict[str, dict[int, int | None]] | None = None) -> list[Label]:
@@ -185,6 +188,14 @@ def score(
     return out
 
 
+def render_labels(sc: WideScene) -> list[Label]:
+    """A render's labels: its dice not mostly covered by another (``WideScene.hidden``), in box order."""
+    return [
+        Label(int(v), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+        for b, v in zip(sc.boxes[~sc.hidden], sc.values[~sc.hidden], strict=True)
+    ]
+
+
 RENDER_SEED = 8_000_000  # validation renders: seeds far from every training run's
 
 
@@ -198,16 +209,12 @@ def score_renders(
     """The same on ``n`` appearance-wide renders (``tools/synth/wide.py``, plain surfaces only, no photos: the
     holes, specks, coins, buttons, bricks and prints the development photos lack). A mostly covered die is no
     label, and a reading on one is not counted as false."""
-    from companion.vision.scoring import Label
     from tools.synth.wide import render_scene
 
     out: dict[str, Scored] = {}
     for k in range(n):
         sc = render_scene(seed0 + k)
-        truth = [
-            Label(int(v), tuple(float(x) for x in b))
-            for b, v in zip(sc.boxes[~sc.hidden], sc.values[~sc.hidden], strict=True)
-        ]
+        truth = render_labels(sc)
         hidden = sc.boxes[sc.hidden]
         cands = learned.read_candidates(sc.image, settings)
         if len(cands) and len(hidden):
