@@ -63,6 +63,16 @@ def test_a_left_out_set_is_reported_whole_and_never_trained_or_chosen_on(tmp_pat
     assert {p.parent.parent.name for p in shipped["train"]} == {"felt-trays", "angled-webcam", "grey-mixed"}
 
 
+def test_a_training_part_can_spare_the_held_out_photos(tmp_path) -> None:
+    fake_set(tmp_path, "angled-webcam", [f"train_dice_{n}" for n in range(80)])
+    fake_set(tmp_path, "grey-mixed", [f"{n:05d}" for n in range(30)])
+    whole = sets.fold(tmp_path, None)["train"]
+    spare = [*whole[::3], tmp_path / "angled-webcam" / "images" / "not_there.jpg"]
+    kept = sets.training_part(tmp_path, None, spare)
+    assert kept == [p for p in whole if p not in whole[::3]]
+    assert sets.training_part(tmp_path, None) == whole
+
+
 @needs_sets
 def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
     for name in sets.ALL_SETS:

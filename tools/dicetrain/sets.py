@@ -161,3 +161,11 @@ def fold(root: str | Path, leave_out: str | None, sets: Iterable[str] = ALL_SETS
             if leave_out is None:
                 out["report"] += p["test"]
     return out
+
+
+def training_part(root: str | Path, leave_out: str | None, spare: Iterable[Path] = ()) -> list[Path]:
+    """``fold(root, leave_out)["train"]`` without the images in ``spare`` (the ``heldout.txt`` photos, with
+    ``--spare-held-out``: the shipped detector and classifiers never saw them, so a model trained without them
+    can be compared with the shipped ones on photos neither saw)."""
+    spared = {Path(p).resolve() for p in spare}
+    return [p for p in fold(root, leave_out)["train"] if p.resolve() not in spared]

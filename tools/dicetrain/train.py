@@ -349,6 +349,11 @@ def main() -> None:
         help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
     )
     ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
+    ap.add_argument(
+        "--spare-held-out",
+        action="store_true",
+        help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
+    )
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument(
@@ -382,9 +387,13 @@ def main() -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     if args.parts:
-        from tools.dicetrain.sets import fold
+        from tools.dicetrain.heldout_eval import held_out
+        from tools.dicetrain.sets import training_part
 
-        train_paths = fold(args.root, args.leave_out)["train"]
+        spare = held_out(Path(args.root)) if args.spare_held_out else []
+        train_paths = training_part(args.root, args.leave_out, spare)
+        if spare:
+            print(f"{len(train_paths)} training photos (the held-out photos spared)", flush=True)
     else:
         train_paths, _ = split(args.root)
     samples = load(train_paths)
