@@ -79,6 +79,17 @@ and the felt-trays fold's detector 20 min more with and without 1,500 composites
         --wide-seed 700000 [--paste 1500] --cache /tmp/dice_verifier/all \
         --mix felt,webcam,felt,synth,grey,wide,wide[,paste,paste] --minutes 20 --threads 1 --seed 9 --lr 0.0015 \
         --warmup 50 --work /tmp/s14/Bw --out /tmp/s14/B/felt-trays/dice_centernet.onnx
+Tried 2026-12-06, not shipped (docs/dice-reader.md, "tenth session"; compared with the shipped reader on photos
+neither saw by ``tools/dicetrain/unseen.py``): *D*, from the shipped detector on all three sets' ``train`` parts
+without ``heldout.txt``'s photos, and *E*, 20 min more from it with the appearance-wide renders:
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --spare-held-out --init-onnx \
+        companion/vision/models/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --minutes 35 --threads 1 \
+        --seed 31 --lr 0.001 --warmup 50 --work /tmp/s23/D/work --out /tmp/s23/D/dice_centernet.onnx
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --spare-held-out --init-onnx \
+        /tmp/s23/D/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 \
+        --wide-blocks 0.5 --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,grey,webcam,wide \
+        --minutes 20 --threads 2 --seed 43 --lr 0.0007 --warmup 50 --work /tmp/s23/E/work \
+        --out /tmp/s23/E/dice_centernet.onnx
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 

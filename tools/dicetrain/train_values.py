@@ -81,6 +81,12 @@ and the layout pair 25 min more with them (*LW*, as the second opinion):
         --kinds 300 [--stitched 300] --styles 300 --seed 554 [556] --lr 0.0007 --exposure 0.15 --casts 0.25 \
         --wide 1500 --wide-seed 700000 --cache /tmp/dice_verifier/all \
         --init-onnx companion/vision/models/dice_faces_layouts[_stitched].onnx --out /tmp/s22/LW/...
+and the shipped pair 15 min more each on all three sets' ``train`` parts without ``heldout.txt``'s photos (*C*,
+compared on photos neither saw by ``tools/dicetrain/unseen.py``; docs/dice-reader.md, "tenth session"):
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --parts --spare-held-out --minutes 15 \
+        --threads 1 --synthetic 600 --kinds 300 [--stitched 300] --seed 34 [36] --lr 0.0007 --exposure 0.15 \
+        --casts 0.25 --cache /tmp/dice_verifier/all --init-onnx companion/vision/models/dice_faces[_stitched].onnx \
+        --out /tmp/s23/C/dice_faces[_stitched].onnx
 """
 
 from __future__ import annotations
