@@ -90,6 +90,8 @@ without ``heldout.txt``'s photos, and *E*, 20 min more from it with the appearan
         --wide-blocks 0.5 --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,grey,webcam,wide \
         --minutes 20 --threads 2 --seed 43 --lr 0.0007 --warmup 50 --work /tmp/s23/E/work \
         --out /tmp/s23/E/dice_centernet.onnx
+and *F*, the photos' parts and the renders in one run from the shipped detector (``--minutes 32 --threads 1 --seed
+53 --lr 0.001 --work /tmp/s23/F/work``, ``--init-onnx companion/vision/models/dice_centernet.onnx``, *E*'s data).
 Writes ``companion/vision/models/dice_centernet.onnx`` (and a ``.pt`` checkpoint under ``--work``).
 """
 
