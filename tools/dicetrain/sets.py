@@ -19,6 +19,7 @@ How sequences are found:
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import random
 import re
@@ -169,3 +170,35 @@ def training_part(root: str | Path, leave_out: str | None, spare: Iterable[Path]
     can be compared with the shipped ones on photos neither saw)."""
     spared = {Path(p).resolve() for p in spare}
     return [p for p in fold(root, leave_out)["train"] if p.resolve() not in spared]
+
+
+def add_part_options(ap: argparse.ArgumentParser) -> None:
+    """The training scripts' choice of photos: ``--parts``, ``--leave-out``, ``--spare-held-out`` (see
+    ``training_photos``)."""
+    ap.add_argument(
+        "--parts",
+        action="store_true",
+        help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
+    )
+    ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
+    ap.add_argument(
+        "--spare-held-out",
+        action="store_true",
+        help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
+    )
+
+
+def training_photos(root: str | Path, args: argparse.Namespace) -> list[Path]:
+    """The photos a training script trains on, as ``add_part_options``' options say: ``data.split``'s training
+    photos, or with ``--parts`` the ``train`` parts (``training_part``), less a left-out set and, with
+    ``--spare-held-out``, ``heldout.txt``'s photos."""
+    from tools.dicetrain.data import split
+    from tools.dicetrain.heldout_eval import held_out
+
+    if not args.parts:
+        return split(root)[0]
+    spare = held_out(Path(root)) if args.spare_held_out else []
+    paths = training_part(root, args.leave_out, spare)
+    if spare:
+        print(f"{len(paths)} training photos (the held-out photos spared)", flush=True)
+    return paths

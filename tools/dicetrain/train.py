@@ -118,9 +118,9 @@ from tools.dicetrain.data import (
     load,
     rendered,
     side_face_boxes,
-    split,
     targets,
 )
+from tools.dicetrain.sets import add_part_options, training_photos
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -356,17 +356,7 @@ def main() -> None:
     ap.add_argument("--casts", type=float, default=0.0, help="share of views under a colour cast")
     ap.add_argument("--faint", type=int, default=0, help="also this many rendered scenes, half the dice faint pips")
     ap.add_argument("--init-onnx", default=None, help="start from this exported detector (batch norms frozen)")
-    ap.add_argument(
-        "--parts",
-        action="store_true",
-        help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
-    )
-    ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
-    ap.add_argument(
-        "--spare-held-out",
-        action="store_true",
-        help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
-    )
+    add_part_options(ap)
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument(
@@ -399,16 +389,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    if args.parts:
-        from tools.dicetrain.heldout_eval import held_out
-        from tools.dicetrain.sets import training_part
-
-        spare = held_out(Path(args.root)) if args.spare_held_out else []
-        train_paths = training_part(args.root, args.leave_out, spare)
-        if spare:
-            print(f"{len(train_paths)} training photos (the held-out photos spared)", flush=True)
-    else:
-        train_paths, _ = split(args.root)
+    train_paths = training_photos(args.root, args)
     samples = load(train_paths)
     if args.ignore_pip_ones:
         samples = ignore_pip_ones(samples)

@@ -103,7 +103,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces, split
+from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces
+from tools.dicetrain.sets import add_part_options, training_photos
 from tools.synth.wide import PLAIN, Backgrounds, Shares
 
 Geometry = tuple[int, float]  # crop side (px) and context (the die box grown this much): the reader's must match
@@ -410,17 +411,7 @@ def main() -> None:
     ap.add_argument(
         "--faint", type=int, default=0, help="also this many rendered scenes where half the pip dice have faint pips"
     )
-    ap.add_argument(
-        "--parts",
-        action="store_true",
-        help="train on the sequence-split train parts of every set (tools/dicetrain/sets.py) instead of data.split",
-    )
-    ap.add_argument("--leave-out", default=None, help="with --parts: a set left out (leave-one-set-out fold)")
-    ap.add_argument(
-        "--spare-held-out",
-        action="store_true",
-        help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
-    )
+    add_part_options(ap)
     ap.add_argument(
         "--wide",
         type=int,
@@ -454,16 +445,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    if args.parts:
-        from tools.dicetrain.heldout_eval import held_out
-        from tools.dicetrain.sets import training_part
-
-        spare = held_out(Path(args.root)) if args.spare_held_out else []
-        train_paths = training_part(args.root, args.leave_out, spare)
-        if spare:
-            print(f"{len(train_paths)} training photos (the held-out photos spared)", flush=True)
-    else:
-        train_paths, _ = split(args.root)
+    train_paths = training_photos(args.root, args)
     samples = load(train_paths)
     if args.wide:
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, Shares(veins=args.veins))
