@@ -32,8 +32,16 @@ def test_the_unseen_groups_hold_no_photo_either_reader_trained_on() -> None:
 
 def test_groups_are_summed_die_by_die() -> None:
     figures = {
-        "grey-mixed val": {"dice": 10, "accuracy": 70.0, "wrong": 1, "missed": 2, "false": 3, "unwarned": 1},
-        "grey-mixed test": {"dice": 30, "accuracy": 90.0, "wrong": 2, "missed": 1, "false": 1, "unwarned": 0},
+        "grey-mixed val": {"dice": 10, "right": 7, "accuracy": 70, "wrong": 1, "missed": 2, "false": 3, "unwarned": 1},
+        "grey-mixed test": {
+            "dice": 30,
+            "right": 27,
+            "accuracy": 90,
+            "wrong": 2,
+            "missed": 1,
+            "false": 1,
+            "unwarned": 0,
+        },
     }
     s = unseen.summed(figures, unseen.UNSEEN)
     assert s == {

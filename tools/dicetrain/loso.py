@@ -243,6 +243,7 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
         "unwarned_pct": None if unwarned is None else round(100 * unwarned / max(1, s.labelled), 2),
         "images": s.images,
         "dice": s.labelled,
+        "right": s.right,
         "accuracy": round(100 * s.accuracy, 2),
         "wrong": s.wrong,
         "missed": s.missed,

@@ -63,8 +63,8 @@ def summed(figures: dict[str, dict[str, Any]], names: tuple[str, ...]) -> dict[s
     """The groups ``names`` of ``figures`` counted together (dice, right, wrong, missed, false, unflagged)."""
     parts_here = [figures[n] for n in names if n in figures]
     dice = sum(f["dice"] for f in parts_here)
-    right = sum(round(f["accuracy"] * f["dice"] / 100) for f in parts_here)
-    total = {k: sum(f[k] for f in parts_here) for k in ("wrong", "missed", "false", "unwarned")}
+    total = {k: sum(f[k] for f in parts_here) for k in ("right", "wrong", "missed", "false", "unwarned")}
+    right = total.pop("right")
     return {
         "dice": dice,
         "right": right,
