@@ -1,4 +1,5 @@
-"""The learned reader's detector (``dice_centernet.onnx``, CenterNet-style): the frame scaled and normalised for
+"""The learned reader's detector (``dice_centernet.onnx`` and ``dice_centernet_2.onnx``, CenterNet-style, the
+mean of the two, ``load_detector``): the frame scaled and normalised for
 the network (``prepare``), run whole or in tiles, its heat-map peaks decoded into boxes (``decode``), the scale
 that suits the frame's dice (``second_look``), and the same die found twice kept once (``one_per_die``,
 ``add_missing``). See :mod:`companion.vision.learned` for how the reader uses it; its thresholds are a
@@ -6,17 +7,38 @@ that suits the frame's dice (``second_look``), and the same die found twice kept
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
 import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
-from companion.vision.networks import MODEL_PATH, Net, load_net
+from companion.vision.networks import MODEL_PATHS, MeanNet, Net, load_net
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big, overlapping by twice the margin
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
+
+log = logging.getLogger(__name__)
+_missing_logged: set[str] = set()
+
+
+def load_detector() -> Net:
+    """The detector: the mean of the networks of ``MODEL_PATHS`` (``MeanNet``; two since 2026-12-06: averaged,
+    they read more dice of kinds neither saw than either alone, docs/dice-reader.md). A file of the pair that is
+    missing is logged once and the other reads alone; with none there, ``load_net``'s ``FileNotFoundError`` (the
+    classical reader then stands in, ``pipeline.read_faces_learned``)."""
+    paths = [Path(path) for path in MODEL_PATHS]
+    there = [path for path in paths if path.is_file()]
+    for path in paths:
+        if there and path not in there and str(path) not in _missing_logged:
+            _missing_logged.add(str(path))
+            log.error("dice model %s is missing; the detector reads with %s alone", path, there[0].name)
+    nets = [load_net(str(path)) for path in there or paths[:1]]
+    return nets[0] if len(nets) == 1 else MeanNet(nets)
 
 
 def resized(frame_bgr: np.ndarray, long_side: int = DEFAULT_SETTINGS.long_side) -> tuple[np.ndarray, float]:
@@ -168,7 +190,7 @@ def find_dice(
     right. ``long_side``: the frame's longer side at the network's input (default ``settings.long_side``; an
     input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
     small, f = resized(frame_bgr, settings.long_side if long_side is None else long_side)
-    out = run_in_tiles(load_net(str(MODEL_PATH)), small)
+    out = run_in_tiles(load_detector(), small)
     det = decode(out, f, min_confidence, settings=settings)
     if len(det):
         h, w = frame_bgr.shape[:2]

@@ -57,6 +57,7 @@ from companion.vision.detector import (
     add_missing,
     decode,
     find_dice,
+    load_detector,
     one_per_die,
     oversized,
     prepare,
@@ -70,6 +71,8 @@ from companion.vision.detector import (
 from companion.vision.networks import (
     BACKENDS,
     MODEL_PATH,
+    MODEL_PATHS,
+    MeanNet,
     ModelLoadError,
     Net,
     OpenCvNet,
@@ -89,6 +92,7 @@ __all__ = [
     "LAYOUT_PATHS",
     "MEAN",
     "MODEL_PATH",
+    "MODEL_PATHS",
     "MULTIPLE",
     "SCALE",
     "SHRINK_FIRST",
@@ -96,6 +100,7 @@ __all__ = [
     "TILE",
     "TILE_MARGIN",
     "VIEWS",
+    "MeanNet",
     "ModelLoadError",
     "Net",
     "OpenCvNet",
@@ -112,6 +117,7 @@ __all__ = [
     "find_dice",
     "flag_small_dice",
     "last_steps",
+    "load_detector",
     "load_faces",
     "load_layout_faces",
     "load_net",
@@ -161,11 +167,11 @@ def load_layout_faces(runner: str | None = None) -> list[Net]:
 
 
 def warm_up() -> None:
-    """Load the detector and the face classifiers and run each once on a small input, so that the first frame
+    """Load the detector pair and the face classifiers and run each once on a small input, so that the first frame
     read is not slowed by the loading (~50 ms here, several times that on a Pi) or by the runtime's first-run
     set-up. The layout pair (``second_opinion``) stays loaded on first use: most frames never need it, and its two
     sessions cost ~10-15 MB of peak memory."""
-    load_net(str(MODEL_PATH)).run(to_blob(np.zeros((64, 64, 3), np.uint8)))
+    load_detector().run(to_blob(np.zeros((64, 64, 3), np.uint8)))
     blank = np.zeros((1, 3, CROP, CROP), np.float32)
     for net in load_faces():
         net.run(blank)
@@ -244,9 +250,17 @@ def find_at_the_right_scale(frame_bgr: np.ndarray, settings: ReaderSettings = DE
     and at the first look finds measuring under ``trust_small`` (a little over ``sweet[0]``) are looked at closer
     (felt dice tiled 3x3, 13 px at the first look, measured 28.5 px). With no sure find at all there, the weak
     finds' size says little (felt dice tiled 4x4, 7-12 px, measured 30-36 px): they are taken as at most
-    ``unsure_size`` (a look at least twice as close), and measured again there. All of these are ``settings``'."""
+    ``unsure_size`` (a look at least twice as close), and measured again there. The sizes are measured on peaks
+    down to ``measure_threshold`` (weaker than ``find_threshold`` since the detector pair: tiny dice are weak
+    finds), and what is handed on is the finds of at least ``find_threshold``. All of these are ``settings``'."""
     s = settings
-    weak, first_side = s.find_threshold, s.long_side
+    found = find_at_the_scale(frame_bgr, min(s.find_threshold, s.measure_threshold), s)
+    return found[found.confidences >= s.find_threshold] if len(found) else found
+
+
+def find_at_the_scale(frame_bgr: np.ndarray, weak: float, s: ReaderSettings) -> Detections:
+    """``find_at_the_right_scale``'s looks, every one down to peaks of ``weak``."""
+    first_side = s.long_side
     hw = frame_bgr.shape[:2]
     found = find_dice(frame_bgr, weak, first_side, s)
     side = second_look(found, hw, first_side, s)

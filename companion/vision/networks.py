@@ -16,7 +16,11 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-MODEL_PATH = Path(__file__).parent / "models" / "dice_centernet.onnx"
+MODELS = Path(__file__).parent / "models"
+# The detector is a pair since 2026-12-06: the mean of two networks' outputs (docs/dice-reader.md, "eleventh
+# session"); the first is the training tools' default output and starting point.
+MODEL_PATHS = (MODELS / "dice_centernet.onnx", MODELS / "dice_centernet_2.onnx")
+MODEL_PATH = MODEL_PATHS[0]
 
 
 class ModelLoadError(RuntimeError):
@@ -59,6 +63,20 @@ class OpenCvNet:
     def run(self, x: np.ndarray) -> np.ndarray:
         self.net.setInput(x)
         return np.asarray(self.net.forward(), dtype=np.float32)
+
+
+class MeanNet:
+    """Several networks with one input and output shape run as one: the mean of their outputs (the detector
+    pair: its heat maps, log sizes and offsets are each averaged)."""
+
+    def __init__(self, nets: list[Net]) -> None:
+        self.nets = nets
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        out = self.nets[0].run(x)
+        for net in self.nets[1:]:
+            out = out + net.run(x)
+        return np.asarray(out / len(self.nets), dtype=np.float32)
 
 
 BACKENDS = ("onnxruntime", "opencv")

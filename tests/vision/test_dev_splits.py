@@ -73,6 +73,16 @@ def test_a_training_part_can_spare_the_held_out_photos(tmp_path) -> None:
     assert sets.training_part(tmp_path, None) == whole
 
 
+def test_a_fold_without_models_of_its_own_reads_with_the_shipped_detectors_that_never_saw_its_set() -> None:
+    loso = pytest.importorskip("tools.dicetrain.loso")
+    pair = loso.learned.MODEL_PATHS  # the second trained on grey-mixed's train part too
+    assert loso.never_saw(pair, "grey-mixed") == pair[:1]
+    assert loso.never_saw(pair, "felt-trays") == pair  # both saw it: the fold needs models of its own
+    assert loso.never_saw(pair, None) == pair
+    other = (Path("/tmp/candidate/dice_centernet.onnx"),)  # not a shipped file: what it saw is not known here
+    assert loso.never_saw(other, "grey-mixed") == other
+
+
 @needs_sets
 def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
     for name in sets.ALL_SETS:

@@ -21,11 +21,57 @@ from tools.dicetrain.heldout_eval import view as light_view
 
 
 def test_model_files_are_shipped_and_small() -> None:
-    for path in (learned.MODEL_PATH, *learned.FACES_PATHS, *learned.LAYOUT_PATHS):
+    for path in (*learned.MODEL_PATHS, *learned.FACES_PATHS, *learned.LAYOUT_PATHS):
         assert path.is_file()
         assert path.stat().st_size < 3 * 1024 * 1024
     assert learned.load_net() is learned.load_net()  # loaded once
     assert all(a is b for a, b in zip(learned.load_faces(), learned.load_faces(), strict=True))
+
+
+class Constant:
+    """A stand-in network: the same output for every input."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        return np.full((1, 10, x.shape[2] // 4, x.shape[3] // 4), self.value, np.float32)
+
+
+def test_the_detector_pair_reads_as_the_mean_of_its_two_networks(monkeypatch) -> None:
+    from companion.vision import detector
+
+    assert len(detector.MODEL_PATHS) == 2 and detector.MODEL_PATHS[0] == learned.MODEL_PATH
+    pair = detector.load_detector()
+    assert isinstance(pair, networks.MeanNet) and len(pair.nets) == 2
+    blob = learned.to_blob(np.zeros((64, 96, 3), np.uint8))
+    a, b = (learned.load_net(str(p)).run(blob) for p in detector.MODEL_PATHS)
+    assert np.abs(a - b).max() > 0.01  # two different networks ...
+    assert np.allclose(pair.run(blob), (a + b) / 2, atol=1e-6)  # ... and the reader sees their mean
+    assert np.allclose(networks.MeanNet([Constant(0.2), Constant(0.6)]).run(blob), 0.4)
+    img = next(iter(labelled_set(SAMPLES / "felt-trays")))[1]
+    monkeypatch.setattr(detector, "MODEL_PATHS", detector.MODEL_PATHS[:1] * 2)  # one network twice: as it alone
+    twice = learned.find_dice(img)
+    monkeypatch.setattr(detector, "MODEL_PATHS", detector.MODEL_PATHS[:1])
+    alone = learned.find_dice(img)
+    assert twice.values.tolist() == alone.values.tolist() and np.array_equal(twice.boxes, alone.boxes)
+
+
+def test_a_missing_network_of_the_pair_leaves_the_other_to_read(monkeypatch, tmp_path, caplog) -> None:
+    from companion.vision import detector
+
+    first, _ = detector.MODEL_PATHS
+    monkeypatch.setattr(detector, "MODEL_PATHS", (first, tmp_path / "dice_centernet_2.onnx"))
+    monkeypatch.setattr(detector, "_missing_logged", set())
+    img = next(iter(labelled_set(SAMPLES / "felt-trays")))[1]
+    with caplog.at_level("ERROR"):
+        det = learned.find_dice(img)
+        learned.find_dice(img)
+    assert caplog.text.count("dice_centernet_2.onnx is missing") == 1  # said once, and the dice are still read
+    assert detector.load_detector() is learned.load_net(str(first)) and len(det) > 3
+    monkeypatch.setattr(detector, "MODEL_PATHS", (tmp_path / "a.onnx", tmp_path / "b.onnx"))
+    with pytest.raises(FileNotFoundError):  # neither there: the classical reader stands in (test above)
+        detector.load_detector()
 
 
 def test_classifiers_vote_the_least_convinced_decides_if_it_is_a_die() -> None:
@@ -132,7 +178,7 @@ def test_face_classifier_gives_probabilities_per_box() -> None:
 
 
 def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monkeypatch) -> None:
-    found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.2, 0.4])
+    found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.25, 0.4])
     asked: list[float] = []
 
     def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
@@ -158,7 +204,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
 
     monkeypatch.setattr(learned, "classify_faces", classify)
     det = learned.read_dice_learned(np.zeros((40, 120, 3), np.uint8), ReaderSettings(verify=False))  # stand-ins
-    assert set(asked) == {SHIPPED.find_threshold}
+    assert set(asked) == {SHIPPED.measure_threshold}  # the frame's dice sized by weak peaks too
     assert seconds == [1]  # only the spot ruled out, found at 0.4 (>= the detector's own 0.3), was asked again
     assert det.values.tolist() == [5, 2] and det.faces == [5, 2]
     assert det.confidences.tolist() == pytest.approx([0.9, 0.35])
@@ -278,7 +324,7 @@ def test_warm_up_loads_the_networks_every_frame_needs_and_never_stops_a_reader(m
 
     learned.load_net.cache_clear()
     learned.warm_up()
-    assert learned.load_net.cache_info().currsize == 3  # the detector and the two classifiers (not the layout pair)
+    assert learned.load_net.cache_info().currsize == 4  # the detector pair and the classifier pair (not the layouts)
     before = learned.load_net.cache_info().misses
     learned.read_dice_learned(np.zeros((480, 640, 3), np.uint8))
     learned.load_faces()

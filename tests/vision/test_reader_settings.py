@@ -68,9 +68,23 @@ def test_the_detector_is_asked_at_the_settings_threshold_and_input_size(monkeypa
 
     monkeypatch.setattr(learned, "find_dice", find)
     learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8))
-    assert asked == [(DEFAULT_SETTINGS.find_threshold, 512), (DEFAULT_SETTINGS.find_threshold, 192)]
+    weak = DEFAULT_SETTINGS.measure_threshold  # the looks are sized by peaks this weak
+    assert asked == [(weak, 512), (weak, 192)] and weak < DEFAULT_SETTINGS.find_threshold
     asked.clear()
     learned.find_at_the_right_scale(
-        np.zeros((480, 640, 3), np.uint8), ReaderSettings(find_threshold=0.25, long_side=448, coarse_side=160)
+        np.zeros((480, 640, 3), np.uint8),
+        ReaderSettings(find_threshold=0.3, measure_threshold=0.1, long_side=448, coarse_side=160),
     )
-    assert asked == [(0.25, 448), (0.25, 160)]
+    assert asked == [(0.1, 448), (0.1, 160)]
+    asked.clear()
+    learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8), ReaderSettings(measure_threshold=0.3))
+    assert asked == [(DEFAULT_SETTINGS.find_threshold, 512), (DEFAULT_SETTINGS.find_threshold, 192)]  # the lower
+
+
+def test_finds_weaker_than_the_find_threshold_only_size_the_looks(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = DEFAULT_SETTINGS
+    weak = (s.measure_threshold + s.find_threshold) / 2
+    finds = Detections.from_lists([[100, 100, 140, 140], [300, 100, 340, 140]], [3, 5], [0.9, weak])
+    monkeypatch.setattr(learned, "find_dice", lambda frame, threshold, long_side, settings: finds)
+    kept = learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8))
+    assert kept.values.tolist() == [3]  # handed on: the finds of at least find_threshold

@@ -12,7 +12,8 @@ printed too, as ``seen`` (by the shipped models, not by the candidate). ``--clut
 rendered things put on each table (``loso.cluttered``).
 
 Usage, from the repository root (the verifier pair is always the shipped one):
-    .venv/bin/python -m tools.dicetrain.unseen ../shared/dice [--detector FILE] [--faces DIR] [--clutter] [--json]
+    .venv/bin/python -m tools.dicetrain.unseen ../shared/dice [--detector FILE [FILE]] [--faces DIR] [--clutter] \
+        [--set NAME=VALUE] [--json]
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any
 
 from companion.vision import learned
 from companion.vision.dataset import READ_PIXELS, labels_of
-from companion.vision.pipeline import read_dice
+from companion.vision.pipeline import VisionProfile, read_dice
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from hardware.imagefile import read_image
 from tools.dicetrain import loso
 from tools.dicetrain.heldout_eval import held_out
@@ -46,16 +48,18 @@ def groups(root: Path) -> dict[str, list[Path]]:
     return {k: [p for p in v if p.is_file()] for k, v in out.items()}
 
 
-def score(paths: list[Path], clutter: bool = False) -> dict[str, Any]:
-    """The reader's figures (``loso.figures``) on ``paths``; with ``clutter`` things put on every table first."""
+def score(paths: list[Path], clutter: bool = False, settings: ReaderSettings = DEFAULT_SETTINGS) -> dict[str, Any]:
+    """The reader's figures (``loso.figures``) on ``paths``, read with ``settings``; with ``clutter`` things put on
+    every table first."""
     out: dict[str, loso.Scored] = {}
+    profile = VisionProfile(learned=settings)
     for i, path in enumerate(paths):
         img = read_image(path, READ_PIXELS).pixels
         h, w = img.shape[:2]
         truth = labels_of(path.parent.parent, path, w, h)
         if clutter:
             img, _ = loso.cluttered(img, truth, 1000 + i)
-        loso.tally(out, "part", truth, read_dice(img))
+        loso.tally(out, "part", truth, read_dice(img, profile))
     return loso.figures(out.get("part", loso.Scored()))
 
 
@@ -77,18 +81,24 @@ def summed(figures: dict[str, dict[str, Any]], names: tuple[str, ...]) -> dict[s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path, help="folder holding felt-trays/, angled-webcam/ and grey-mixed/")
-    ap.add_argument("--detector", default=None, help="another detector (ONNX) than the shipped one")
+    ap.add_argument(
+        "--detector", nargs="+", default=None, help="another detector (ONNX; several: their mean) than the shipped pair"
+    )
     ap.add_argument("--faces", default=None, help="a folder with other face classifiers (dice_faces*.onnx)")
     ap.add_argument("--clutter", action="store_true", help="rendered things put on every table")
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a reader setting changed (repeatable)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    settings = loso.with_changes(DEFAULT_SETTINGS, args.set)
     if args.detector:
-        loso.use_detector(Path(args.detector))
+        loso.use_detector(*map(Path, args.detector))
     if args.faces:
         learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
     figures: dict[str, dict[str, Any]] = {}
     for name, paths in groups(args.root).items():
-        figures[name] = score(paths, args.clutter)
+        figures[name] = score(paths, args.clutter, settings)
         if not args.json:
             f = figures[name]
             print(
