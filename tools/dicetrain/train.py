@@ -99,7 +99,8 @@ again (10,846 steps in 35 min, one thread, beside other runs), from the first de
         companion/vision/models/dice_centernet.onnx --synthetic 240 --close-ups 0.3 --minutes 35 --threads 1 \
         --seed 31 --lr 0.001 --warmup 50 --work /tmp/s24/D/work --out companion/vision/models/dice_centernet_2.onnx
 (alone it read as the shipped detector on the photos neither saw, 79.51 % against 79.41 %, with 49 false dice
-against 44; the pair 80.98 % with 43). It is timed, not counted in steps, so a rerun lands near these figures.
+against 44; the pair, finds from 0.225, 80.78 % with 41). It is timed, not counted in steps, so a rerun lands
+near these figures.
 Writes ``companion/vision/models/dice_centernet.onnx`` by default (and a ``.pt`` checkpoint under ``--work``).
 """
 
