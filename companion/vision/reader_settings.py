@@ -40,8 +40,9 @@ class ReaderSettings:
 
     # the face classifiers: which spots are dice, and which face is up
     find_threshold: float = 0.225  # the two-stage reader asks the detector for peaks this weak, then the
-    # classifiers decide (0.2 with the first detector alone; the pair's mean at 0.25 keeps no more false dice than
-    # it did on the val parts, with and without things on the tables: docs/dice-reader.md, eleventh session)
+    # classifiers decide (0.2 with the first detector alone; for the pair's mean the highest that passes every
+    # reader test, where the val parts keep about as many false dice as before: docs/dice-reader.md, eleventh
+    # session; at 0.25 the middle dice of a block of touching dice are lost)
     measure_threshold: float = 0.2  # ... and sizes the frame's dice by peaks this weak (find_at_the_right_scale:
     # tiny dice in a big frame are weak finds until a closer look, and their size decides that look)
     sure: float = 0.95  # a spot the first classifier calls a die and one face, each at least this sure, is not
