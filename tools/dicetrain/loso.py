@@ -275,6 +275,30 @@ def use_detector(*paths: Path) -> None:
     learned.MODEL_PATH = paths[0]
 
 
+def add_reader_options(ap: argparse.ArgumentParser) -> None:
+    """The options that change the reader being scored (this tool's and ``unseen.py``'s): ``--detector``,
+    ``--faces``, ``--set``; ``reader_from`` applies them."""
+    ap.add_argument(
+        "--detector", nargs="+", default=None, help="another detector (ONNX; several: their mean) than the shipped pair"
+    )
+    ap.add_argument(
+        "--faces", default=None, help="a folder with other face classifiers (dice_faces_stitched.onnx, dice_faces.onnx)"
+    )
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a reader setting changed (repeatable)"
+    )
+
+
+def reader_from(args: argparse.Namespace) -> ReaderSettings:
+    """Read with ``add_reader_options``' detector and face classifiers from now on; the settings every reading is
+    to be made with."""
+    if args.detector:
+        use_detector(*map(Path, args.detector))
+    if args.faces:
+        learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
+    return with_changes(DEFAULT_SETTINGS, args.set)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", help="folder holding the development sets")
@@ -284,12 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--parts", default="val,report", help="val, report, and val+clutter / report+clutter")
     ap.add_argument("--corrections", default=None, help="label corrections (JSON, see corrections.py)")
     ap.add_argument("--renders", type=int, default=0, help="also score this many validation renders per fold")
-    ap.add_argument(
-        "--detector", nargs="+", default=None, help="another detector (ONNX; several: their mean) than the shipped pair"
-    )
-    ap.add_argument(
-        "--faces", default=None, help="a folder with other face classifiers (dice_faces_stitched.onnx, dice_faces.onnx)"
-    )
+    add_reader_options(ap)
     ap.add_argument(
         "--fold-models",
         default=None,
@@ -301,17 +320,10 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(ALL_SETS),
         help="the development sets the parts come from (one set: that set's figures alone, its val and test parts)",
     )
-    ap.add_argument(
-        "--set", action="append", default=[], metavar="NAME=VALUE", help="a reader setting changed (repeatable)"
-    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    settings = with_changes(DEFAULT_SETTINGS, args.set)  # every reading is made with these
+    settings = reader_from(args)  # every reading is made with these
     thresholds: list[float | None] = [None if t == "none" else float(t) for t in args.thresholds.split(",")]
-    if args.detector:
-        use_detector(*map(Path, args.detector))
-    if args.faces:
-        learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
     corrections = None
     if args.corrections:
         from tools.dicetrain.corrections import load_corrections

@@ -23,7 +23,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.vision import learned
 from companion.vision.dataset import READ_PIXELS, labels_of
 from companion.vision.pipeline import VisionProfile, read_dice
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
@@ -81,21 +80,11 @@ def summed(figures: dict[str, dict[str, Any]], names: tuple[str, ...]) -> dict[s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path, help="folder holding felt-trays/, angled-webcam/ and grey-mixed/")
-    ap.add_argument(
-        "--detector", nargs="+", default=None, help="another detector (ONNX; several: their mean) than the shipped pair"
-    )
-    ap.add_argument("--faces", default=None, help="a folder with other face classifiers (dice_faces*.onnx)")
+    loso.add_reader_options(ap)
     ap.add_argument("--clutter", action="store_true", help="rendered things put on every table")
-    ap.add_argument(
-        "--set", action="append", default=[], metavar="NAME=VALUE", help="a reader setting changed (repeatable)"
-    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    settings = loso.with_changes(DEFAULT_SETTINGS, args.set)
-    if args.detector:
-        loso.use_detector(*map(Path, args.detector))
-    if args.faces:
-        learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
+    settings = loso.reader_from(args)
     figures: dict[str, dict[str, Any]] = {}
     for name, paths in groups(args.root).items():
         figures[name] = score(paths, args.clutter, settings)
