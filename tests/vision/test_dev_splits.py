@@ -83,6 +83,29 @@ def test_a_fold_without_models_of_its_own_reads_with_the_shipped_detectors_that_
     assert loso.never_saw(other, "grey-mixed") == other
 
 
+def test_flagging_is_counted_both_ways_mistakes_left_unflagged_and_right_dice_flagged() -> None:
+    """What flagging misses (a wrong value or a false die the player is not asked to check) and what it costs (a
+    right die the player is asked to check all the same), per reading."""
+    loso = pytest.importorskip("tools.dicetrain.loso")
+    from companion.vision.detections import Detections
+    from companion.vision.scoring import Label
+
+    truth = [Label(3, (0, 0, 20, 20)), Label(5, (40, 0, 60, 20)), Label(2, (80, 0, 100, 20))]
+    det = Detections.from_lists(
+        [[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20], [120, 0, 140, 20], [160, 0, 180, 20]],
+        [3, 5, 4, 6, 1],  # right and sure; right, flagged; wrong and sure; false, sure; false, read unsurely
+        [0.95, 0.95, 0.9, 0.9, loso.FLAG_BELOW - 0.1],
+        flagged=np.array([False, True, False, False, False]),
+    )
+    preds = loso.predictions(det)
+    assert loso.warnings(truth, det, preds) == (2, 1)  # the sure wrong 4 and the sure false 6; the flagged 5
+    assert loso.unwarned(truth, det, preds) == 2
+    scored: dict = {}
+    loso.tally(scored, "part", truth, det)
+    fig = loso.figures(scored["part"])
+    assert (fig["unwarned"], fig["asked"], fig["right"], fig["false"]) == (2, 1, 2, 2)
+
+
 @needs_sets
 def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
     for name in sets.ALL_SETS:

@@ -32,7 +32,16 @@ def test_the_unseen_groups_hold_no_photo_either_reader_trained_on() -> None:
 
 def test_groups_are_summed_die_by_die() -> None:
     figures = {
-        "grey-mixed val": {"dice": 10, "right": 7, "accuracy": 70, "wrong": 1, "missed": 2, "false": 3, "unwarned": 1},
+        "grey-mixed val": {
+            "dice": 10,
+            "right": 7,
+            "accuracy": 70,
+            "wrong": 1,
+            "missed": 2,
+            "false": 3,
+            "unwarned": 1,
+            "asked": 2,
+        },
         "grey-mixed test": {
             "dice": 30,
             "right": 27,
@@ -41,6 +50,7 @@ def test_groups_are_summed_die_by_die() -> None:
             "missed": 1,
             "false": 1,
             "unwarned": 0,
+            "asked": 5,
         },
     }
     s = unseen.summed(figures, unseen.UNSEEN)
@@ -52,6 +62,7 @@ def test_groups_are_summed_die_by_die() -> None:
         "missed": 3,
         "false": 4,
         "unwarned": 1,
+        "asked": 7,
         "false_pct": 10.0,
     }
 

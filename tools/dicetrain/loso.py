@@ -73,20 +73,29 @@ def unwarned(truth: list[Label], det: Detections, preds: list[Prediction]) -> in
     """The reading's mistakes the player is not warned of: dice read with a wrong value or where no die is, that
     are neither flagged by a stage (``det.flagged``) nor read under ``FLAG_BELOW``; ``preds`` is
     ``predictions(det)`` (its dice in the order of ``det``'s pip dice)."""
+    return warnings(truth, det, preds)[0]
+
+
+def warnings(truth: list[Label], det: Detections, preds: list[Prediction]) -> tuple[int, int]:
+    """The reading's mistakes the player is not warned of (``unwarned``) and its right dice the player is asked to
+    check all the same (flagged, or read under ``FLAG_BELOW``): what flagging more costs at the table."""
     pips = [i for i, k in enumerate(det.kinds) if k == "pips" and det.values[i]]
     warned = [bool(det.flagged[i]) or float(det.confidences[i]) < FLAG_BELOW for i in pips]
     pairs = dict((pi, li) for li, pi in match(truth, preds))
-    return sum(
-        1 for pi, p in enumerate(preds) if not warned[pi] and (pi not in pairs or truth[pairs[pi]].value != p.value)
+    right = [pi in pairs and truth[pairs[pi]].value == p.value for pi, p in enumerate(preds)]
+    return (
+        sum(1 for pi in range(len(preds)) if not warned[pi] and not right[pi]),
+        sum(1 for pi in range(len(preds)) if warned[pi] and right[pi]),
     )
 
 
 class Scored(list[ImageScore]):
-    """A part's image scores, how many of the reader's mistakes went unflagged over them and, where things that
-    are not dice were put on the tables, what the false dice lay on (``false_on``: a thing's kind, or
-    ``ELSEWHERE``)."""
+    """A part's image scores, how many of the reader's mistakes went unflagged over them and how many right dice
+    were flagged (``asked``), and, where things that are not dice were put on the tables, what the false dice lay
+    on (``false_on``: a thing's kind, or ``ELSEWHERE``)."""
 
     unwarned: int = 0
+    asked: int = 0
 
     def __init__(self) -> None:
         super().__init__()
@@ -105,7 +114,9 @@ def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections,
     preds = predictions(det)
     scored = out.setdefault(key, Scored())
     scored.append(score_image(truth, preds))
-    scored.unwarned += unwarned(truth, det, preds)
+    missed_warnings, asked = warnings(truth, det, preds)
+    scored.unwarned += missed_warnings
+    scored.asked += asked
     if things is not None:
         scored.false_on.update(false_on(truth, preds, things))
 
@@ -236,11 +247,13 @@ def score_renders(
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
     s = total(scores)
     unwarned = getattr(scores, "unwarned", None)
+    asked = getattr(scores, "asked", None)
     on: Counter[str] = getattr(scores, "false_on", Counter())
     return {
         "false_on": dict(on.most_common()),
         "unwarned": unwarned,
         "unwarned_pct": None if unwarned is None else round(100 * unwarned / max(1, s.labelled), 2),
+        "asked": asked,
         "images": s.images,
         "dice": s.labelled,
         "right": s.right,
@@ -363,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"{name:14} {part:6} verifier {key:14} {fig['images']:4} images {fig['dice']:5} dice "
                         f"{fig['accuracy']:6.2f}% right, {fig['wrong']:4} wrong, {fig['missed']:4} missed, "
                         f"{fig['false']:4} false ({fig['false_pct']:.2f}%), {fig['images_right']:5.1f}% images right, "
-                        f"{fig['unwarned']} mistakes unflagged ({fig['unwarned_pct']}%)",
+                        f"{fig['unwarned']} mistakes unflagged ({fig['unwarned_pct']}%), {fig['asked']} right flagged",
                         flush=True,
                     )
                     if fig["false_on"]:

@@ -63,10 +63,11 @@ def score(paths: list[Path], clutter: bool = False, settings: ReaderSettings = D
 
 
 def summed(figures: dict[str, dict[str, Any]], names: tuple[str, ...]) -> dict[str, Any]:
-    """The groups ``names`` of ``figures`` counted together (dice, right, wrong, missed, false, unflagged)."""
+    """The groups ``names`` of ``figures`` counted together (dice, right, wrong, missed, false, unflagged, right
+    dice flagged)."""
     parts_here = [figures[n] for n in names if n in figures]
     dice = sum(f["dice"] for f in parts_here)
-    total = {k: sum(f[k] for f in parts_here) for k in ("right", "wrong", "missed", "false", "unwarned")}
+    total = {k: sum(f[k] for f in parts_here) for k in ("right", "wrong", "missed", "false", "unwarned", "asked")}
     right = total.pop("right")
     return {
         "dice": dice,
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             f = figures[name]
             print(
                 f"{name:24s} {f['dice']:5d} dice  {f['accuracy']:6.2f}% right, {f['wrong']} wrong, {f['missed']} "
-                f"missed, {f['false']} false, {f['unwarned']} unflagged",
+                f"missed, {f['false']} false, {f['unwarned']} unflagged, {f['asked']} right flagged",
                 flush=True,
             )
     result = {"groups": figures, "unseen": summed(figures, UNSEEN), "seen": summed(figures, SEEN)}
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             s = result[key]
             print(
                 f"{key:24s} {s['dice']:5d} dice  {s['accuracy']:6.2f}% right, {s['wrong']} wrong, {s['missed']} "
-                f"missed, {s['false']} false ({s['false_pct']}%), {s['unwarned']} unflagged"
+                f"missed, {s['false']} false ({s['false_pct']}%), {s['unwarned']} unflagged, {s['asked']} right flagged"
             )
     return 0
 
