@@ -21,23 +21,25 @@ TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big,
 STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
+BIG_FRAME = 1.5  # a frame at least this many times the first look's input has finer detail to show (second_look)
 
 log = logging.getLogger(__name__)
 _missing_logged: set[str] = set()
 
 
-def load_detector() -> Net:
+def load_detector(first_only: bool = False) -> Net:
     """The detector: the mean of the networks of ``MODEL_PATHS`` (``MeanNet``; two since 2026-12-06: averaged,
     they read more dice of kinds neither saw than either alone, docs/dice-reader.md). A file of the pair that is
     missing is logged once and the other reads alone; with none there, ``load_net``'s ``FileNotFoundError`` (the
-    classical reader then stands in, ``pipeline.read_faces_learned``)."""
+    classical reader then stands in, ``pipeline.read_faces_learned``). ``first_only``: the first network there
+    alone (tiny dice in a big frame, ``learned.find_at_the_scale``)."""
     paths = [Path(path) for path in MODEL_PATHS]
     there = [path for path in paths if path.is_file()]
     for path in paths:
         if there and path not in there and str(path) not in _missing_logged:
             _missing_logged.add(str(path))
             log.error("dice model %s is missing; the detector reads with %s alone", path, there[0].name)
-    nets = [load_net(str(path)) for path in there or paths[:1]]
+    nets = [load_net(str(path)) for path in (there or paths)[: 1 if first_only else None]]
     return nets[0] if len(nets) == 1 else MeanNet(nets)
 
 
@@ -184,13 +186,15 @@ def find_dice(
     min_confidence: float | None = None,
     long_side: int | None = None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    first_only: bool = False,
 ) -> Detections:
     """The detector alone: every die-like spot in a BGR frame with its value guess and peak height (peaks of at
     least ``min_confidence``, default ``settings.min_confidence``); boxes in the frame's pixels, sorted left to
     right. ``long_side``: the frame's longer side at the network's input (default ``settings.long_side``; an
-    input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``)."""
+    input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``). ``first_only``: the pair's first
+    network alone (``load_detector``)."""
     small, f = resized(frame_bgr, settings.long_side if long_side is None else long_side)
-    out = run_in_tiles(load_detector(), small)
+    out = run_in_tiles(load_detector(first_only), small)
     det = decode(out, f, min_confidence, settings=settings)
     if len(det):
         h, w = frame_bgr.shape[:2]
@@ -236,7 +240,7 @@ def second_look(
     if size is None or settings.sweet[0] <= size <= settings.sweet[1]:
         return None
     side = scale_for(size, frame_hw, long_side, settings)
-    if side > long_side and max(frame_hw) < 1.5 * long_side:
+    if side > long_side and max(frame_hw) < BIG_FRAME * long_side:
         return None  # a frame hardly bigger than the first look's input has nothing finer to show
     return None if side == long_side else side
 

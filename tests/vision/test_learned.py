@@ -181,7 +181,9 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     found = Detections.from_lists([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], [3, 3, 3], [0.9, 0.25, 0.4])
     asked: list[float] = []
 
-    def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
+    def find(
+        frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings, first_only: bool = False
+    ) -> Detections:
         asked.append(threshold)
         return found
 
@@ -484,14 +486,21 @@ def test_second_look_only_when_the_dice_came_out_far_from_the_size_the_detector_
 def test_which_looks_are_taken(monkeypatch) -> None:
     """Which network input sizes the reader asks for, with stand-in finds: a usual frame one look; a close-up
     (nothing sure at first, big dice at the coarse look) a look at its scale; a big frame with only weak small
-    finds a closer look; a camera-sized frame with weak small finds nothing more (it has nothing finer)."""
+    finds a closer look; a camera-sized frame with weak small finds nothing more (it has nothing finer). A big
+    frame with nothing sure at the pair's first look is looked at again, every look, by the first network alone
+    (``alone``: which looks were)."""
     sides: list[int] = []
+    alone: list[bool] = []
 
     def looks(first: Detections, coarse: Detections, hw: tuple[int, int]) -> list[int]:
         sides.clear()
+        alone.clear()
 
-        def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
+        def find(
+            frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings, first_only: bool = False
+        ) -> Detections:
             sides.append(long_side)
+            alone.append(first_only)
             return coarse if long_side == SHIPPED.coarse_side else first
 
         monkeypatch.setattr(learned, "find_dice", find)
@@ -504,11 +513,15 @@ def test_which_looks_are_taken(monkeypatch) -> None:
     assert looks(nothing, found_of_size(400), (480, 640))[2] < SHIPPED.coarse_side  # 120 px there: smaller still
     weak_small = found_of_size(30, conf=SHIPPED.find_threshold)  # 8 px at the first look's input
     big = looks(weak_small, nothing, (1920, 2560))
-    assert big[:2] == [SHIPPED.long_side, SHIPPED.coarse_side] and big[2] > SHIPPED.long_side
+    assert big[:3] == [SHIPPED.long_side, SHIPPED.long_side, SHIPPED.coarse_side] and big[3] > SHIPPED.long_side
+    assert alone == [False] + [True] * (len(big) - 1)  # nothing sure in a big frame: the first network alone
     assert looks(found_of_size(10, conf=SHIPPED.find_threshold), nothing, (480, 640)) == [
         SHIPPED.long_side,
         SHIPPED.coarse_side,
     ]
+    assert not any(alone)  # a camera-sized frame: the pair, every look
+    assert looks(weak_small, nothing, (570, 760))[1] == SHIPPED.coarse_side and not any(alone)  # under 1.5x
+    assert looks(weak_small, nothing, (576, 768))[:2] == [SHIPPED.long_side] * 2 and alone[1]  # 1.5x the first look
 
     # a big frame where a few sure finds come out the right size but most finds are weak and small: closer
     def few_sure(long_side: int) -> Detections:  # at the first look's input: 2 sure finds of 30 px, 10 weak of 12 px
@@ -521,12 +534,13 @@ def test_which_looks_are_taken(monkeypatch) -> None:
 
     assert learned.second_look(few_sure(2560), (1920, 2560)) is None  # the sure ones alone say: the right size
     assert looks(few_sure(2560), nothing, (1920, 2560)) == [SHIPPED.long_side, SHIPPED.max_side]
+    assert not any(alone)  # sure dice at the first look: the pair, every look
     assert looks(few_sure(640), nothing, (480, 640)) == [SHIPPED.long_side]  # a camera frame: nothing finer
     assert looks(found_of_size(29 * 5), nothing, (1920, 2560))[-1] > SHIPPED.long_side  # sure, 29 px: maybe smaller
     assert looks(found_of_size(31 * 5), nothing, (1920, 2560)) == [SHIPPED.long_side]  # sure, 31 px: right
     # nothing sure at all: the weak finds' size says little (tiny dice come out 30-36 px): a look twice as close
     weak = found_of_size(34 * 5, conf=SHIPPED.find_threshold)
-    assert looks(weak, nothing, (1920, 2560))[2] >= 2 * SHIPPED.long_side
+    assert looks(weak, nothing, (1920, 2560))[3] >= 2 * SHIPPED.long_side  # after the first look twice, coarse
     assert looks(weak, nothing, (480, 640)) == [SHIPPED.long_side, SHIPPED.coarse_side]  # a camera frame: no
 
 
@@ -584,7 +598,9 @@ def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
     def looks(box_at: dict[int, int]) -> list[int]:
         sides.clear()
 
-        def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
+        def find(
+            frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings, first_only: bool = False
+        ) -> Detections:
             sides.append(long_side)
             size = box_at.get(long_side)
             return Detections.empty() if size is None else found_of_size(size, conf=SHIPPED.find_threshold)
@@ -593,12 +609,14 @@ def test_a_closer_look_measures_the_dice_again(monkeypatch) -> None:
         learned.find_at_the_right_scale(np.zeros((1920, 2560, 3), np.uint8))
         return list(sides)
 
-    # 20 px at the first look: look at 1024 px, where they measure 25 px (still too small): once more, at 1280
-    assert looks({512: 100, 1024: 64, 1280: 45}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024, 1280]
+    # 20 px at the first look (nothing sure: the pair's first look, then the first network's, every look), so
+    # look at 1024 px, where they measure 25 px (still too small): once more, at 1280
+    first = [SHIPPED.long_side, SHIPPED.long_side, SHIPPED.coarse_side]
+    assert looks({512: 100, 1024: 64, 1280: 45}) == [*first, 1024, 1280]
     # measured 30 px at the closer look: the right size, no third look
-    assert looks({512: 100, 1024: 75}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024]
+    assert looks({512: 100, 1024: 75}) == [*first, 1024]
     # nothing found at the closer look: nothing to measure
-    assert looks({512: 100}) == [SHIPPED.long_side, SHIPPED.coarse_side, 1024]
+    assert looks({512: 100}) == [*first, 1024]
 
 
 def test_close_ups_and_far_views_of_the_webcam_samples_are_read() -> None:

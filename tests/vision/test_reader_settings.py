@@ -62,7 +62,9 @@ def test_the_detector_is_asked_at_the_settings_threshold_and_input_size(monkeypa
     with nothing sure gets the quick look at ``coarse_side``."""
     asked: list[tuple[float, int]] = []
 
-    def find(frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings) -> Detections:
+    def find(
+        frame: np.ndarray, threshold: float, long_side: int, settings: ReaderSettings, first_only: bool = False
+    ) -> Detections:
         asked.append((threshold, long_side))
         return Detections.empty()
 
@@ -85,6 +87,6 @@ def test_finds_weaker_than_the_find_threshold_only_size_the_looks(monkeypatch: p
     s = DEFAULT_SETTINGS
     weak = (s.measure_threshold + s.find_threshold) / 2
     finds = Detections.from_lists([[100, 100, 140, 140], [300, 100, 340, 140]], [3, 5], [0.9, weak])
-    monkeypatch.setattr(learned, "find_dice", lambda frame, threshold, long_side, settings: finds)
+    monkeypatch.setattr(learned, "find_dice", lambda frame, threshold, long_side, settings, first_only=False: finds)
     kept = learned.find_at_the_right_scale(np.zeros((480, 640, 3), np.uint8))
     assert kept.values.tolist() == [3]  # handed on: the finds of at least find_threshold

@@ -153,7 +153,9 @@ def test_a_closer_look_adds_to_the_first_looks_finds_instead_of_replacing_them(m
     )
     coarse = Detections.from_lists([[380, 280, 480, 380], [500, 280, 600, 380]], [4, 5], [0.9, 0.9])
 
-    def find(frame: np.ndarray, threshold: float, long_side: int, settings: object) -> Detections:
+    def find(
+        frame: np.ndarray, threshold: float, long_side: int, settings: object, first_only: bool = False
+    ) -> Detections:
         if long_side == DEFAULT_SETTINGS.long_side:
             return first
         # the coarse look: boxes in frame pixels, sizes that make a second look unnecessary
