@@ -229,19 +229,25 @@ def score_renders(
         hidden = sc.boxes[sc.hidden]
         cands = learned.read_candidates(sc.image, settings)
         if len(cands) and len(hidden):
-            c = cands.centres
-            on_hidden = (
-                (hidden[None, :, 0] <= c[:, None, 0])
-                & (c[:, None, 0] <= hidden[None, :, 2])
-                & (hidden[None, :, 1] <= c[:, None, 1])
-                & (c[:, None, 1] <= hidden[None, :, 3])
-            ).any(axis=1)
-            cands = cands[~on_hidden]
+            cands = cands[~centred_in(cands.centres, hidden)]
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t, settings), model)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, learned.last_steps(det, settings), (sc.things, sc.thing_kinds))
     return out
+
+
+def centred_in(centres: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Per centre (N, 2), whether it lies in any of ``boxes`` (M, 4; edges included)."""
+    c, b = np.asarray(centres, np.float64).reshape(-1, 2), np.asarray(boxes, np.float64).reshape(-1, 4)
+    return np.asarray(
+        (
+            (b[None, :, 0] <= c[:, None, 0])
+            & (c[:, None, 0] <= b[None, :, 2])
+            & (b[None, :, 1] <= c[:, None, 1])
+            & (c[:, None, 1] <= b[None, :, 3])
+        ).any(axis=1)
+    )
 
 
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
