@@ -7,14 +7,11 @@ that suits the frame's dice (``second_look``), and the same die found twice kept
 
 from __future__ import annotations
 
-import logging
-from pathlib import Path
-
 import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
-from companion.vision.networks import MODEL_PATHS, MeanNet, Net, load_net
+from companion.vision.networks import MODEL_PATHS, Net, load_mean
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 TILE, TILE_MARGIN = 512, 96  # a bigger detector input is run in tiles this big, overlapping by twice the margin
@@ -23,24 +20,14 @@ MULTIPLE = 16  # input sides are padded to a multiple of this
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 BIG_FRAME = 1.5  # a frame at least this many times the first look's input has finer detail to show (second_look)
 
-log = logging.getLogger(__name__)
-_missing_logged: set[str] = set()
-
 
 def load_detector(first_only: bool = False) -> Net:
     """The detector: the mean of the networks of ``MODEL_PATHS`` (``MeanNet``; two since 2026-12-06: averaged,
     they read more dice of kinds neither saw than either alone, docs/dice-reader.md). A file of the pair that is
     missing is logged once and the other reads alone; with none there, ``load_net``'s ``FileNotFoundError`` (the
     classical reader then stands in, ``pipeline.read_faces_learned``). ``first_only``: the first network there
-    alone (tiny dice in a big frame, ``learned.find_at_the_scale``)."""
-    paths = [Path(path) for path in MODEL_PATHS]
-    there = [path for path in paths if path.is_file()]
-    for path in paths:
-        if there and path not in there and str(path) not in _missing_logged:
-            _missing_logged.add(str(path))
-            log.error("dice model %s is missing; the detector reads with %s alone", path, there[0].name)
-    nets = [load_net(str(path)) for path in (there or paths)[: 1 if first_only else None]]
-    return nets[0] if len(nets) == 1 else MeanNet(nets)
+    alone (tiny dice in a big frame, ``learned.find_at_the_scale``). See ``networks.load_mean``."""
+    return load_mean(MODEL_PATHS, first_only=first_only)
 
 
 def resized(frame_bgr: np.ndarray, long_side: int = DEFAULT_SETTINGS.long_side) -> tuple[np.ndarray, float]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -15,6 +16,7 @@ import cv2
 import numpy as np
 
 log = logging.getLogger(__name__)
+_missing_logged: set[str] = set()
 
 MODELS = Path(__file__).parent / "models"
 # The detector is a pair since 2026-12-06: the mean of two networks' outputs (docs/dice-reader.md, "eleventh
@@ -79,6 +81,19 @@ class MeanNet:
         return np.asarray(out / len(self.nets), dtype=np.float32)
 
 
+def load_mean(paths: Sequence[Path], classic: bool = False, runner: str | None = None, first_only: bool = False) -> Net:
+    """The networks of ``paths`` run as one, the mean of their outputs (``MeanNet``; one alone is itself). A file
+    that is missing is logged once and the others read without it; with none there, ``load_net``'s
+    ``FileNotFoundError``. ``first_only``: the first of them there alone. ``classic``, ``runner``: ``load_net``'s."""
+    there = [path for path in paths if Path(path).is_file()]
+    for path in paths:
+        if there and path not in there and str(path) not in _missing_logged:
+            _missing_logged.add(str(path))
+            log.error("dice model %s is missing; read with %s without it", path, ", ".join(p.name for p in there))
+    nets = [load_net(str(path), classic, runner) for path in (there or list(paths))[: 1 if first_only else None]]
+    return nets[0] if len(nets) == 1 else MeanNet(nets)
+
+
 BACKENDS = ("onnxruntime", "opencv")
 
 
@@ -105,7 +120,8 @@ def backend() -> str:
 @lru_cache(maxsize=16)  # the detector and the classifiers, per runner (a smaller cache would reload them every frame)
 def load_net(path: str = str(MODEL_PATH), classic: bool = False, runner: str | None = None) -> Net:
     """The ONNX network, loaded once, run by ``runner`` (default: ``backend()``); ``classic`` is passed on to
-    ``OpenCvNet``."""
+    ``OpenCvNet``. The reader passes all three arguments (``load_net(str(path), classic, runner)``): the cache
+    tells calls apart by how they were written, and a file loaded twice costs memory."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"dice model {path} is missing (train it with tools/dicetrain/train.py)")
     runner = runner or backend()

@@ -82,7 +82,7 @@ def die_probability(
     nets, failed = [], []
     for file in model_files(path):
         try:
-            nets.append(load_net(str(file), True))
+            nets.append(load_net(str(file), True, None))
         except (FileNotFoundError, ModelLoadError) as err:
             failed.append(str(err))
     then = "the dice verifier goes on without this file" if nets else "dice are read without the verifier"

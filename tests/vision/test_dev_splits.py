@@ -81,6 +81,9 @@ def test_a_fold_without_models_of_its_own_reads_with_the_shipped_detectors_that_
     assert loso.never_saw(pair, None) == pair
     other = (Path("/tmp/candidate/dice_centernet.onnx"),)  # not a shipped file: what it saw is not known here
     assert loso.never_saw(other, "grey-mixed") == other
+    partners = loso.learned.FACES_PARTNERS  # the face classifiers' partners saw all three sets' train parts
+    assert len(partners) == 2 and loso.partners_for(partners, None) == partners
+    assert all(loso.partners_for(partners, name) == () for name in ("felt-trays", "angled-webcam", "grey-mixed"))
 
 
 def test_flagging_is_counted_both_ways_mistakes_left_unflagged_and_right_dice_flagged() -> None:

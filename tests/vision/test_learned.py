@@ -21,11 +21,13 @@ from tools.dicetrain.heldout_eval import view as light_view
 
 
 def test_model_files_are_shipped_and_small() -> None:
-    for path in (*learned.MODEL_PATHS, *learned.FACES_PATHS, *learned.LAYOUT_PATHS):
+    for path in (*learned.MODEL_PATHS, *learned.FACES_PATHS, *learned.FACES_PARTNERS, *learned.LAYOUT_PATHS):
         assert path.is_file()
         assert path.stat().st_size < 3 * 1024 * 1024
     assert learned.load_net() is learned.load_net()  # loaded once
-    assert all(a is b for a, b in zip(learned.load_faces(), learned.load_faces(), strict=True))
+    for a, b in zip(learned.load_faces(), learned.load_faces(), strict=True):
+        assert isinstance(a, networks.MeanNet) and isinstance(b, networks.MeanNet)
+        assert all(x is y for x, y in zip(a.nets, b.nets, strict=True))
 
 
 class Constant:
@@ -62,16 +64,39 @@ def test_a_missing_network_of_the_pair_leaves_the_other_to_read(monkeypatch, tmp
 
     first, _ = detector.MODEL_PATHS
     monkeypatch.setattr(detector, "MODEL_PATHS", (first, tmp_path / "dice_centernet_2.onnx"))
-    monkeypatch.setattr(detector, "_missing_logged", set())
+    monkeypatch.setattr(networks, "_missing_logged", set())
     img = next(iter(labelled_set(SAMPLES / "felt-trays")))[1]
     with caplog.at_level("ERROR"):
         det = learned.find_dice(img)
         learned.find_dice(img)
     assert caplog.text.count("dice_centernet_2.onnx is missing") == 1  # said once, and the dice are still read
-    assert detector.load_detector() is learned.load_net(str(first)) and len(det) > 3
+    assert detector.load_detector() is learned.load_net(str(first), False, None) and len(det) > 3
     monkeypatch.setattr(detector, "MODEL_PATHS", (tmp_path / "a.onnx", tmp_path / "b.onnx"))
     with pytest.raises(FileNotFoundError):  # neither there: the classical reader stands in (test above)
         detector.load_detector()
+
+
+def test_each_face_classifier_reads_as_the_mean_of_it_and_its_partner(monkeypatch, tmp_path, caplog) -> None:
+    assert len(learned.FACES_PARTNERS) == len(learned.FACES_PATHS) == 2
+    crops = np.random.default_rng(5).normal(size=(6, 3, learned.CROP, learned.CROP)).astype(np.float32)
+    for net, path, partner in zip(learned.load_faces(), learned.FACES_PATHS, learned.FACES_PARTNERS, strict=True):
+        a, b = (learned.load_net(str(p), True, None).run(crops) for p in (path, partner))
+        assert np.abs(a - b).max() > 0.01  # two different networks ...
+        assert np.allclose(net.run(crops), (a + b) / 2, atol=1e-6)  # ... and the reader sees their mean
+    monkeypatch.setattr(learned, "FACES_PARTNERS", (tmp_path / "dice_faces_stitched_2.onnx",))
+    monkeypatch.setattr(networks, "_missing_logged", set())
+    with caplog.at_level("ERROR"):
+        nets = learned.load_faces()
+        learned.load_faces()
+    assert caplog.text.count("dice_faces_stitched_2.onnx is missing") == 1  # said once; the classifier reads alone
+    assert [n is learned.load_net(str(p), True, None) for n, p in zip(nets, learned.FACES_PATHS, strict=True)] == [
+        True
+    ] * 2
+    monkeypatch.setattr(learned, "FACES_PARTNERS", ())  # none: each classifier alone
+    assert all(
+        n is learned.load_net(str(p), True, None)
+        for n, p in zip(learned.load_faces(), learned.FACES_PATHS, strict=True)
+    )
 
 
 def test_classifiers_vote_the_least_convinced_decides_if_it_is_a_die() -> None:
@@ -326,7 +351,7 @@ def test_warm_up_loads_the_networks_every_frame_needs_and_never_stops_a_reader(m
 
     learned.load_net.cache_clear()
     learned.warm_up()
-    assert learned.load_net.cache_info().currsize == 4  # the detector pair and the classifier pair (not the layouts)
+    assert learned.load_net.cache_info().currsize == 6  # the detector pair, the classifiers and their partners
     before = learned.load_net.cache_info().misses
     learned.read_dice_learned(np.zeros((480, 640, 3), np.uint8))
     learned.load_faces()

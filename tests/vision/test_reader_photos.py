@@ -42,16 +42,16 @@ def test_sample_set_scores_at_least_the_floor(name: str) -> None:
 SIDE_FACE = pytest.mark.xfail(
     strict=True,
     reason="known limit: a side face of an angled die read as a sure die (since the detector pair of 2026-12-06, "
-    "which reads more of the dice no model saw; docs/dice-reader.md, eleventh session)",
+    "which reads more of the dice no model saw; docs/dice-reader.md, eleventh and twelfth sessions)",
 )
 
 
 def plain_webcam_shots() -> list[object]:
     # the shots with one to five dice lying flat and apart (in valid_valid_31 a steep side face was read as a sure
-    # 6 as well, a strict xfail, until the classifiers' colour-cast training; again since the detector pair, and in
-    # train_dice_43 a die's side face as a 2, its 1 read under the dice screen's 0.6)
+    # 6 as well, a strict xfail, until the classifiers' colour-cast training, and again with the detector pair of
+    # the eleventh session; in train_dice_43 a die's side face is read as a 2 since the detector pair)
     names = ["train_dice_43", "train_five_28", "train_four_13", "train_six_28", "train_two_17", "valid_valid_31"]
-    side_faces = {"train_dice_43", "valid_valid_31"}
+    side_faces = {"train_dice_43"}
     return [
         pytest.param(SAMPLES / "angled-webcam" / "images" / f"{n}.jpg", marks=[SIDE_FACE] if n in side_faces else [])
         for n in names

@@ -278,6 +278,12 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
 SHIPPED_DETECTORS_SAW = dict(zip(learned.MODEL_PATHS, (("felt-trays", "angled-webcam"), ALL_SETS), strict=True))
 
 
+def partners_for(partners: tuple[Path, ...], left_out: str | None) -> tuple[Path, ...]:
+    """The face classifiers' partners a fold reads with: none where a set is left out (they trained on all three
+    sets' ``train`` parts, ``learned.FACES_PARTNERS``), all of them where none is."""
+    return () if left_out else partners
+
+
 def never_saw(paths: tuple[Path, ...], left_out: str | None) -> tuple[Path, ...]:
     """Of the detector ``paths``, those known to have never trained on ``left_out`` (all of them for no set left
     out, or when every one saw it or is not a shipped one)."""
@@ -315,6 +321,8 @@ def reader_from(args: argparse.Namespace) -> ReaderSettings:
         use_detector(*map(Path, args.detector))
     if args.faces:
         learned.FACES_PATHS = tuple(Path(args.faces) / p.name for p in learned.FACES_PATHS)
+        partners = tuple(Path(args.faces) / p.name for p in learned.FACES_PARTNERS)
+        learned.FACES_PARTNERS = partners if all(p.is_file() for p in partners) else ()
     return with_changes(DEFAULT_SETTINGS, args.set)
 
 
@@ -350,10 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         corrections = load_corrections(Path(args.corrections))
     results: dict[str, Any] = {}
     shipped = (learned.MODEL_PATHS, learned.FACES_PATHS, learned.LAYOUT_PATHS)
+    partners = learned.FACES_PARTNERS
     for name in args.folds.split(","):
         leave_out = None if name == "all" else name
         use_detector(*never_saw(shipped[0], leave_out))
         learned.FACES_PATHS, learned.LAYOUT_PATHS = shipped[1:]
+        learned.FACES_PARTNERS = partners_for(partners, leave_out)
         own = Path(args.fold_models or "/nonexistent") / name
         if (own / "dice_centernet.onnx").is_file() and (own / "dice_faces.onnx").is_file():
             faces = tuple(own / p.name if (own / p.name).is_file() else own / "dice_faces.onnx" for p in shipped[1])

@@ -101,6 +101,13 @@ again (10,846 steps in 35 min, one thread, beside other runs), from the first de
 (alone it read as the shipped detector on the photos neither saw, 79.51 % against 79.41 %, with 49 false dice
 against 44; the pair, finds from 0.225, 80.78 % with 41). It is timed, not counted in steps, so a rerun lands
 near these figures.
+Replaced 2026-12-06 (twelfth session; docs/dice-reader.md, "twelfth session") by *E2*, that detector trained
+22 min more with the appearance-wide renders and their things (the tenth session's *E* recipe, one thread; 6,615
+steps), from the eleventh session's file (``git show 151b181:companion/vision/models/dice_centernet_2.onnx``):
+    .venv/bin/python -m tools.dicetrain.train ../shared/dice --parts --spare-held-out --init-onnx D.onnx \
+        --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 --wide-blocks 0.5 \
+        --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,grey,webcam,wide --minutes 22 --threads 1 \
+        --seed 43 --lr 0.0007 --warmup 50 --work /tmp/s25/E2/work --out companion/vision/models/dice_centernet_2.onnx
 Writes ``companion/vision/models/dice_centernet.onnx`` by default (and a ``.pt`` checkpoint under ``--work``).
 """
 

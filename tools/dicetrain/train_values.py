@@ -87,6 +87,10 @@ compared on photos neither saw by ``tools/dicetrain/unseen.py``; docs/dice-reade
         --threads 1 --synthetic 600 --kinds 300 [--stitched 300] --seed 34 [36] --lr 0.0007 --exposure 0.15 \
         --casts 0.25 --cache /tmp/dice_verifier/all --init-onnx companion/vision/models/dice_faces[_stitched].onnx \
         --out /tmp/s23/C/dice_faces[_stitched].onnx
+Shipped 2026-12-06 (twelfth session) as the face classifiers' partners, ``models/dice_faces_stitched_2.onnx`` and
+``models/dice_faces_2.onnx`` (the reader takes the mean of each classifier and its partner, ``learned.load_faces``;
+docs/dice-reader.md, "twelfth session"): that command run again the session before (8,406 / 8,680 steps in 15
+min each, one thread, beside other runs), ``--out`` the two partner files.
 """
 
 from __future__ import annotations

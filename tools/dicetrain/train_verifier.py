@@ -456,7 +456,8 @@ def main() -> None:
     samples = photos + composites + rendered
     real = [True] * (len(photos) + len(composites)) + [False] * len(rendered)
     hidden = [np.zeros((0, 4), np.float32)] * (len(photos) + len(composites)) + hidden_r
-    miners = hashlib.sha256(b"".join(p.read_bytes() for p in (*learned.MODEL_PATHS, *learned.FACES_PATHS)))
+    mined_by = (*learned.MODEL_PATHS, *learned.FACES_PATHS, *learned.FACES_PARTNERS)
+    miners = hashlib.sha256(b"".join(p.read_bytes() for p in mined_by if p.is_file()))
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
     key += f"-discs{args.discs:g}" if args.discs else ""
     pool_path = cache / f"pools-{key}.pkl"
