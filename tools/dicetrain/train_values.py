@@ -91,6 +91,13 @@ Shipped 2026-12-06 (twelfth session) as the face classifiers' partners, ``models
 ``models/dice_faces_2.onnx`` (the reader takes the mean of each classifier and its partner, ``learned.load_faces``;
 docs/dice-reader.md, "twelfth session"): that command run again the session before (8,406 / 8,680 steps in 15
 min each, one thread, beside other runs), ``--out`` the two partner files.
+Tried the same session, not shipped: the partners 15 min more each with the appearance-wide renders (*CW*; 7,040 /
+7,037 steps, one thread each, both at once): as partners they read as many of the unseen dice (81.67 %) but invent
+48 against 40 (docs/dice-reader.md, "twelfth session"):
+    .venv/bin/python -m tools.dicetrain.train_values ../shared/dice --parts --spare-held-out --minutes 15 \
+        --threads 1 --synthetic 600 --kinds 300 [--stitched 300] --seed 44 [46] --lr 0.0005 --exposure 0.15 \
+        --casts 0.25 --wide 1500 --wide-seed 700000 --cache /tmp/dice_verifier/all \
+        --init-onnx companion/vision/models/dice_faces[_stitched]_2.onnx --out /tmp/s25/CW/dice_faces[_stitched].onnx
 """
 
 from __future__ import annotations
