@@ -108,6 +108,8 @@ steps), from the eleventh session's file (``git show 151b181:companion/vision/mo
         --synthetic 240 --close-ups 0.3 --wide 1500 --wide-seed 700000 --wide-blocks 0.5 \
         --cache /tmp/dice_verifier/all --mix felt,webcam,felt,synth,grey,webcam,wide --minutes 22 --threads 1 \
         --seed 43 --lr 0.0007 --warmup 50 --work /tmp/s25/E2/work --out companion/vision/models/dice_centernet_2.onnx
+(*E3*, 15 min more from it with ``--lr 0.0005 --seed 53``, invented fewer dice on plain tables and read fewer: not
+shipped, docs.)
 Writes ``companion/vision/models/dice_centernet.onnx`` by default (and a ``.pt`` checkpoint under ``--work``).
 """
 
