@@ -232,6 +232,18 @@ def second_look(
     return None if side == long_side else side
 
 
+def centres_in(centres: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N, M) bool: whether centre i (``centres`` (N, 2), x y) lies in box j (``boxes`` (M, 4), x0 y0 x1 y1; edges
+    included)."""
+    c, b = np.asarray(centres).reshape(-1, 2), np.asarray(boxes).reshape(-1, 4)
+    return np.asarray(
+        (b[None, :, 0] <= c[:, None, 0])
+        & (c[:, None, 0] <= b[None, :, 2])
+        & (b[None, :, 1] <= c[:, None, 1])
+        & (c[:, None, 1] <= b[None, :, 3])
+    )
+
+
 def one_per_die(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
     """A reading whose centre lies inside the box of a surer reading is the same die seen twice (a pip or a
     corner of it read as a die of its own): it goes. A box far bigger than the frame's other dice (``oversized``)
@@ -239,10 +251,8 @@ def one_per_die(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) ->
     itself."""
     if len(det) < 2:
         return det
-    c, b = det.centres, det.boxes
     big = oversized(det.long_sides, det.confidences, settings)
-    inside = (b[:, None, 0] <= c[None, :, 0]) & (c[None, :, 0] <= b[:, None, 2])
-    inside &= (b[:, None, 1] <= c[None, :, 1]) & (c[None, :, 1] <= b[:, None, 3])  # inside[k, i]: i's centre in k
+    inside = centres_in(det.centres, det.boxes).T  # inside[k, i]: i's centre in k
     np.fill_diagonal(inside, False)
     merged = big & ((inside & ~big[None, :]).sum(axis=1) >= 2)
     keep: list[int] = []
@@ -259,20 +269,8 @@ def add_missing(primary: Detections, extra: Detections) -> Detections:
     centre and the extra's box holds no primary centre): a second look at another scale adds to the first."""
     if not len(extra) or not len(primary):
         return primary if len(primary) else extra
-    pb, pc = primary.boxes, primary.centres
-    eb, ec = extra.boxes, extra.centres
-    in_primary = (
-        (pb[None, :, 0] <= ec[:, None, 0])
-        & (ec[:, None, 0] <= pb[None, :, 2])
-        & (pb[None, :, 1] <= ec[:, None, 1])
-        & (ec[:, None, 1] <= pb[None, :, 3])
-    ).any(axis=1)
-    holds_primary = (
-        (eb[:, None, 0] <= pc[None, :, 0])
-        & (pc[None, :, 0] <= eb[:, None, 2])
-        & (eb[:, None, 1] <= pc[None, :, 1])
-        & (pc[None, :, 1] <= eb[:, None, 3])
-    ).any(axis=1)
+    in_primary = centres_in(extra.centres, primary.boxes).any(axis=1)
+    holds_primary = centres_in(primary.centres, extra.boxes).any(axis=0)
     new = ~in_primary & ~holds_primary
     if not new.any():
         return primary

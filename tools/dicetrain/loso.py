@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.vision import learned, verifier
+from companion.vision import detector, learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
@@ -229,25 +229,12 @@ def score_renders(
         hidden = sc.boxes[sc.hidden]
         cands = learned.read_candidates(sc.image, settings)
         if len(cands) and len(hidden):
-            cands = cands[~centred_in(cands.centres, hidden)]
+            cands = cands[~detector.centres_in(cands.centres, hidden).any(axis=1)]
         for t in thresholds:
             det = cands if t is None or model is None else verifier.verify(sc.image, cands, at(t, settings), model)
             key = "none" if t is None else f"{t:g}"
             tally(out, key, truth, learned.last_steps(det, settings), (sc.things, sc.thing_kinds))
     return out
-
-
-def centred_in(centres: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Per centre (N, 2), whether it lies in any of ``boxes`` (M, 4; edges included)."""
-    c, b = np.asarray(centres, np.float64).reshape(-1, 2), np.asarray(boxes, np.float64).reshape(-1, 4)
-    return np.asarray(
-        (
-            (b[None, :, 0] <= c[:, None, 0])
-            & (c[:, None, 0] <= b[None, :, 2])
-            & (b[None, :, 1] <= c[:, None, 1])
-            & (c[:, None, 1] <= b[None, :, 3])
-        ).any(axis=1)
-    )
 
 
 def figures(scores: list[ImageScore]) -> dict[str, Any]:
@@ -294,8 +281,6 @@ def never_saw(paths: tuple[Path, ...], left_out: str | None) -> tuple[Path, ...]
 def use_detector(*paths: Path) -> None:
     """Read with the detector at ``paths`` (two or more: the mean of their outputs, as the shipped pair; the
     reader's modules each hold the names)."""
-    from companion.vision import detector
-
     learned.MODEL_PATHS = detector.MODEL_PATHS = tuple(paths)
     learned.MODEL_PATH = paths[0]
 
