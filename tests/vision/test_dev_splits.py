@@ -86,6 +86,22 @@ def test_a_fold_without_models_of_its_own_reads_with_the_shipped_detectors_that_
     assert all(loso.partners_for(partners, name) == () for name in ("felt-trays", "angled-webcam", "grey-mixed"))
 
 
+def test_a_fold_reads_with_partners_of_its_own_where_its_folder_holds_them(tmp_path) -> None:
+    """A fold's folder may hold the pairs' second networks trained without its set: the fold then reads as the
+    shipped pairs do, the first detector beside its own second, the classifiers beside its own partners."""
+    loso = pytest.importorskip("tools.dicetrain.loso")
+    first = (loso.learned.MODEL_PATHS[0],)
+    assert loso.fold_partners(tmp_path, first, ()) == (first, ())  # an empty folder changes nothing
+    (tmp_path / "dice_centernet_2.onnx").write_bytes(b"x")
+    (tmp_path / loso.SHIPPED_PARTNERS[0].name).write_bytes(b"x")  # one partner of two: not used
+    assert loso.fold_partners(tmp_path, first, ()) == ((first[0], tmp_path / "dice_centernet_2.onnx"), ())
+    for p in loso.SHIPPED_PARTNERS:
+        (tmp_path / p.name).write_bytes(b"x")
+    detectors, partners = loso.fold_partners(tmp_path, first, ())
+    assert detectors == (first[0], tmp_path / "dice_centernet_2.onnx")
+    assert partners == tuple(tmp_path / p.name for p in loso.SHIPPED_PARTNERS) and len(partners) == 2
+
+
 def test_flagging_is_counted_both_ways_mistakes_left_unflagged_and_right_dice_flagged() -> None:
     """What flagging misses (a wrong value or a false die the player is not asked to check) and what it costs (a
     right die the player is asked to check all the same), per reading."""

@@ -10,7 +10,10 @@ in the reader, ``verifier.MODEL_PATHS``; trained by ``train_verifier.py --leave-
 
 The detector and the face classifiers are the shipped ones unless ``--fold-models DIR`` holds a fold's own
 (``DIR/<set>/dice_centernet.onnx``, ``DIR/<set>/dice_faces.onnx``: ``train.py`` / ``train_values.py --parts
---leave-out SET``; that classifier also stands in for the second pair and the layout pair), or ``--detector`` /
+--leave-out SET``; that classifier also stands in for the second pair and the layout pair) or partners of its own
+for the shipped networks that never saw the set (``DIR/<set>/dice_centernet_2.onnx``, the detector pair's second;
+``DIR/<set>/dice_faces_2.onnx`` and ``dice_faces_stitched_2.onnx``, the classifiers' partners: ``fold_partners``),
+or ``--detector`` /
 ``--faces`` name others for every fold; with the shipped ones only the ``grey-mixed`` fold is leave-one-set-out
 for the whole reader (they were trained on 80 % of felt-trays and angled-webcam, chosen by image).
 
@@ -265,6 +268,10 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
 SHIPPED_DETECTORS_SAW = dict(zip(learned.MODEL_PATHS, (("felt-trays", "angled-webcam"), ALL_SETS), strict=True))
 
 
+SECOND_DETECTOR = learned.MODEL_PATHS[-1].name  # the detector pair's second, dice_centernet_2.onnx
+SHIPPED_PARTNERS = learned.FACES_PARTNERS
+
+
 def partners_for(partners: tuple[Path, ...], left_out: str | None) -> tuple[Path, ...]:
     """The face classifiers' partners a fold reads with: none where a set is left out (they trained on all three
     sets' ``train`` parts, ``learned.FACES_PARTNERS``), all of them where none is."""
@@ -276,6 +283,23 @@ def never_saw(paths: tuple[Path, ...], left_out: str | None) -> tuple[Path, ...]
     out, or when every one saw it or is not a shipped one)."""
     unseen = tuple(p for p in paths if left_out not in SHIPPED_DETECTORS_SAW.get(Path(p), ALL_SETS))
     return unseen if left_out and unseen else paths
+
+
+def fold_partners(
+    own: Path, detectors: tuple[Path, ...], partners: tuple[Path, ...]
+) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """The detectors and face-classifier partners a fold reads with when its folder ``own`` holds partners of its
+    own, trained without the left-out set: ``dice_centernet_2.onnx`` (the detector pair's second, the shipped
+    recipe on the fold's ``train`` parts) joins the fold's first detector, and the classifiers' partners (the
+    shipped ``learned.FACES_PARTNERS`` names) are read from there when every one of them is there. So a fold reads
+    as the shipped pairs do, with no network that saw its set. What is not there is left as it was."""
+    second = own / SECOND_DETECTOR
+    if second.is_file():
+        detectors = (detectors[0], second)
+    mine = tuple(own / p.name for p in SHIPPED_PARTNERS)
+    if mine and all(p.is_file() for p in mine):
+        partners = mine
+    return detectors, partners
 
 
 def use_detector(*paths: Path) -> None:
@@ -355,6 +379,12 @@ def main(argv: list[str] | None = None) -> int:
             use_detector(own / "dice_centernet.onnx")
             learned.FACES_PATHS, learned.LAYOUT_PATHS = faces, faces
             print(f"{name}: the fold's own detector and classifiers ({own})", file=sys.stderr)
+        before = (learned.MODEL_PATHS, learned.FACES_PARTNERS)
+        pair, learned.FACES_PARTNERS = fold_partners(own, learned.MODEL_PATHS, learned.FACES_PARTNERS)
+        use_detector(*pair)
+        if (pair, learned.FACES_PARTNERS) != before:
+            names = ", ".join(p.name for p in (*pair[1:], *learned.FACES_PARTNERS))
+            print(f"{name}: with the fold's own partners from {own} ({names})", file=sys.stderr)
         parts = fold(args.root, leave_out, args.sets.split(","))
         model = None
         if args.models:
