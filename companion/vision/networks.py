@@ -83,14 +83,26 @@ class MeanNet:
 
 def load_mean(paths: Sequence[Path], classic: bool = False, runner: str | None = None, first_only: bool = False) -> Net:
     """The networks of ``paths`` run as one, the mean of their outputs (``MeanNet``; one alone is itself). A file
-    that is missing is logged once and the others read without it; with none there, ``load_net``'s
-    ``FileNotFoundError``. ``first_only``: the first of them there alone. ``classic``, ``runner``: ``load_net``'s."""
-    there = [path for path in paths if Path(path).is_file()]
+    that is missing or damaged is logged once and the others read without it; with none that loads, the first
+    one's error (``FileNotFoundError`` or :class:`ModelLoadError`). ``first_only``: the first of them that loads,
+    alone. ``classic``, ``runner``: ``load_net``'s."""
+    nets: list[Net] = []
+    names: list[str] = []
+    failed: list[FileNotFoundError | ModelLoadError] = []
     for path in paths:
-        if there and path not in there and str(path) not in _missing_logged:
-            _missing_logged.add(str(path))
-            log.error("dice model %s is missing; read with %s without it", path, ", ".join(p.name for p in there))
-    nets = [load_net(str(path), classic, runner) for path in (there or list(paths))[: 1 if first_only else None]]
+        if first_only and nets:
+            break
+        try:
+            nets.append(load_net(str(path), classic, runner))
+            names.append(Path(path).name)
+        except (FileNotFoundError, ModelLoadError) as err:
+            failed.append(err)
+    if not nets:
+        raise failed[0] if failed else FileNotFoundError("no dice model named")
+    for said in map(str, failed):
+        if said not in _missing_logged:
+            _missing_logged.add(said)
+            log.error("%s; read with %s without it", said, ", ".join(names))
     return nets[0] if len(nets) == 1 else MeanNet(nets)
 
 
@@ -117,14 +129,20 @@ def backend() -> str:
     return chosen or ("onnxruntime" if onnxruntime() is not None else "opencv")
 
 
+def load_net(path: str | Path = str(MODEL_PATH), classic: bool = False, runner: str | None = None) -> Net:
+    """The ONNX network at ``path``, loaded once (``loaded``), run by ``runner`` (default: ``backend()``);
+    ``classic`` is passed on to ``OpenCvNet`` (onnxruntime has no such choice). However a call is written, one file
+    on one runner is loaded once."""
+    runner = runner or backend()
+    return loaded(str(path), bool(classic) and runner == "opencv", runner)
+
+
 @lru_cache(maxsize=16)  # the detector and the classifiers, per runner (a smaller cache would reload them every frame)
-def load_net(path: str = str(MODEL_PATH), classic: bool = False, runner: str | None = None) -> Net:
-    """The ONNX network, loaded once, run by ``runner`` (default: ``backend()``); ``classic`` is passed on to
-    ``OpenCvNet``. The reader passes all three arguments (``load_net(str(path), classic, runner)``): the cache
-    tells calls apart by how they were written, and a file loaded twice costs memory."""
+def loaded(path: str, classic: bool, runner: str) -> Net:
+    """``load_net``'s cache, keyed by its arguments made plain (a damaged file, :class:`ModelLoadError`, and a
+    missing one, ``FileNotFoundError``, are not kept: the next call tries again)."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"dice model {path} is missing (train it with tools/dicetrain/train.py)")
-    runner = runner or backend()
     ort = onnxruntime() if runner == "onnxruntime" else None
     if runner == "onnxruntime" and ort is None:
         raise RuntimeError("COMPANION_DNN=onnxruntime but onnxruntime is not installed (pip install onnxruntime)")

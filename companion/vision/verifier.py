@@ -76,27 +76,19 @@ def die_probability(
 ) -> np.ndarray | None:
     """Per box, the probability that it is a die's top face: the mean of the verifiers' (``path``: other model
     files than ``MODEL_PATHS``, see ``model_files``; at most ``settings.crop_batch`` crops in one run). A file
-    that cannot be loaded is left out (said once in the log); None when none can be."""
-    from companion.vision.learned import ModelLoadError, load_net, run_batched
+    that cannot be loaded is left out (said once in the log, ``networks.load_mean``); None when none can be."""
+    from companion.vision.learned import ModelLoadError, load_mean, run_batched
 
-    nets, failed = [], []
-    for file in model_files(path):
-        try:
-            nets.append(load_net(str(file), True, None))
-        except (FileNotFoundError, ModelLoadError) as err:
-            failed.append(str(err))
-    then = "the dice verifier goes on without this file" if nets else "dice are read without the verifier"
-    for said in failed:
-        if said not in _missing_logged:
-            _missing_logged.add(said)
-            log.error("%s; %s", said, then)
-    if not nets:
+    try:
+        net = load_mean(model_files(path), True)
+    except (FileNotFoundError, ModelLoadError) as err:
+        if str(err) not in _missing_logged:
+            _missing_logged.add(str(err))
+            log.error("%s; dice are read without the verifier", err)
         return None
     if not len(boxes):
         return np.zeros(0, np.float32)
-    c = crops(frame_bgr, boxes)
-    p = np.mean([run_batched(net, c, settings.crop_batch)[:, 1] for net in nets], axis=0)
-    return np.asarray(p, np.float32)
+    return np.asarray(run_batched(net, crops(frame_bgr, boxes), settings.crop_batch)[:, 1], np.float32)
 
 
 def verify(

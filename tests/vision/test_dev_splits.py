@@ -118,7 +118,6 @@ def test_flagging_is_counted_both_ways_mistakes_left_unflagged_and_right_dice_fl
     )
     preds = loso.predictions(det)
     assert loso.warnings(truth, det, preds) == (2, 1)  # the sure wrong 4 and the sure false 6; the flagged 5
-    assert loso.unwarned(truth, det, preds) == 2
     scored: dict = {}
     loso.tally(scored, "part", truth, det)
     fig = loso.figures(scored["part"])

@@ -336,10 +336,18 @@ def test_a_damaged_model_file_says_which_file_and_the_classical_reader_stands_in
     bad = tmp_path / "dice_faces.onnx"
     bad.write_bytes(b"not a network")
     with pytest.raises(learned.ModelLoadError, match=r"dice_faces\.onnx could not be loaded"):
-        learned.load_net.__wrapped__(str(bad), True, runner)
+        networks.loaded.__wrapped__(str(bad), True, runner)
     monkeypatch.setenv("COMPANION_DNN", runner)
+    monkeypatch.setattr(networks, "_missing_logged", set())
     monkeypatch.setattr(learned, "FACES_PATHS", (bad, bad))
     _, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
+    with caplog.at_level("ERROR"):  # a damaged classifier: its partner reads alone, said once
+        nets = learned.load_faces()
+        learned.load_faces()
+    partners = [learned.load_net(p, True) for p in learned.FACES_PARTNERS]
+    assert [a is b for a, b in zip(nets, partners, strict=True)] == [True, True]
+    assert caplog.text.count("dice_faces.onnx could not be loaded") == 1
+    monkeypatch.setattr(learned, "FACES_PARTNERS", (bad, bad))  # nothing left to read with
     with caplog.at_level("ERROR"):
         det = read_dice(img, VisionProfile(method="learned"))
     assert det.values.tolist() == read_dice(img, VisionProfile(method="classical")).values.tolist()
@@ -349,16 +357,16 @@ def test_a_damaged_model_file_says_which_file_and_the_classical_reader_stands_in
 def test_warm_up_loads_the_networks_every_frame_needs_and_never_stops_a_reader(monkeypatch, tmp_path) -> None:
     from companion.vision import pipeline
 
-    learned.load_net.cache_clear()
+    networks.loaded.cache_clear()
     learned.warm_up()
-    assert learned.load_net.cache_info().currsize == 6  # the detector pair, the classifiers and their partners
-    before = learned.load_net.cache_info().misses
+    assert networks.loaded.cache_info().currsize == 6  # the detector pair, the classifiers and their partners
+    before = networks.loaded.cache_info().misses
     learned.read_dice_learned(np.zeros((480, 640, 3), np.uint8))
     learned.load_faces()
-    assert learned.load_net.cache_info().misses == before  # nothing left to load on the first frame
-    learned.load_net.cache_clear()
+    assert networks.loaded.cache_info().misses == before  # nothing left to load on the first frame
+    networks.loaded.cache_clear()
     pipeline.warm_up(VisionProfile(method="classical"))  # the classical reader needs no network
-    assert learned.load_net.cache_info().currsize == 0
+    assert networks.loaded.cache_info().currsize == 0
     bad = tmp_path / "dice_faces.onnx"
     bad.write_bytes(b"not a network")
     monkeypatch.setattr(learned, "FACES_PATHS", (bad, bad))
@@ -725,7 +733,7 @@ def test_backend_is_onnxruntime_where_installed_else_opencv_or_as_asked(monkeypa
     monkeypatch.setenv("COMPANION_DNN", "OpenCV")
     assert learned.backend() == "opencv"
     with pytest.raises(RuntimeError, match="not installed"):
-        learned.load_net.__wrapped__(str(learned.MODEL_PATH), False, "onnxruntime")  # past the cache
+        networks.loaded.__wrapped__(str(learned.MODEL_PATH), False, "onnxruntime")  # past the cache
 
 
 def test_onnxruntime_and_opencv_give_the_same_numbers_and_readings() -> None:

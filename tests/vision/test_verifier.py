@@ -8,7 +8,7 @@ import logging
 import numpy as np
 import pytest
 
-from companion.vision import learned, verifier
+from companion.vision import learned, networks, verifier
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS
 
@@ -50,7 +50,7 @@ def test_the_verifier_model_is_shipped_small_and_reads_crops_of_the_box_and_its_
 
 
 def test_a_candidate_the_verifier_rejects_is_dropped_whatever_its_value_confidence(monkeypatch) -> None:
-    monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.95, 0.1, 0.6]))
+    monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.95, 0.1, 0.6]))
     det = dice([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], conf=0.99)
     kept = verifier.verify(np.zeros((50, 120, 3), np.uint8), det)  # at the shipped threshold, 0.5
     assert kept.boxes[:, 0].tolist() == [0, 80]
@@ -82,7 +82,7 @@ def test_the_verifiers_mean_decides_and_a_missing_one_leaves_the_other_alone(mon
             raise FileNotFoundError(f"dice model {path} is missing")
         return nets[path]
 
-    monkeypatch.setattr(learned, "load_net", load_net)
+    monkeypatch.setattr(networks, "load_net", load_net)
     det = dice([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20]], conf=0.99)
     frame = np.zeros((50, 120, 3), np.uint8)
     p = verifier.die_probability(frame, det.boxes, (one, two))
@@ -95,7 +95,7 @@ def test_the_verifiers_mean_decides_and_a_missing_one_leaves_the_other_alone(mon
             assert alone.boxes[:, 0].tolist() == [0, 40]
             assert alone.data["die"].tolist() == pytest.approx([0.9, 0.7])
     said = [r.getMessage() for r in caplog.records if "gone.onnx" in r.getMessage()]
-    assert len(said) == 1 and "goes on without this file" in said[0]
+    assert len(said) == 1 and "is missing; read with one.onnx without it" in said[0]
     assert verifier.model_files(None) == verifier.MODEL_PATHS and verifier.model_files(one) == (one,)
 
 
@@ -108,7 +108,7 @@ def test_the_reader_runs_the_verifier_before_one_per_die(monkeypatch) -> None:
         "read_candidates",
         lambda frame, *a: dice([giant, left, right], 0.9).replace(confidences=np.array([0.99, 0.8, 0.8], np.float32)),
     )
-    monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.05, 0.9, 0.9]))
+    monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.05, 0.9, 0.9]))
     read = learned.read_dice_learned(np.zeros((60, 110, 3), np.uint8))
     assert read.boxes.tolist() == [left, right]
 
@@ -308,7 +308,7 @@ def test_the_reader_drops_what_both_doubt_after_the_verifier(monkeypatch) -> Non
             confidences=np.array([0.95, 0.4], np.float32)
         ),
     )
-    monkeypatch.setattr(learned, "load_net", lambda *a, **k: Stand([0.97, 0.6]))
+    monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.97, 0.6]))
     frame = np.zeros((50, 120, 3), np.uint8)
     assert learned.read_dice_learned(frame).boxes[:, 0].tolist() == [0]
     off = replace(DEFAULT_SETTINGS, doubt_confidence=0.0, drop_small=0.0)

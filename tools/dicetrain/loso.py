@@ -72,16 +72,11 @@ CLUTTER_SEED = 9_000_000
 FLAG_BELOW = 0.6  # the dice screen's default dice.min_confidence: a die read less surely is drawn to be checked
 
 
-def unwarned(truth: list[Label], det: Detections, preds: list[Prediction]) -> int:
-    """The reading's mistakes the player is not warned of: dice read with a wrong value or where no die is, that
-    are neither flagged by a stage (``det.flagged``) nor read under ``FLAG_BELOW``; ``preds`` is
-    ``predictions(det)`` (its dice in the order of ``det``'s pip dice)."""
-    return warnings(truth, det, preds)[0]
-
-
 def warnings(truth: list[Label], det: Detections, preds: list[Prediction]) -> tuple[int, int]:
-    """The reading's mistakes the player is not warned of (``unwarned``) and its right dice the player is asked to
-    check all the same (flagged, or read under ``FLAG_BELOW``): what flagging more costs at the table."""
+    """The reading's mistakes the player is not warned of (dice read with a wrong value or where no die is, that
+    are neither flagged by a stage, ``det.flagged``, nor read under ``FLAG_BELOW``) and its right dice the player
+    is asked to check all the same (flagged, or read under ``FLAG_BELOW``): what flagging more costs at the table.
+    ``preds`` is ``predictions(det)`` (its dice in the order of ``det``'s pip dice)."""
     pips = [i for i, k in enumerate(det.kinds) if k == "pips" and det.values[i]]
     warned = [bool(det.flagged[i]) or float(det.confidences[i]) < FLAG_BELOW for i in pips]
     pairs = dict((pi, li) for li, pi in match(truth, preds))

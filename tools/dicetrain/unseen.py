@@ -1,5 +1,5 @@
 """Compare a candidate reader with the shipped one on photos neither saw (issue #20), scored as ``companion dice
-eval`` (plus unflagged mistakes, ``loso.unwarned``).
+eval`` (plus unflagged mistakes, ``loso.warnings``).
 
 The shipped detector and face classifiers trained on 80 % of felt-trays and angled-webcam chosen by image
 (``data.split``), so most of those sets' ``val`` and ``test`` parts (``sets.py``) are photos they saw, and a model
