@@ -73,6 +73,26 @@ def test_a_training_part_can_spare_the_held_out_photos(tmp_path) -> None:
     assert sets.training_part(tmp_path, None) == whole
 
 
+def test_a_fold_can_be_given_a_few_photos_of_its_set_from_the_train_part_only(tmp_path) -> None:
+    """``--shots N``: a table's few calibration photos; drawn from the left-out set's ``train`` part, never from
+    the ``val`` and ``test`` parts the fold is reported on, the same ones for one seed, repeated as asked."""
+    import argparse
+
+    fake_set(tmp_path, "angled-webcam", [f"train_dice_{n}" for n in range(80)])
+    fake_set(tmp_path, "grey-mixed", [f"{n:05d}" for n in range(40)])
+    split = sets.parts(tmp_path / "grey-mixed")
+    shots = sets.few_shots(tmp_path, "grey-mixed", 5, seed=3)
+    assert len(set(shots)) == 5 and set(shots) <= set(split["train"])
+    assert shots == sets.few_shots(tmp_path, "grey-mixed", 5, seed=3) != sets.few_shots(tmp_path, "grey-mixed", 5, 4)
+    assert sets.few_shots(tmp_path, None, 5) == [] and sets.few_shots(tmp_path, "grey-mixed", 0) == []
+    ap = argparse.ArgumentParser()
+    sets.add_part_options(ap)
+    args = ap.parse_args(["--parts", "--leave-out", "grey-mixed", "--shots", "5", "--shot-seed", "3"])
+    args.shot_repeat = 3
+    photos = sets.training_photos(tmp_path, args)
+    assert photos[:-15] == sets.fold(tmp_path, "grey-mixed")["train"] and photos[-15:] == shots * 3
+
+
 def test_a_fold_without_models_of_its_own_reads_with_the_shipped_detectors_that_never_saw_its_set() -> None:
     loso = pytest.importorskip("tools.dicetrain.loso")
     pair = loso.learned.MODEL_PATHS  # the second trained on grey-mixed's train part too

@@ -186,6 +186,14 @@ def add_part_options(ap: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
     )
+    ap.add_argument(
+        "--shots",
+        type=int,
+        default=0,
+        help="with --leave-out SET: also this many photos of SET's train part (a table's few calibration photos)",
+    )
+    ap.add_argument("--shot-seed", type=int, default=0, help="which photos --shots draws")
+    ap.add_argument("--shot-repeat", type=int, default=1, help="each --shots photo this many times in training")
 
 
 def training_photos(root: str | Path, args: argparse.Namespace) -> list[Path]:
@@ -201,4 +209,17 @@ def training_photos(root: str | Path, args: argparse.Namespace) -> list[Path]:
     paths = training_part(root, args.leave_out, spare)
     if spare:
         print(f"{len(paths)} training photos (the held-out photos spared)", flush=True)
-    return paths
+    shots = few_shots(root, args.leave_out, getattr(args, "shots", 0), getattr(args, "shot_seed", 0))
+    if shots:
+        print(f"{len(shots)} photos of {args.leave_out} added, each {args.shot_repeat} times", flush=True)
+    return paths + shots * max(1, getattr(args, "shot_repeat", 1))
+
+
+def few_shots(root: str | Path, leave_out: str | None, n: int, seed: int = 0) -> list[Path]:
+    """``n`` photos of the left-out set's ``train`` part, drawn by ``seed``: the few photos of their own dice a
+    family could give the reader at its table (``--shots``), so a fold measures what they are worth. Never from
+    its ``val`` or ``test`` parts, which the fold is then reported on."""
+    if not n or not leave_out:
+        return []
+    pool = parts(Path(root) / leave_out)["train"]
+    return sorted(random.Random(seed).sample(pool, min(n, len(pool))))
