@@ -129,12 +129,31 @@ def review(set_dir: Path, out: Path, only: set[str] | None = None, side: int = 2
     return mistakes
 
 
+def by_crowd(set_dir: Path, mistakes: list[Mistake], n: int, only: set[str] | None = None) -> list[str]:
+    """Per-die figures of the photos with fewer than ``n`` labelled dice and of those with ``n`` or more (a few
+    photos of a pile of dice can hold a large share of a set's dice and of its mistakes)."""
+    root, paths = set_images(set_dir)
+    dice = {p.name: len(labels_of(root, p, 100, 100)) for p in paths if only is None or p.name in only}
+    out = []
+    for name, crowd in ((f"under {n} dice", False), (f"{n} or more dice", True)):
+        here = {k for k, v in dice.items() if (v >= n) == crowd}
+        total = sum(dice[k] for k in here)
+        kinds = {k: sum(m.kind == k and m.image in here for m in mistakes) for k in ("wrong", "missed", "false")}
+        right = 100.0 * (total - kinds["wrong"] - kinds["missed"]) / max(total, 1)
+        out.append(
+            f"photos with {name}: {len(here)} photos, {total} dice, {right:.2f}% right, "
+            + ", ".join(f"{v} {k}" for k, v in kinds.items())
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("set_dir", type=Path, help="a labelled set: images/ and YOLO labels/")
     ap.add_argument("--out", type=Path, required=True, help="folder for the sheets and mistakes.json")
     ap.add_argument("--held-out", action="store_true", help="only the set's photos listed in heldout.txt")
     ap.add_argument("--tile", type=int, default=200, help="side of a tile in px (default 200)")
+    ap.add_argument("--crowd", type=int, default=0, help="also the figures of photos under / from N labelled dice")
     args = ap.parse_args(argv)
     only = None
     if args.held_out:
@@ -142,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
     found = review(args.set_dir, args.out, only, args.tile)
     kinds = {k: sum(m.kind == k for m in found) for k in ("wrong", "missed", "false")}
     print(f"{len(found)} mistakes ({', '.join(f'{v} {k}' for k, v in kinds.items())}) in {args.out}")
+    if args.crowd:
+        print("\n".join(by_crowd(args.set_dir, found, args.crowd, only)))
 
 
 if __name__ == "__main__":
