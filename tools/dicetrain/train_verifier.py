@@ -33,6 +33,11 @@ seed 5: more of the over-exposed views read, more things kept on cluttered table
 fewer rendered things kept on cluttered tables, but in the felt-trays fold more of the unseen carpet kept: 764 and
 828 false dice against 547 and 402 without it, same seeds; ``--things-for-spots``: 676 and 592), ``--where`` (no
 fewer dominoes kept, fewer over-exposed dice read); seventh session of 2026-12-05.
+``--shots N`` (with ``--leave-out SET``; ``--shot-seed``, ``--shot-repeat``, ``sets.few_shots``): also N photos of
+the left-out set's ``train`` part, a table's few calibration photos. Measured 2026-12-06 (thirteenth session,
+docs/dice-reader.md) on the grey-mixed fold, the command above with ``--shots 20 --shot-seed 0 --shot-repeat 5``
+and seeds 3 and 4 against the same without ``--shots``, all four at once (~2,450 steps each): grey-mixed ``val``
+62.45 -> 64.03 %, ``test`` 65.97 -> 67.65 % at 0.5, as many false dice.
 Rendered scenes and mined candidates are cached under ``--cache`` (the same seeds give the same files).
 """
 
@@ -54,7 +59,7 @@ from torch import nn
 
 from companion.vision import learned, verifier
 from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
-from tools.dicetrain.sets import fold
+from tools.dicetrain.sets import few_shots, fold
 from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
 
@@ -433,6 +438,9 @@ def main() -> None:
         help="the random spots' share of negatives drawn from the proposals on rendered things instead",
     )
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
+    ap.add_argument("--shots", type=int, default=0, help="with --leave-out SET: also this many of SET's train photos")
+    ap.add_argument("--shot-seed", type=int, default=0, help="which photos --shots draws (sets.few_shots)")
+    ap.add_argument("--shot-repeat", type=int, default=1, help="each --shots photo this many times in training")
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     shares = Shares(discs=args.discs)
@@ -444,8 +452,11 @@ def main() -> None:
 
         use_detector(Path(args.detector))
     parts = fold(args.root, args.leave_out)
-    photos = load(parts["train"])
+    shots = few_shots(args.root, args.leave_out, args.shots, args.shot_seed)
+    photos = load(parts["train"] + shots * args.shot_repeat)
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
+    if shots:
+        print(f"{len(shots)} photos of {args.leave_out} among them, each {args.shot_repeat} times", flush=True)
     cache = Path(args.cache) / (args.leave_out or "all")
     if args.no_photo_surfaces:  # one set of renders for every fold (nothing of a left-out set in it)
         scene_dir, backgrounds = Path(args.cache) / "shared", Backgrounds()
@@ -460,6 +471,7 @@ def main() -> None:
     miners = hashlib.sha256(b"".join(p.read_bytes() for p in mined_by if p.is_file()))
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
     key += f"-discs{args.discs:g}" if args.discs else ""
+    key += f"-shots{len(shots)}s{args.shot_seed}x{args.shot_repeat}" if shots else ""
     pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():
         with pool_path.open("rb") as f:
