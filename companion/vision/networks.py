@@ -17,6 +17,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 _missing_logged: set[str] = set()
+_damaged: dict[tuple[str, bool, str], ModelLoadError] = {}  # load_net's files that could not be loaded
 
 MODELS = Path(__file__).parent / "models"
 # The detector is a pair since 2026-12-06: the mean of two networks' outputs (docs/dice-reader.md, "eleventh
@@ -132,9 +133,16 @@ def backend() -> str:
 def load_net(path: str | Path = str(MODEL_PATH), classic: bool = False, runner: str | None = None) -> Net:
     """The ONNX network at ``path``, loaded once (``loaded``), run by ``runner`` (default: ``backend()``);
     ``classic`` is passed on to ``OpenCvNet`` (onnxruntime has no such choice). However a call is written, one file
-    on one runner is loaded once."""
+    on one runner is loaded once; a damaged one (:class:`ModelLoadError`) is tried once, a missing one every time."""
     runner = runner or backend()
-    return loaded(str(path), bool(classic) and runner == "opencv", runner)
+    key = (str(path), bool(classic) and runner == "opencv", runner)
+    if key in _damaged:  # tried once: a damaged file is not parsed again every frame (a restart tries again)
+        raise _damaged[key]
+    try:
+        return loaded(*key)
+    except ModelLoadError as err:
+        _damaged[key] = err
+        raise
 
 
 @lru_cache(maxsize=16)  # the detector and the classifiers, per runner (a smaller cache would reload them every frame)

@@ -354,6 +354,24 @@ def test_a_damaged_model_file_says_which_file_and_the_classical_reader_stands_in
     assert "could not be loaded" in caplog.text and "classical reader instead" in caplog.text
 
 
+def test_a_damaged_model_file_is_tried_once_a_missing_one_every_time(tmp_path, monkeypatch) -> None:
+    """A damaged partner must not be parsed again on every frame (its partner reads alone); a missing file is
+    looked for again (it may be put back)."""
+    monkeypatch.setattr(networks, "_damaged", {})
+    bad = tmp_path / "dice_faces_2.onnx"
+    bad.write_bytes(b"not a network")
+    before = networks.loaded.cache_info().misses
+    for _ in range(3):
+        with pytest.raises(learned.ModelLoadError):
+            learned.load_net(bad, True, "opencv")
+    assert networks.loaded.cache_info().misses == before + 1
+    gone = tmp_path / "gone.onnx"
+    for _ in range(2):
+        with pytest.raises(FileNotFoundError):
+            learned.load_net(gone)
+    assert networks.loaded.cache_info().misses == before + 3
+
+
 def test_warm_up_loads_the_networks_every_frame_needs_and_never_stops_a_reader(monkeypatch, tmp_path) -> None:
     from companion.vision import pipeline
 
