@@ -186,13 +186,19 @@ def add_part_options(ap: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --parts: leave heldout.txt's photos out of training (never seen by the shipped models either)",
     )
+    add_shot_options(ap)
+
+
+def add_shot_options(ap: argparse.ArgumentParser) -> None:
+    """``--shots``, ``--shot-seed``, ``--shot-repeat``: a few photos of the left-out set (``few_shots``), for every
+    training script (``add_part_options``; ``train_verifier.py``)."""
     ap.add_argument(
         "--shots",
         type=int,
         default=0,
         help="with --leave-out SET: also this many photos of SET's train part (a table's few calibration photos)",
     )
-    ap.add_argument("--shot-seed", type=int, default=0, help="which photos --shots draws")
+    ap.add_argument("--shot-seed", type=int, default=0, help="which photos --shots draws (sets.few_shots)")
     ap.add_argument("--shot-repeat", type=int, default=1, help="each --shots photo this many times in training")
 
 
@@ -209,10 +215,10 @@ def training_photos(root: str | Path, args: argparse.Namespace) -> list[Path]:
     paths = training_part(root, args.leave_out, spare)
     if spare:
         print(f"{len(paths)} training photos (the held-out photos spared)", flush=True)
-    shots = few_shots(root, args.leave_out, getattr(args, "shots", 0), getattr(args, "shot_seed", 0))
+    shots = few_shots(root, args.leave_out, args.shots, args.shot_seed)
     if shots:
         print(f"{len(shots)} photos of {args.leave_out} added, each {args.shot_repeat} times", flush=True)
-    return paths + shots * max(1, getattr(args, "shot_repeat", 1))
+    return paths + shots * max(1, args.shot_repeat)
 
 
 def few_shots(root: str | Path, leave_out: str | None, n: int, seed: int = 0) -> list[Path]:

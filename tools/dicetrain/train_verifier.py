@@ -59,7 +59,7 @@ from torch import nn
 
 from companion.vision import learned, verifier
 from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
-from tools.dicetrain.sets import few_shots, fold
+from tools.dicetrain.sets import add_shot_options, few_shots, fold
 from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
 
@@ -438,9 +438,7 @@ def main() -> None:
         help="the random spots' share of negatives drawn from the proposals on rendered things instead",
     )
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
-    ap.add_argument("--shots", type=int, default=0, help="with --leave-out SET: also this many of SET's train photos")
-    ap.add_argument("--shot-seed", type=int, default=0, help="which photos --shots draws (sets.few_shots)")
-    ap.add_argument("--shot-repeat", type=int, default=1, help="each --shots photo this many times in training")
+    add_shot_options(ap)
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     args = ap.parse_args()
     shares = Shares(discs=args.discs)
@@ -453,7 +451,7 @@ def main() -> None:
         use_detector(Path(args.detector))
     parts = fold(args.root, args.leave_out)
     shots = few_shots(args.root, args.leave_out, args.shots, args.shot_seed)
-    photos = load(parts["train"] + shots * args.shot_repeat)
+    photos = load(parts["train"] + shots * max(1, args.shot_repeat))
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
     if shots:
         print(f"{len(shots)} photos of {args.leave_out} among them, each {args.shot_repeat} times", flush=True)
