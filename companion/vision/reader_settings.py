@@ -61,6 +61,9 @@ class ReaderSettings:
     # (at_the_frames_size)
     verify_odd: tuple[float, float] = (0.7, 1.4)  # a box with a side outside these multiples of the typical die
     # is looked at again at that size
+    verify_overrule: float = 1.01  # a pip die (not a 1) the classifiers read at least this surely stays whatever
+    overrule_die: float = 0.0  # the verifier says, if it gives at least overrule_die (over 1: never, as shipped;
+    # measured for dice of a kind the verifier never saw: docs/dice-reader.md, fourteenth session)
     verify_unsure: float = 0.85  # a die kept with a lower die probability is flagged for the player to check
     doubt_confidence: float = 0.5  # a pip die read less surely than this by the classifiers goes when the
     doubt_die: float = 0.7  # verifier gives it a lower die probability than this (drop_doubtful; chosen on the

@@ -4,6 +4,7 @@ oversized box deletes nothing; a closer look adds to the first look's finds), an
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -57,6 +58,23 @@ def test_a_candidate_the_verifier_rejects_is_dropped_whatever_its_value_confiden
     assert kept.data["die"].tolist() == pytest.approx([0.95, 0.6])
     assert kept.flagged.tolist() == [False, True]  # kept, but under verify_unsure: the player is asked to look
     assert kept.confidences.tolist() == pytest.approx([0.99, 0.99])  # the value's confidence is left as read
+
+
+def test_a_sure_reading_can_overrule_the_verifier_only_when_asked(monkeypatch) -> None:
+    """#20, fourteenth session (measured, off as shipped): ``verify_overrule`` keeps a pip die other than a 1 that
+    the classifiers read at least that surely, if the verifier gives it at least ``overrule_die``; it stays
+    flagged. A 1 (a hole, a speck) and a reading under the bar go as before."""
+    monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.2, 0.2, 0.2, 0.05, 0.97]))
+    boxes = [[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20], [120, 0, 140, 20], [160, 0, 180, 20]]
+    det = Detections.from_lists(boxes, [3, 1, 5, 4, 6], [0.9, 0.95, 0.7, 0.85, 0.4])
+    frame = np.zeros((50, 200, 3), np.uint8)
+    assert verifier.verify(frame, det).values.tolist() == [6]  # shipped: the verifier decides
+    on = replace(DEFAULT_SETTINGS, verify_overrule=0.8)
+    kept = verifier.verify(frame, det, on)
+    assert kept.values.tolist() == [3, 4, 6]  # the sure 3 and 4 stay; the 1 and the unsure 5 go
+    assert kept.flagged.tolist() == [True, True, False]  # kept against the verifier: the player is asked
+    floor = replace(on, overrule_die=0.1)
+    assert verifier.verify(frame, det, floor).values.tolist() == [3, 6]  # the 4 the verifier gave 0.05 goes
 
 
 def test_without_the_model_file_nothing_is_dropped_and_it_is_said_once(tmp_path, caplog) -> None:
