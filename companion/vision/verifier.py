@@ -95,8 +95,9 @@ def verify(
     frame_bgr: np.ndarray, det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS, path: Models = None
 ) -> Detections:
     """The dice the verifier takes for dice (probability at least ``settings.verify_threshold``), each with its
-    probability in ``data["die"]`` and flagged when it is under ``verify_unsure``; all of them, as they were, when
-    no verifier can be loaded. (Whether to verify at all, ``settings.verify``, is the caller's to decide.)"""
+    probability in ``data["die"]`` and flagged when it is under ``verify_unsure`` (``kept``: or a sure reading
+    kept against it, where ``verify_overrule`` asks); all of them, as they were, when no verifier can be loaded.
+    (Whether to verify at all, ``settings.verify``, is the caller's to decide.)"""
     if not len(det):
         return det
     p = die_probability(frame_bgr, det.boxes, path, settings)
@@ -105,7 +106,8 @@ def verify(
     boxes, p = at_the_frames_size(frame_bgr, det.boxes, p, settings, path)
     data = dict(det.data)
     data["die"] = p
-    flagged = det.flagged | (p < settings.verify_unsure)  # kept, but the player is asked to look: it may be no die
+    # kept, but the player is asked to look: it may be no die (and one kept against the verifier, kept())
+    flagged = det.flagged | (p < max(settings.verify_unsure, settings.verify_threshold))
     return det.replace(boxes=boxes, data=data, flagged=flagged)[kept(det, p, settings)]
 
 
@@ -113,9 +115,9 @@ def kept(det: Detections, p: np.ndarray, settings: ReaderSettings = DEFAULT_SETT
     """Which candidates the verifier keeps: a die probability ``p`` of at least ``settings.verify_threshold``, or,
     with ``verify_overrule`` at 1 or under (off as shipped), a pip die other than a 1 that the classifiers read at
     least that surely and the verifier gives at least ``overrule_die`` (a kind of die the verifier never saw; it
-    stays flagged, under ``verify_unsure``). Measured, not shipped: on the grey-mixed fold it keeps 2-4 points of
-    real dice and no false one, on cluttered tables and renders it keeps buttons and prints read as dice
-    (docs/dice-reader.md, fourteenth session)."""
+    is flagged). Measured, not shipped: on the grey-mixed fold it keeps 2-4 points of real dice and no false one,
+    on cluttered tables and renders it keeps buttons and prints read as dice (docs/dice-reader.md, fourteenth
+    session)."""
     keep: np.ndarray = p >= settings.verify_threshold
     if settings.verify_overrule <= 1.0:
         sure = det.pip_dice & (det.values != 1) & (det.confidences >= settings.verify_overrule)

@@ -75,6 +75,11 @@ def test_a_sure_reading_can_overrule_the_verifier_only_when_asked(monkeypatch) -
     assert kept.flagged.tolist() == [True, True, False]  # kept against the verifier: the player is asked
     floor = replace(on, overrule_die=0.1)
     assert verifier.verify(frame, det, floor).values.tolist() == [3, 6]  # the 4 the verifier gave 0.05 goes
+    # kept against a threshold above verify_unsure (0.9 < 0.95 here), it is flagged all the same
+    monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.9]))
+    one = Detections.from_lists(boxes[:1], [5], [0.95])
+    strict = verifier.verify(frame, one, replace(on, verify_threshold=0.95))
+    assert strict.values.tolist() == [5] and strict.flagged.tolist() == [True]
 
 
 def test_without_the_model_file_nothing_is_dropped_and_it_is_said_once(tmp_path, caplog) -> None:
