@@ -215,10 +215,17 @@ def training_photos(root: str | Path, args: argparse.Namespace) -> list[Path]:
     paths = training_part(root, args.leave_out, spare)
     if spare:
         print(f"{len(paths)} training photos (the held-out photos spared)", flush=True)
+    return with_shots(root, args, paths)[0]
+
+
+def with_shots(root: str | Path, args: argparse.Namespace, paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """``paths`` with ``add_shot_options``' photos of the left-out set added (``few_shots``, each ``--shot-repeat``
+    times, at least once), and those photos alone (every training script: ``training_photos``,
+    ``train_verifier.py``)."""
     shots = few_shots(root, args.leave_out, args.shots, args.shot_seed)
     if shots:
         print(f"{len(shots)} photos of {args.leave_out} added, each {args.shot_repeat} times", flush=True)
-    return paths + shots * max(1, args.shot_repeat)
+    return paths + shots * max(1, args.shot_repeat), shots
 
 
 def few_shots(root: str | Path, leave_out: str | None, n: int, seed: int = 0) -> list[Path]:

@@ -59,7 +59,7 @@ from torch import nn
 
 from companion.vision import learned, verifier
 from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
-from tools.dicetrain.sets import add_shot_options, few_shots, fold
+from tools.dicetrain.sets import add_shot_options, fold, with_shots
 from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
 
@@ -450,11 +450,9 @@ def main() -> None:
 
         use_detector(Path(args.detector))
     parts = fold(args.root, args.leave_out)
-    shots = few_shots(args.root, args.leave_out, args.shots, args.shot_seed)
-    photos = load(parts["train"] + shots * max(1, args.shot_repeat))
+    paths, shots = with_shots(args.root, args, parts["train"])
+    photos = load(paths)
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
-    if shots:
-        print(f"{len(shots)} photos of {args.leave_out} among them, each {args.shot_repeat} times", flush=True)
     cache = Path(args.cache) / (args.leave_out or "all")
     if args.no_photo_surfaces:  # one set of renders for every fold (nothing of a left-out set in it)
         scene_dir, backgrounds = Path(args.cache) / "shared", Backgrounds()
