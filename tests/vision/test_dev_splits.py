@@ -144,6 +144,34 @@ def test_flagging_is_counted_both_ways_mistakes_left_unflagged_and_right_dice_fl
     assert (fig["unwarned"], fig["asked"], fig["right"], fig["false"]) == (2, 1, 2, 2)
 
 
+def test_each_missed_die_is_counted_at_the_step_that_lost_it() -> None:
+    """``loso --steps``: a missed die is put down to the first of the reader's steps that kept no box there (the
+    detector, the classifiers, the verifier, the last steps); a die read, right or wrong, is not counted."""
+    loso = pytest.importorskip("tools.dicetrain.loso")
+    from companion.vision.detections import Detections
+    from companion.vision.scoring import Label
+
+    def boxes(*xs: int) -> Detections:
+        return Detections.from_lists([[x, 0, x + 20, 20] for x in xs], [4] * len(xs), [0.9] * len(xs))
+
+    truth = [Label(4, (x, 0, x + 20, 20)) for x in (0, 40, 80, 120, 160, 200)]  # the last read wrong: not missed
+    found, read, verified = boxes(40, 80, 120, 160, 200), boxes(80, 120, 160, 200), boxes(120, 160, 200)
+    final = Detections.from_lists([[160, 0, 180, 20], [200, 0, 220, 20]], [4, 2], [0.9, 0.9])
+    steps = [(loso.NEVER_FOUND, found), (loso.NO_DIE, read), (loso.VERIFIER, verified)]
+    preds = loso.predictions(final)
+    lost = loso.lost_at_step(truth, preds, [*steps, (loso.LAST_STEPS, final)])
+    assert lost == [loso.NEVER_FOUND, loso.NO_DIE, loso.VERIFIER, loso.LAST_STEPS]
+    assert loso.lost_at_step(truth[:1], [], [(loso.NEVER_FOUND, boxes(2)), (loso.LAST_STEPS, boxes(2))]) == [
+        loso.NOT_MATCHED  # a box there at every step, none that the scoring pairs with the die
+    ]
+    assert loso.lost_at_step(truth[:1], [], [(loso.NEVER_FOUND, boxes())]) == [loso.NEVER_FOUND]
+    scored: dict = {}
+    loso.tally(scored, "0.5", truth, final, steps=steps)
+    fig = loso.figures(scored["0.5"])
+    assert fig["missed"] == 4 and sum(fig["lost_at"].values()) == 4 and fig["lost_at"][loso.VERIFIER] == 1
+    assert "lost_at" in fig and loso.figures(loso.Scored())["lost_at"] == {}
+
+
 def test_a_reading_on_a_mostly_covered_rendered_die_is_found_by_its_centre() -> None:
     """``score_renders`` leaves out readings centred on a die the scene's things mostly cover (no label there)."""
     from companion.vision.detector import centres_in

@@ -41,7 +41,16 @@ from companion.vision import detector, learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
-from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
+from companion.vision.scoring import (
+    GROW,
+    ImageScore,
+    Label,
+    Prediction,
+    match,
+    read_yolo_labels,
+    score_image,
+    total,
+)
 from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
 
@@ -89,8 +98,9 @@ def warnings(truth: list[Label], det: Detections, preds: list[Prediction]) -> tu
 
 class Scored(list[ImageScore]):
     """A part's image scores, how many of the reader's mistakes went unflagged over them and how many right dice
-    were flagged (``asked``), and, where things that are not dice were put on the tables, what the false dice lay
-    on (``false_on``: a thing's kind, or ``ELSEWHERE``)."""
+    were flagged (``asked``), where things that are not dice were put on the tables, what the false dice lay
+    on (``false_on``: a thing's kind, or ``ELSEWHERE``), and, where the reader's steps were kept, at which step
+    each missed die was lost (``lost_at``, ``lost_at_step``)."""
 
     unwarned: int = 0
     asked: int = 0
@@ -98,6 +108,7 @@ class Scored(list[ImageScore]):
     def __init__(self) -> None:
         super().__init__()
         self.false_on: Counter[str] = Counter()
+        self.lost_at: Counter[str] = Counter()
 
 
 Things = tuple[np.ndarray, list[str]]  # boxes (N, 4) in pixels and the kind of each
@@ -106,10 +117,23 @@ Things = tuple[np.ndarray, list[str]]  # boxes (N, 4) in pixels and the kind of 
 ELSEWHERE = "elsewhere"  # a false die on no rendered thing: the table, a die's side, a labelled die read twice
 
 
-def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections, things: Things | None = None) -> None:
+Steps = list[tuple[str, Detections]]  # the reader's steps before the last one, in order: (step name, what it kept)
+
+
+def tally(
+    out: dict[str, Scored],
+    key: str,
+    truth: list[Label],
+    det: Detections,
+    things: Things | None = None,
+    steps: Steps | None = None,
+) -> None:
     """Score one reading against ``truth`` into ``out[key]``; with ``things`` (the boxes and kinds of the things
-    that are not dice on the table), count each false die under the kind of thing its centre lies on."""
+    that are not dice on the table), count each false die under the kind of thing its centre lies on; with
+    ``steps``, count each missed die under the step that lost it (``lost_at_step``)."""
     preds = predictions(det)
+    if steps is not None:
+        out.setdefault(key, Scored()).lost_at.update(lost_at_step(truth, preds, [*steps, (LAST_STEPS, det)]))
     scored = out.setdefault(key, Scored())
     scored.append(score_image(truth, preds))
     missed_warnings, asked = warnings(truth, det, preds)
@@ -117,6 +141,30 @@ def tally(out: dict[str, Scored], key: str, truth: list[Label], det: Detections,
     scored.asked += asked
     if things is not None:
         scored.false_on.update(false_on(truth, preds, things))
+
+
+NEVER_FOUND = "never found"  # lost_at_step's names of the reader's steps (``score``)
+NO_DIE = "no die"
+VERIFIER = "verifier"
+LAST_STEPS = "last steps"
+NOT_MATCHED = "not matched"  # a box kept at the die, but not one ``match`` pairs with it (too far off, or taken)
+
+
+def lost_at_step(truth: list[Label], preds: list[Prediction], steps: Steps) -> list[str]:
+    """Per label that ``match`` pairs with no prediction (a missed die), the first of the reader's ``steps`` none
+    of whose boxes has its centre in the label's box (grown as ``match`` grows it): the step that lost the die;
+    ``NOT_MATCHED`` where every step kept one there."""
+    paired = {li for li, _ in match(truth, preds)}
+    out = []
+    for li, lab in enumerate(truth):
+        if li in paired:
+            continue
+        x0, y0, x1, y1 = lab.box
+        gx, gy = (x1 - x0) * (GROW - 1) / 2, (y1 - y0) * (GROW - 1) / 2
+        grown = np.array([x0 - gx, y0 - gy, x1 + gx, y1 + gy], np.float32)
+        lost = (name for name, kept in steps if not len(kept) or not detector.centres_in(kept.centres, grown).any())
+        out.append(next(lost, NOT_MATCHED))
+    return out
 
 
 def false_on(truth: list[Label], preds: list[Prediction], things: Things) -> list[str]:
@@ -173,10 +221,12 @@ def score(
     corrections: dict[str, dict[int, int | None]] | None = None,
     clutter: bool = False,
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    steps: bool = False,
 ) -> dict[str, Scored]:
     """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``);
     with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``). Read with the
-    reader's ``settings`` (``--set`` changes some)."""
+    reader's ``settings`` (``--set`` changes some). With ``steps``, also where each missed die was lost
+    (``Scored.lost_at``: the detector's finds, the classifiers', the verifier's, the last steps')."""
     out: dict[str, Scored] = {}
     for k, path in enumerate(paths):
         img = load_image(path)
@@ -186,14 +236,19 @@ def score(
         if clutter:
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        cands = learned.read_candidates(img, settings)
+        found = learned.find_at_the_right_scale(img, settings)
+        cands = learned.read_found(img, found, settings)  # as learned.read_candidates
         for t in thresholds:
-            det = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
-            det = learned.last_steps(det, settings)
+            verified = t is not None and model is not None
+            kept = verifier.verify(img, cands, at(t, settings), model) if verified else cands  # type: ignore[arg-type]
+            det = learned.last_steps(kept, settings)
             key = "none" if t is None else f"{t:g}"
-            tally(out, key, truth, det, things)
+            seen: Steps | None = None
+            if steps:
+                seen = [(NEVER_FOUND, found), (NO_DIE, cands)] + ([(VERIFIER, kept)] if verified else [])
+            tally(out, key, truth, det, things, seen)
             if fixed is not None:
-                tally(out, f"{key} corrected", fixed, det, things)
+                tally(out, f"{key} corrected", fixed, det, things, seen)
     return out
 
 
@@ -240,8 +295,10 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
     unwarned = getattr(scores, "unwarned", None)
     asked = getattr(scores, "asked", None)
     on: Counter[str] = getattr(scores, "false_on", Counter())
+    lost: Counter[str] = getattr(scores, "lost_at", Counter())
     return {
         "false_on": dict(on.most_common()),
+        "lost_at": {k: lost[k] for k in (NEVER_FOUND, NO_DIE, VERIFIER, LAST_STEPS, NOT_MATCHED) if lost[k]},
         "unwarned": unwarned,
         "unwarned_pct": None if unwarned is None else round(100 * unwarned / max(1, s.labelled), 2),
         "asked": asked,
@@ -351,6 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(ALL_SETS),
         help="the development sets the parts come from (one set: that set's figures alone, its val and test parts)",
     )
+    ap.add_argument(
+        "--steps", action="store_true", help="also say at which of the reader's steps each missed die was lost"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     settings = reader_from(args)  # every reading is made with these
@@ -390,10 +450,13 @@ def main(argv: list[str] | None = None) -> int:
             if part == "renders":
                 scored = score_renders(args.renders, thresholds if model else [None], model, settings=settings)
             elif part.endswith("+clutter"):
-                ts = thresholds if model else [None]
-                scored = score(parts[part.split("+")[0]], ts, model, corrections, clutter=True, settings=settings)
+                ts: list[float | None] = thresholds if model else [None]
+                scored = score(
+                    parts[part.split("+")[0]], ts, model, corrections, clutter=True, settings=settings, steps=args.steps
+                )
             else:
-                scored = score(parts[part], thresholds if model else [None], model, corrections, settings=settings)
+                ts = thresholds if model else [None]
+                scored = score(parts[part], ts, model, corrections, settings=settings, steps=args.steps)
             for key, sc in scored.items():
                 fig = figures(sc)
                 results.setdefault(name, {}).setdefault(part, {})[key] = fig
@@ -408,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
                     if fig["false_on"]:
                         on = ", ".join(f"{k} {n}" for k, n in fig["false_on"].items())
                         print(f"{'':14} {part:6} verifier {key:14} false dice on: {on}", flush=True)
+                    if fig["lost_at"]:
+                        lost = ", ".join(f"{k} {n}" for k, n in fig["lost_at"].items())
+                        print(f"{'':14} {part:6} verifier {key:14} missed dice lost at: {lost}", flush=True)
     if args.json:
         print(json.dumps(results, indent=1))
     return 0
