@@ -20,6 +20,9 @@ for the whole reader (they were trained on 80 % of felt-trays and angled-webcam,
 The parts with rendered things on the tables (``val+clutter``, ``report+clutter``) and ``--renders`` also say
 what the false dice lay on ("false dice on: domino 37, elsewhere 40, ...": the kind of the rendered thing under
 each false die's centre, ``false_on``), so a change to the reader can be judged by the kinds of things it keeps.
+``--steps`` also says where the missed dice were lost ("missed dice lost at: never found 91, no die 329, ...":
+the first of the reader's steps, detector, face classifiers, verifier, last steps, that kept no box on the die,
+``lost_at_step``), so a fold's losses can be put down to the network that makes them.
 
 Usage, from the repository root:
     .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
