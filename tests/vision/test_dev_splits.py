@@ -196,6 +196,29 @@ def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
         assert parts["train"] and 0.1 * n <= len(parts["val"]) and 0.1 * n <= len(parts["test"])
 
 
+@needs_sets
+def test_the_wide_cache_of_runs_that_spare_the_held_out_photos_is_the_file_they_read(monkeypatch) -> None:
+    """``caches.py --spare-held-out``: the scenes' surfaces are the photos such a run trains on (the fold's
+    ``train`` part without ``heldout.txt``'s), so the file is the one its run reads and not rendered again."""
+    from tools.dicetrain import caches
+    from tools.dicetrain.heldout_eval import held_out
+
+    seen: dict[bool, list[Path]] = {}
+
+    def photos_of(spare: bool) -> list[Path]:
+        monkeypatch.setattr(caches, "load", lambda paths: seen.setdefault(spare, list(paths)) and [])
+        monkeypatch.setattr(caches, "painted_out", lambda samples: [])
+        monkeypatch.setattr(caches, "scenes", lambda *a, **k: None)
+        caches.wide_cache(str(DICE), Path("/nonexistent"), 2, 1, 0.5, 1, "angled-webcam", spare_held_out=spare)
+        return seen[spare]
+
+    spared = {p.resolve() for p in held_out(DICE)}
+    everything, fewer = photos_of(False), photos_of(True)
+    assert fewer == sets.training_part(DICE, "angled-webcam", held_out(DICE))
+    assert set(fewer) < set(everything) and not spared & {p.resolve() for p in fewer}
+    assert spared & {p.resolve() for p in everything}
+
+
 @pytest.mark.slow
 def test_renders_are_deterministic_and_hold_what_their_truth_says() -> None:
     a, b = render_scene(12345), render_scene(12345)

@@ -9,7 +9,8 @@ tray scenes into ``WORK/synthetic-240.pkl``. This writes both, the same scenes b
 then link the synthetic file into each run's ``--work`` folder. The wide scenes' surfaces are the ``train`` parts'
 photos with their dice painted out, as ``train.py --parts`` (no set left out) makes them; ``--leave-out SET`` as a
 fold's runs make them (``train_values.py --parts --leave-out SET --wide N`` reads the same file; it draws blocks of
-touching dice in ``--wide-blocks 0.12`` of its scenes, ``wide.DEFAULT_BLOCKS``).
+touching dice in ``--wide-blocks 0.12`` of its scenes, ``wide.DEFAULT_BLOCKS``); ``--spare-held-out`` as runs with
+that option make them (fewer photos, so another file: without it such a run renders its own scenes first).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import argparse
 from pathlib import Path
 
 from tools.dicetrain.data import load, rendered, split
-from tools.dicetrain.sets import fold
+from tools.dicetrain.heldout_eval import held_out
+from tools.dicetrain.sets import training_part
 from tools.dicetrain.train_verifier import painted_out, scene_cache, scenes
 from tools.synth import wide
 
@@ -33,13 +35,16 @@ def wide_cache(
     leave_out: str | None = None,
     by_image: bool = False,
     veins: float = 0.0,
+    spare_held_out: bool = False,
 ) -> Path:
     """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
     it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``); with
-    ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``); ``blocks`` and ``veins`` are
-    ``wide``'s shares the runs set (``--wide-blocks``, ``--veins``)."""
+    ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``); with ``spare_held_out``,
+    without ``heldout.txt``'s photos (``--spare-held-out``, as ``sets.training_part``); ``blocks`` and ``veins``
+    are ``wide``'s shares the runs set (``--wide-blocks``, ``--veins``)."""
     shares = wide.Shares(blocks=blocks, veins=veins)
-    photos = split(root)[0] if by_image else fold(root, leave_out)["train"]
+    spare = held_out(Path(root)) if spare_held_out else []
+    photos = split(root)[0] if by_image else training_part(root, leave_out, spare)
     backgrounds = wide.Backgrounds(painted_out(load(photos)))
     path = scene_cache(cache, n, seed0, backgrounds, shares)
     if not path.exists():
@@ -59,6 +64,7 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="the wide scenes of this leave-one-set-out fold's runs")
     ap.add_argument("--by-image", action="store_true", help="the wide scenes of the runs without --parts")
     ap.add_argument("--veins", type=float, default=0.0, help="as train_values --veins")
+    ap.add_argument("--spare-held-out", action="store_true", help="the surfaces of runs with --spare-held-out")
     args = ap.parse_args()
     path = wide_cache(
         args.root,
@@ -70,6 +76,7 @@ def main() -> None:
         args.leave_out,
         args.by_image,
         args.veins,
+        args.spare_held_out,
     )
     print(path)
     if args.synthetic:
