@@ -135,9 +135,9 @@ def tally(
     that are not dice on the table), count each false die under the kind of thing its centre lies on; with
     ``steps``, count each missed die under the step that lost it (``lost_at_step``)."""
     preds = predictions(det)
-    if steps is not None:
-        out.setdefault(key, Scored()).lost_at.update(lost_at_step(truth, preds, [*steps, (LAST_STEPS, det)]))
     scored = out.setdefault(key, Scored())
+    if steps is not None:
+        scored.lost_at.update(lost_at_step(truth, preds, [*steps, (LAST_STEPS, det)]))
     scored.append(score_image(truth, preds))
     missed_warnings, asked = warnings(truth, det, preds)
     scored.unwarned += missed_warnings
@@ -242,13 +242,12 @@ def score(
         found = learned.find_at_the_right_scale(img, settings)
         cands = learned.read_found(img, found, settings)  # as learned.read_candidates
         for t in thresholds:
-            verified = t is not None and model is not None
-            kept = verifier.verify(img, cands, at(t, settings), model) if verified else cands  # type: ignore[arg-type]
+            kept = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
             det = learned.last_steps(kept, settings)
             key = "none" if t is None else f"{t:g}"
             seen: Steps | None = None
             if steps:
-                seen = [(NEVER_FOUND, found), (NO_DIE, cands)] + ([(VERIFIER, kept)] if verified else [])
+                seen = [(NEVER_FOUND, found), (NO_DIE, cands)] + ([(VERIFIER, kept)] if kept is not cands else [])
             tally(out, key, truth, det, things, seen)
             if fixed is not None:
                 tally(out, f"{key} corrected", fixed, det, things, seen)
