@@ -44,16 +44,7 @@ from companion.vision import detector, learned, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
-from companion.vision.scoring import (
-    GROW,
-    ImageScore,
-    Label,
-    Prediction,
-    match,
-    read_yolo_labels,
-    score_image,
-    total,
-)
+from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
 from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
 
@@ -155,19 +146,16 @@ NOT_MATCHED = "not matched"  # a box kept at the die, but not one ``match`` pair
 
 def lost_at_step(truth: list[Label], preds: list[Prediction], steps: Steps) -> list[str]:
     """Per label that ``match`` pairs with no prediction (a missed die), the first of the reader's ``steps`` none
-    of whose boxes has its centre in the label's box (grown as ``match`` grows it): the step that lost the die;
-    ``NOT_MATCHED`` where every step kept one there."""
+    of whose boxes has its centre in the label's box (grown as ``match`` grows it, ``data.matches``): the step
+    that lost the die; ``NOT_MATCHED`` where every step kept one there."""
     paired = {li for li, _ in match(truth, preds)}
-    out = []
-    for li, lab in enumerate(truth):
-        if li in paired:
-            continue
-        x0, y0, x1, y1 = lab.box
-        gx, gy = (x1 - x0) * (GROW - 1) / 2, (y1 - y0) * (GROW - 1) / 2
-        grown = np.array([x0 - gx, y0 - gy, x1 + gx, y1 + gy], np.float32)
-        lost = (name for name, kept in steps if not len(kept) or not detector.centres_in(kept.centres, grown).any())
-        out.append(next(lost, NOT_MATCHED))
-    return out
+    missed = [li for li in range(len(truth)) if li not in paired]
+    if not missed:
+        return []
+    labs = np.array([lab.box for lab in truth], np.float32)
+    held = [(name, [matches(np.asarray(b, np.float32), labs) for b in kept.boxes]) for name, kept in steps]
+    kept_at = [(name, np.any(hits, axis=0) if hits else np.zeros(len(truth), bool)) for name, hits in held]
+    return [next((name for name, at_die in kept_at if not at_die[li]), NOT_MATCHED) for li in missed]
 
 
 def false_on(truth: list[Label], preds: list[Prediction], things: Things) -> list[str]:
