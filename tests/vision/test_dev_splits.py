@@ -200,6 +200,7 @@ def test_the_real_sets_split_into_disjoint_parts_near_their_shares() -> None:
 def test_the_wide_cache_of_runs_that_spare_the_held_out_photos_is_the_file_they_read(monkeypatch) -> None:
     """``caches.py --spare-held-out``: the scenes' surfaces are the photos such a run trains on (the fold's
     ``train`` part without ``heldout.txt``'s), so the file is the one its run reads and not rendered again."""
+    pytest.importorskip("torch")  # caches.py imports train_verifier: torch, not in the test install
     from tools.dicetrain import caches
     from tools.dicetrain.heldout_eval import held_out
 
