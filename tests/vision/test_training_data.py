@@ -323,3 +323,63 @@ def test_a_veined_dies_side_face_is_veined_too() -> None:
         return int(((drawn(d).mean(axis=2) < 120) & band).sum())
 
     assert dark(die) == 0 and dark(replace(die, veins=0.3)) > 10
+
+
+def test_a_die_drawn_in_three_dimensions_shows_its_value_on_the_face_turned_to_the_camera() -> None:
+    """``dice3d.render_die``: a white die with black pips seen straight down shows as many pips as its value
+    inside its top face, whose corners are the square the cube's top projects to; opposite faces sum to 7."""
+    import cv2
+
+    from tools.synth.dice3d import REACH, face_values, render_die
+    from tools.synth.wide import WideDie
+
+    n = 190
+    for value in range(1, 7):
+        die = WideDie((0.0, 0.0), 50.0, 0.0, value, (0.8, 0.8, 0.78), (0.02, 0.02, 0.02), corner=0.1)
+        colour, alpha, corners = render_die(die, np.eye(3), np.array([0.3, 0.3, 0.9]), n, np.random.default_rng(0))
+        half = n / (2 * REACH)
+        assert np.allclose(sorted(corners[:, 0]), [n / 2 - half] * 2 + [n / 2 + half] * 2, atol=0.01)
+        top = (slice(int(n / 2 - half * 0.9), int(n / 2 + half * 0.9)),) * 2
+        assert (alpha[top] == 1.0).all() and alpha[0, 0] == 0.0
+        dark = ((colour[top].mean(axis=2) < 0.2) * 255).astype(np.uint8)
+        assert cv2.connectedComponents(dark)[0] - 1 == value
+        faces = face_values(value, np.random.default_rng(value))
+        assert sorted(faces) == [1, 2, 3, 4, 5, 6] and faces[0] == value
+        assert faces[0] + faces[1] == faces[2] + faces[3] == faces[4] + faces[5] == 7
+
+
+def test_a_tilted_camera_sees_a_die_s_sides_and_sunk_pips_have_a_shaded_rim() -> None:
+    """Seen 25 degrees off the vertical a die covers more than its top face (a side is in view); a sunk pip (``depth``)
+    on a die of the pip's own colour is told from the face by its shading alone."""
+    from tools.synth.dice3d import render_die, rotation
+    from tools.synth.wide import WideDie
+
+    n = 190
+    die = WideDie((0.0, 0.0), 50.0, 0.0, 1, (0.5, 0.5, 0.5), (0.5, 0.5, 0.5), pip_size=0.15, corner=0.1)
+    light = np.array([0.5, 0.0, 0.87])
+    _, straight, _ = render_die(die, np.eye(3), light, n, np.random.default_rng(0))
+    _, tilted, _ = render_die(die, rotation((1, 0, 0), 25), light, n, np.random.default_rng(0))
+    assert tilted.sum() > straight.sum() * 1.2
+    flat, _, _ = render_die(die, np.eye(3), light, n, np.random.default_rng(0))
+    sunk, _, _ = render_die(die, np.eye(3), light, n, np.random.default_rng(0), depth=0.1)
+    middle = (slice(n // 2 - 12, n // 2 + 12),) * 2
+    assert np.ptp(flat[middle].mean(axis=2)) < 0.02 < np.ptp(sunk[middle].mean(axis=2))
+
+
+def test_scenes_of_dice_in_three_dimensions_are_seeded_and_box_their_dice() -> None:
+    """``dice3d.render_scene3d``: the same seed gives the same photo; every die's box is in the frame and holds its
+    die's top face, and most dice have something in their box that differs from the table."""
+    from tools.synth.dice3d import render_scene3d
+
+    a, b = render_scene3d(810000, size=(320, 240)), render_scene3d(810000, size=(320, 240))
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.boxes, b.boxes)
+    boxes = 0
+    for seed in range(810000, 810008):
+        sc = render_scene3d(seed, size=(320, 240))
+        assert sc.image.shape == (240, 320, 3) and len(sc.values) == len(sc.boxes) == len(sc.legible) == len(sc.dice)
+        assert not sc.hidden.any() and set(sc.values.tolist()) <= {1, 2, 3, 4, 5, 6}
+        if len(sc.boxes):
+            assert (sc.boxes[:, :2] >= 0).all() and (sc.boxes[:, 2] <= 320).all() and (sc.boxes[:, 3] <= 240).all()
+            assert (sc.boxes[:, 2] > sc.boxes[:, 0]).all() and (sc.boxes[:, 3] > sc.boxes[:, 1]).all()
+        boxes += len(sc.boxes)
+    assert boxes >= 8

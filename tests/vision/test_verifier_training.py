@@ -275,3 +275,17 @@ def test_a_verifier_that_knows_where_in_its_crop_exports_and_runs_as_the_shipped
     with torch.no_grad():
         net.export = True
         assert np.allclose(net(torch.from_numpy(x)).numpy(), p, atol=1e-4)
+
+
+def test_scenes_of_dice_drawn_in_three_dimensions_are_a_pool_and_a_cache_of_their_own(tmp_path: Path) -> None:
+    """``wide.Shares(solid=True)`` (``train_values --solid``, ``caches.py --solid``): the scenes are
+    ``dice3d.render_scene3d``'s, samples of the pool "solid", cached under their own name."""
+    from tools.dicetrain.train_verifier import scene_cache, scenes
+    from tools.synth import wide
+    from tools.synth.dice3d import render_scene3d
+
+    solid, _ = scenes(tmp_path, 2, 820_000, wide.Backgrounds(), shares=wide.Shares(solid=True))
+    assert [s.set_name for s in solid] == ["solid", "solid"]
+    assert np.array_equal(solid[0].image, render_scene3d(820_000, wide.Backgrounds()).image)
+    assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds(), wide.Shares(solid=True)).name.startswith("solid-")
+    assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds()).name.startswith("wide-")

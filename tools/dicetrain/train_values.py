@@ -300,6 +300,7 @@ def batch(
     # as often as a photo set: among all rendered dice they would be few)
     kinds = ("felt-trays",) * 4 + ("angled-webcam", "synthetic") * 2 + ("looks", "styles", "faint")
     kinds += ("grey-mixed",) * 2 + ("wide",) * 3  # the third photo set and the appearance-wide renders (#20)
+    kinds += ("solid",) * 3  # dice drawn in three dimensions (``--solid``)
     pools = [p for p in (by_set.get(k, []) for k in kinds) if p]
     others = [(i, b) for i, s in enumerate(samples) for b in getattr(s, "others", ())]  # old caches lack it
     xs: list[np.ndarray] = []
@@ -438,6 +439,13 @@ def main() -> None:
     ap.add_argument(
         "--veins", type=float, default=0.0, help="with --wide: share of rendered dice with veins of the pips' colour"
     )
+    ap.add_argument(
+        "--solid",
+        type=int,
+        default=0,
+        help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py), a pool of their own",
+    )
+    ap.add_argument("--solid-seed", type=int, default=800000)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -465,6 +473,9 @@ def main() -> None:
                 f"--legible-only: {old} rendered scenes in {args.cache} were cached before dice were judged legible; "
                 "remove that cache file (wide-*.pkl) so they are rendered again"
             )
+    if args.solid:
+        photos = [s for s in samples if s.set_name not in ("wide", "solid")]
+        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, Shares(solid=True))
     if args.synthetic:
         samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:

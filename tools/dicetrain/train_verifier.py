@@ -145,15 +145,22 @@ def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds, share
     discs = f"-discs{shares.discs:g}" if shares.discs else ""
     blocks = f"-blocks{shares.blocks:g}" if shares.blocks != PLAIN.blocks else ""
     veins = f"-veins{shares.veins:g}" if shares.veins else ""
-    return cache / f"wide-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}.pkl"
+    kind = "solid" if shares.solid else "wide"
+    return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}.pkl"
 
 
 def scene_sample(seed: int, backgrounds: Backgrounds, shares: Shares = PLAIN) -> tuple[Sample, np.ndarray]:
-    """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes."""
-    sc = render_scene(seed, backgrounds, shares=shares)
+    """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes; with
+    ``shares.solid`` its dice drawn in three dimensions (``dice3d.render_scene3d``), a sample of the pool "solid"."""
+    if shares.solid:
+        from tools.synth.dice3d import render_scene3d
+
+        sc, kind = render_scene3d(seed, backgrounds, shares=shares), "solid"
+    else:
+        sc, kind = render_scene(seed, backgrounds, shares=shares), "wide"
     keep = ~sc.hidden
     illegible = ~sc.legible[keep]
-    sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], "wide", Path(f"wide-{seed}"), sc.things, illegible)
+    sample = Sample(sc.image, sc.boxes[keep], sc.values[keep], kind, Path(f"{kind}-{seed}"), sc.things, illegible)
     return sample, sc.boxes[sc.hidden]
 
 
@@ -415,6 +422,8 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="a set to leave out (a leave-one-set-out fold)")
     ap.add_argument("--scenes", type=int, default=1500, help="appearance-wide rendered scenes")
     ap.add_argument("--scene-seed", type=int, default=700000)
+    ap.add_argument("--solid", type=int, default=0, help="also this many scenes of dice drawn in three dimensions")
+    ap.add_argument("--solid-seed", type=int, default=800000)
     ap.add_argument(
         "--no-photo-surfaces",
         action="store_true",
@@ -459,6 +468,10 @@ def main() -> None:
     else:
         scene_dir, backgrounds = cache, Backgrounds(painted_out(photos))
     rendered, hidden_r = scenes(scene_dir, args.scenes, args.scene_seed, backgrounds, shares=shares)
+    if args.solid:  # tools/synth/dice3d.py: lit rounded cubes with sunk pips, their sides in view
+        solid_shares = replace(shares, solid=True)
+        solid, hidden_s = scenes(scene_dir, args.solid, args.solid_seed, backgrounds, shares=solid_shares)
+        rendered, hidden_r = rendered + solid, hidden_r + hidden_s
     composites = cluttered_photos(photos, args.clutter)
     samples = photos + composites + rendered
     real = [True] * (len(photos) + len(composites)) + [False] * len(rendered)
@@ -467,6 +480,7 @@ def main() -> None:
     miners = hashlib.sha256(b"".join(p.read_bytes() for p in mined_by if p.is_file()))
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
     key += f"-discs{args.discs:g}" if args.discs else ""
+    key += f"-solid{args.solid}s{args.solid_seed}" if args.solid else ""
     key += f"-shots{len(shots)}s{args.shot_seed}x{args.shot_repeat}" if shots else ""
     pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():

@@ -124,11 +124,13 @@ class Shares:
     colour (``train_verifier --discs``), ``veins`` of dice with thin veins in their pips' colour (``train_values
     --veins``). Passed down to every render (forked render workers get it with their work, not from a module
     global). At 0, discs and veins keep the renders of earlier runs as they were: each is drawn from the die's own
-    generator, seeded by its look."""
+    generator, seeded by its look. ``solid`` scenes are ``dice3d.render_scene3d``'s (``train_verifier.scene_sample``
+    picks the renderer; ``train_values --solid``, ``train_verifier --solid``)."""
 
     blocks: float = DEFAULT_BLOCKS
     discs: float = 0.0
     veins: float = 0.0
+    solid: bool = False  # every scene's dice drawn in three dimensions (``tools/synth/dice3d.py``), not flat
 
 
 PLAIN = Shares()  # the shares of the renders every run used before the options existed
