@@ -267,6 +267,7 @@ POOL_NAMES = {
     "grey": "grey-mixed",
     "wide": "wide",
     "paste": "paste",
+    "solid": "solid",
 }
 
 
@@ -378,6 +379,13 @@ def main() -> None:
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
     ap.add_argument(
+        "--solid",
+        type=int,
+        default=0,
+        help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py; --mix slot 'solid')",
+    )
+    ap.add_argument("--solid-seed", type=int, default=800000)
+    ap.add_argument(
         "--wide-blocks", type=float, default=None, help="share of wide scenes with a block of touching dice (0.12)"
     )
     ap.add_argument("--paste", type=int, default=0, help="also this many composites (tools/synth/composite.py)")
@@ -419,6 +427,12 @@ def main() -> None:
 
         shares = PLAIN if args.wide_blocks is None else Shares(blocks=args.wide_blocks)
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, shares)
+    if args.solid:
+        from tools.dicetrain.train_values import wide_samples
+        from tools.synth.wide import Shares
+
+        photos = [s for s in samples if s.set_name not in ("wide", "solid")]
+        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, Shares(solid=True))
     if args.paste:
         from tools.dicetrain.train_values import paste_samples
 
