@@ -37,14 +37,17 @@ def wide_cache(
     veins: float = 0.0,
     spare_held_out: bool = False,
     solid: bool = False,
+    tilt: float = wide.PLAIN.tilt,
 ) -> Path:
     """The file ``train_verifier.scenes`` reads for these scenes, rendered there on ``procs`` processes when
     it is not made yet; with ``leave_out``, on the surfaces of that fold's ``train`` parts (``--leave-out``); with
     ``by_image``, of ``data.split``'s training photos (the runs without ``--parts``); with ``spare_held_out``,
     without ``heldout.txt``'s photos (``--spare-held-out``, as ``sets.training_part``); ``blocks`` and ``veins``
     are ``wide``'s shares the runs set (``--wide-blocks``, ``--veins``); ``solid``: the scenes of dice drawn in three
-    dimensions (``train_values --solid N --solid-seed S``: pass them as ``n``, ``seed0``)."""
-    shares = wide.Shares(blocks=wide.DEFAULT_BLOCKS if solid else blocks, veins=veins, solid=solid)  # no blocks in 3D
+    dimensions (``train_values --solid N --solid-seed S``: pass them as ``n``, ``seed0``), their camera leaning up
+    to ``tilt`` degrees (``--solid-tilt``)."""
+    blocks = wide.DEFAULT_BLOCKS if solid else blocks  # no blocks in 3D
+    shares = wide.Shares(blocks=blocks, veins=veins, solid=solid, tilt=tilt)
     spare = held_out(Path(root)) if spare_held_out else []
     photos = split(root)[0] if by_image else training_part(root, leave_out, spare)
     backgrounds = wide.Backgrounds(painted_out(load(photos)))
@@ -68,6 +71,7 @@ def main() -> None:
     ap.add_argument("--veins", type=float, default=0.0, help="as train_values --veins")
     ap.add_argument("--spare-held-out", action="store_true", help="the surfaces of runs with --spare-held-out")
     ap.add_argument("--solid", action="store_true", help="--wide N scenes of dice drawn in three dimensions")
+    ap.add_argument("--solid-tilt", type=float, default=wide.PLAIN.tilt, help="as train.py --solid-tilt")
     args = ap.parse_args()
     path = wide_cache(
         args.root,
@@ -81,6 +85,7 @@ def main() -> None:
         args.veins,
         args.spare_held_out,
         args.solid,
+        args.solid_tilt,
     )
     print(path)
     if args.synthetic:

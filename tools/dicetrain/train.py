@@ -386,6 +386,9 @@ def main() -> None:
     )
     ap.add_argument("--solid-seed", type=int, default=800000)
     ap.add_argument(
+        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
+    )
+    ap.add_argument(
         "--wide-blocks", type=float, default=None, help="share of wide scenes with a block of touching dice (0.12)"
     )
     ap.add_argument("--paste", type=int, default=0, help="also this many composites (tools/synth/composite.py)")
@@ -432,7 +435,8 @@ def main() -> None:
         from tools.synth.wide import Shares
 
         photos = [s for s in samples if s.set_name not in ("wide", "solid")]
-        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, Shares(solid=True))
+        shares = Shares(solid=True, tilt=args.solid_tilt)
+        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, shares)
     if args.paste:
         from tools.dicetrain.train_values import paste_samples
 

@@ -146,7 +146,8 @@ def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds, share
     blocks = f"-blocks{shares.blocks:g}" if shares.blocks != PLAIN.blocks else ""
     veins = f"-veins{shares.veins:g}" if shares.veins else ""
     kind = "solid" if shares.solid else "wide"
-    return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}.pkl"
+    tilt = f"-tilt{shares.tilt:g}" if shares.solid and shares.tilt != PLAIN.tilt else ""
+    return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}{tilt}.pkl"
 
 
 def scene_sample(seed: int, backgrounds: Backgrounds, shares: Shares = PLAIN) -> tuple[Sample, np.ndarray]:

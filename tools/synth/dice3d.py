@@ -4,9 +4,10 @@
 edges catch the light, their sides show at any tilt of the camera, sunk pips have a lit and a shaded rim, glossy
 bodies carry a highlight where the light is reflected, translucent bodies let the table through. Here each die is
 ray-marched as a signed distance field (a rounded box, minus a sphere for each sunk pip) from any view within a
-tilt of the vertical, shaded with a key light, sky light and a specular highlight, and put on ``wide.py``'s tables
-among its things that are not dice, under its light and camera. The dice's looks are ``wide.random_die``'s (body and
-pip colours, marbling, translucency, pip sizes and layouts, corner radius, gloss, sunk or flat pips).
+tilt of the vertical (``wide.Shares.tilt``, 28 degrees unless asked), shaded with a key light, sky light and a
+specular highlight, and put on ``wide.py``'s tables among its things that are not dice, under its light and camera.
+The dice's looks are ``wide.random_die``'s (body and pip colours, marbling, translucency, pip sizes and layouts,
+corner radius, gloss, sunk or flat pips).
 
 A scene is a ``wide.WideScene`` whose boxes are the dice's top faces as seen (the corners of the face, projected).
 Only numpy and OpenCV; deterministic for a seed. Used by ``tools/dicetrain`` only (not installed with the app).
@@ -234,7 +235,7 @@ def render_scene3d(
     soft = float(rng.uniform(0.0, 0.05) if hard else rng.uniform(0.05, 0.2))
     darkness = float(rng.uniform(0.3, 0.75))
     reach = 1.0 / math.tan(elevation)  # the shadow's length per unit of height
-    tilt = float(rng.uniform(0, 28)) if rng.random() < 0.85 else 0.0
+    tilt = float(rng.uniform(0, shares.tilt)) if rng.random() < 0.85 else 0.0
     tilt_dir = float(rng.uniform(0, 2 * np.pi))
     camera = rotation((math.cos(tilt_dir), math.sin(tilt_dir), 0.0), tilt)
     die_size = float(np.exp(rng.uniform(np.log(14), np.log(90))))

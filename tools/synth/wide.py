@@ -131,6 +131,7 @@ class Shares:
     discs: float = 0.0
     veins: float = 0.0
     solid: bool = False  # every scene's dice drawn in three dimensions (``tools/synth/dice3d.py``), not flat
+    tilt: float = 28.0  # with ``solid``: the most a scene's camera leans off the vertical (degrees)
 
 
 PLAIN = Shares()  # the shares of the renders every run used before the options existed
