@@ -383,3 +383,17 @@ def test_scenes_of_dice_in_three_dimensions_are_seeded_and_box_their_dice() -> N
             assert (sc.boxes[:, 2] > sc.boxes[:, 0]).all() and (sc.boxes[:, 3] > sc.boxes[:, 1]).all()
         boxes += len(sc.boxes)
     assert boxes >= 8
+
+
+def test_how_far_a_solid_scene_s_camera_leans_is_asked_for() -> None:
+    """``wide.Shares.tilt``: straight down (0) a die's top face is a turned square and its box a square (but for the
+    dice that lean); with the camera leaning up to 50 degrees off the vertical the faces are foreshortened."""
+    from tools.synth.dice3d import render_scene3d
+    from tools.synth.wide import Shares
+
+    def off_square(tilt: float) -> float:  # the boxes' mean |log(width / height)|
+        shares = Shares(solid=True, tilt=tilt)
+        boxes = np.concatenate([render_scene3d(s, size=(320, 240), shares=shares).boxes for s in range(830000, 830010)])
+        return float(np.mean(np.abs(np.log((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))))
+
+    assert off_square(0.0) < 0.006 < off_square(50.0)

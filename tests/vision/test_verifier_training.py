@@ -289,3 +289,5 @@ def test_scenes_of_dice_drawn_in_three_dimensions_are_a_pool_and_a_cache_of_thei
     assert np.array_equal(solid[0].image, render_scene3d(820_000, wide.Backgrounds()).image)
     assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds(), wide.Shares(solid=True)).name.startswith("solid-")
     assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds()).name.startswith("wide-")
+    leaning = wide.Shares(solid=True, tilt=50)
+    assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds(), leaning).name.endswith("-tilt50.pkl")

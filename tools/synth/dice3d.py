@@ -249,6 +249,7 @@ def render_scene3d(
         s = die_size * float(np.exp(rng.uniform(-0.9, 0.5)))
         if kind == "speck":
             s = min(s, die_size * 0.4)
+        s = min(s, min(w, h) / 2 - 1)  # small frames (the usual ones never need it)
         c = (float(rng.uniform(s, w - s)), float(rng.uniform(s, h - s)))
         things.append(Thing(kind, c, s, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))))
         placed.append((c[0], c[1], s * 0.6))
