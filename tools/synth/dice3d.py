@@ -23,9 +23,7 @@ import numpy as np
 from tools.synth.wide import (
     LEGIBLE_CONTRAST,
     PLAIN,
-    THINGS,
     Shares,
-    Thing,
     WideDie,
     WideScene,
     draw_thing,
@@ -33,9 +31,11 @@ from tools.synth.wide import (
     light_and_camera,
     pip_contrast,
     random_die,
+    random_things,
+    thing_boxes,
 )
 from tools.synth.wide_dice import _pip_spots
-from tools.synth.wide_draw import SS, _choice, _shadow
+from tools.synth.wide_draw import SS, _shadow
 
 REACH = 1.9  # a sprite covers +-REACH half-sides around the die's centre (the cube's corners at any view)
 STEPS = 40  # ray-marching steps
@@ -241,18 +241,9 @@ def render_scene3d(
     die_size = float(np.exp(rng.uniform(np.log(14), np.log(90))))
     n_dice = 0 if rng.random() < 0.1 else int(rng.integers(1, 13))
     n_things = int(rng.integers(0, 4)) if rng.random() < 0.5 else int(rng.integers(3, 15))
-    things: list[Thing] = []
-    placed: list[tuple[float, float, float]] = []
+    things = random_things(rng, n_things, die_size, w, h)
+    placed = [(t.centre[0], t.centre[1], t.size * 0.6) for t in things]
     flat_shadow = (0.1, soft, darkness)
-    for _ in range(n_things):
-        kind = THINGS[_choice(rng, [3, 2, 1.5, 1.5, 2, 1.5, 2, 1, 1, 0.7, 1, 1, 0.8])]
-        s = die_size * float(np.exp(rng.uniform(-0.9, 0.5)))
-        if kind == "speck":
-            s = min(s, die_size * 0.4)
-        s = min(s, min(w, h) / 2 - 1)  # small frames (the usual ones never need it)
-        c = (float(rng.uniform(s, w - s)), float(rng.uniform(s, h - s)))
-        things.append(Thing(kind, c, s, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))))
-        placed.append((c[0], c[1], s * 0.6))
     for t in things:
         draw_thing(scene, t, flat_shadow)
     dice: list[WideDie] = []
@@ -313,13 +304,7 @@ def render_scene3d(
         boxes=np.array(boxes, np.float32).reshape(-1, 4),
         values=np.array([d.value for d in drawn], np.int64),
         hidden=np.zeros(len(boxes), bool),
-        things=np.array(
-            [
-                [t.centre[0] - t.size / 2, t.centre[1] - t.size / 2, t.centre[0] + t.size / 2, t.centre[1] + t.size / 2]
-                for t in things
-            ],
-            np.float32,
-        ).reshape(-1, 4),
+        things=thing_boxes(things),
         thing_kinds=[t.kind for t in things],
         surface=surface,
         legible=np.array(legible, bool),

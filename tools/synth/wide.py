@@ -79,6 +79,7 @@ __all__ = [
     "light_and_camera",
     "pip_contrast",
     "random_die",
+    "random_things",
     "read_gimp_pattern",
     "render_scene",
     "surface_carpet",
@@ -92,6 +93,7 @@ __all__ = [
     "surface_print",
     "surface_white_box",
     "surface_wood",
+    "thing_boxes",
     "with_a_disc",
     "with_veins",
 ]
@@ -246,6 +248,32 @@ def frame_and_table(
     return w, h, surface, np.ascontiguousarray(np.clip(scene, 0.0, 1.0), np.float32)
 
 
+def random_things(rng: np.random.Generator, n: int, die_size: float, w: int, h: int) -> list[Thing]:
+    """``n`` things that are not dice (``THINGS``, by how often each is met) about the frame, a third to 1.6 times
+    the scene's die size (specks smaller), each with its own turn and seed."""
+    things = []
+    for _ in range(n):
+        kind = THINGS[_choice(rng, [3, 2, 1.5, 1.5, 2, 1.5, 2, 1, 1, 0.7, 1, 1, 0.8])]
+        s = die_size * float(np.exp(rng.uniform(-0.9, 0.5)))
+        if kind == "speck":
+            s = min(s, die_size * 0.4)
+        s = min(s, min(w, h) / 2 - 1)  # a thing fits the frame (only small frames need it)
+        c = (float(rng.uniform(s, w - s)), float(rng.uniform(s, h - s)))
+        things.append(Thing(kind, c, s, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))))
+    return things
+
+
+def thing_boxes(things: list[Thing]) -> np.ndarray:
+    """The things' boxes (N, 4) float32, x0 y0 x1 y1 in output px."""
+    return np.array(
+        [
+            [t.centre[0] - t.size / 2, t.centre[1] - t.size / 2, t.centre[0] + t.size / 2, t.centre[1] + t.size / 2]
+            for t in things
+        ],
+        np.float32,
+    ).reshape(-1, 4)
+
+
 def render_scene(
     seed: int,
     backgrounds: Backgrounds | None = None,
@@ -266,16 +294,8 @@ def render_scene(
     die_size = float(np.exp(rng.uniform(np.log(14), np.log(110))))
     n_dice = 0 if rng.random() < 0.15 else int(rng.integers(1, 13))
     n_things = int(rng.integers(0, 4)) if rng.random() < 0.4 else int(rng.integers(3, 22))
-    placed: list[tuple[float, float, float]] = []  # centre, radius of everything drawn
-    things: list[Thing] = []
-    for _ in range(n_things):
-        kind = THINGS[_choice(rng, [3, 2, 1.5, 1.5, 2, 1.5, 2, 1, 1, 0.7, 1, 1, 0.8])]
-        s = die_size * float(np.exp(rng.uniform(-0.9, 0.5)))
-        if kind == "speck":
-            s = min(s, die_size * 0.4)
-        c = (float(rng.uniform(s, w - s)), float(rng.uniform(s, h - s)))
-        things.append(Thing(kind, c, s, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))))
-        placed.append((c[0], c[1], s * 0.6))
+    things = random_things(rng, n_things, die_size, w, h)
+    placed = [(t.centre[0], t.centre[1], t.size * 0.6) for t in things]  # centre, radius of everything drawn
     for t in things:
         draw_thing(scene, t, shadow)
     dice: list[WideDie] = []
@@ -337,13 +357,7 @@ def render_scene(
         boxes=np.array(boxes, np.float32).reshape(-1, 4),
         values=np.array([d.value for d in dice], np.int64),
         hidden=np.array(hidden, bool),
-        things=np.array(
-            [
-                [t.centre[0] - t.size / 2, t.centre[1] - t.size / 2, t.centre[0] + t.size / 2, t.centre[1] + t.size / 2]
-                for t in things
-            ],
-            np.float32,
-        ).reshape(-1, 4),
+        things=thing_boxes(things),
         thing_kinds=[t.kind for t in things],
         surface=surface,
         legible=np.array([pip_contrast(scene, d) >= LEGIBLE_CONTRAST for d in dice], bool),
