@@ -450,6 +450,9 @@ def main() -> None:
         help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py), a pool of their own",
     )
     ap.add_argument("--solid-seed", type=int, default=800000)
+    ap.add_argument(
+        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
+    )
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -479,7 +482,8 @@ def main() -> None:
             )
     if args.solid:
         photos = [s for s in samples if s.set_name not in ("wide", "solid")]
-        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, Shares(solid=True))
+        shares = Shares(solid=True, tilt=args.solid_tilt)
+        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, shares)
     if args.synthetic:
         samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:

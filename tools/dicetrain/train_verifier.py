@@ -429,6 +429,9 @@ def main() -> None:
     ap.add_argument("--solid", type=int, default=0, help="also this many scenes of dice drawn in three dimensions")
     ap.add_argument("--solid-seed", type=int, default=800000)
     ap.add_argument(
+        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
+    )
+    ap.add_argument(
         "--no-photo-surfaces",
         action="store_true",
         help="render on made and pattern surfaces only (no training photos): one render cache for every fold",
@@ -473,7 +476,7 @@ def main() -> None:
         scene_dir, backgrounds = cache, Backgrounds(painted_out(photos))
     rendered, hidden_r = scenes(scene_dir, args.scenes, args.scene_seed, backgrounds, shares=shares)
     if args.solid:  # tools/synth/dice3d.py: lit rounded cubes with sunk pips, their sides in view
-        solid_shares = replace(shares, solid=True)
+        solid_shares = replace(shares, solid=True, tilt=args.solid_tilt)
         solid, hidden_s = scenes(scene_dir, args.solid, args.solid_seed, backgrounds, shares=solid_shares)
         rendered, hidden_r = rendered + solid, hidden_r + hidden_s
     composites = cluttered_photos(photos, args.clutter)
