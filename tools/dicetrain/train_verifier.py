@@ -488,6 +488,7 @@ def main() -> None:
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
     key += f"-discs{args.discs:g}" if args.discs else ""
     key += f"-solid{args.solid}s{args.solid_seed}" if args.solid else ""
+    key += f"-tilt{args.solid_tilt:g}" if args.solid and args.solid_tilt != PLAIN.tilt else ""
     key += f"-shots{len(shots)}s{args.shot_seed}x{args.shot_repeat}" if shots else ""
     pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():
