@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +52,8 @@ def test_side_faces_travel_with_the_view_and_are_weighed_in_the_detectors_loss()
     s.image[:] = rng_img.integers(0, 255, s.image.shape, dtype=np.uint8)
     sides = data.side_face_boxes(s)
     assert len(sides) == 6
+    for rendered in data.RENDERED:  # a render's sides are not where a webcam in front would see them: none
+        assert len(data.side_face_boxes(replace(s, set_name=rendered))) == 0
     for seed in range(20):
         plain = data.augment(s, np.random.default_rng(seed), 256, 640)
         img, boxes, values, extra = data.augment_with(s, sides, np.random.default_rng(seed), 256, 640)

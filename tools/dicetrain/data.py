@@ -78,6 +78,9 @@ INCOMPLETE_LABELS = ("grey-mixed",)  # sets whose labels leave many dice out (by
 SIDE_OFFSETS = ((0.0, 1.15, 1.0, 0.75), (-1.1, 0.3, 0.75, 1.0), (1.1, 0.3, 0.75, 1.0))  # (dx, dy, sx, sy) x box
 
 
+RENDERED = ("synthetic", "wide", "solid")  # the samples' set names of rendered scenes (not photos)
+
+
 def side_face_boxes(s: Sample) -> np.ndarray:
     """Where a labelled die's side faces are when a camera looks at an angle from the front: a box below the
     labelled top face (flattened) and one to each side, each kept unless it falls on a labelled die or off the
@@ -86,7 +89,7 @@ def side_face_boxes(s: Sample) -> np.ndarray:
     (median 22 px against 44); a face is taken as at least the median box of the photo's other values, and a 1
     in a photo with no other value gives none."""
     out: list[np.ndarray] = []
-    if s.set_name not in INCOMPLETE_LABELS and s.set_name not in ("synthetic", "wide") and len(s.boxes):
+    if s.set_name not in INCOMPLETE_LABELS and s.set_name not in RENDERED and len(s.boxes):
         h, w = s.image.shape[:2]
         sizes = s.boxes[:, 2:] - s.boxes[:, :2]
         others = sizes[s.values > 1]

@@ -118,7 +118,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from tools.dicetrain.data import Sample, colour_changes, load, matches, rendered, side_faces
+from tools.dicetrain.data import RENDERED, Sample, colour_changes, load, matches, rendered, side_faces
 from tools.dicetrain.sets import add_part_options, training_photos
 from tools.synth.wide import PLAIN, Backgrounds, Shares
 
@@ -360,7 +360,7 @@ def paste_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list
     from tools.dicetrain.train_verifier import painted_out
     from tools.synth.composite import compose, cut_dice, cut_key
 
-    real = [s for s in photos if s.set_name not in ("synthetic", "wide", "paste")]
+    real = [s for s in photos if s.set_name not in (*RENDERED, "paste")]
     path = cache / f"paste-{n}-{seed0}-{cut_key([s.path for s in real])}.pkl"
     if path.exists():
         with path.open("rb") as f:
