@@ -139,6 +139,7 @@ from tools.dicetrain.data import (
     targets,
 )
 from tools.dicetrain.sets import add_part_options, training_photos
+from tools.dicetrain.train_values import add_solid_options, solid_samples
 
 
 def cbr(i: int, o: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
@@ -378,16 +379,7 @@ def main() -> None:
     add_part_options(ap)
     ap.add_argument("--wide", type=int, default=0, help="also this many appearance-wide scenes (tools/synth/wide.py)")
     ap.add_argument("--wide-seed", type=int, default=900000)
-    ap.add_argument(
-        "--solid",
-        type=int,
-        default=0,
-        help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py; --mix slot 'solid')",
-    )
-    ap.add_argument("--solid-seed", type=int, default=800000)
-    ap.add_argument(
-        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
-    )
+    add_solid_options(ap)
     ap.add_argument(
         "--wide-blocks", type=float, default=None, help="share of wide scenes with a block of touching dice (0.12)"
     )
@@ -431,12 +423,7 @@ def main() -> None:
         shares = PLAIN if args.wide_blocks is None else Shares(blocks=args.wide_blocks)
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, shares)
     if args.solid:
-        from tools.dicetrain.train_values import wide_samples
-        from tools.synth.wide import Shares
-
-        photos = [s for s in samples if s.set_name not in ("wide", "solid")]
-        shares = Shares(solid=True, tilt=args.solid_tilt)
-        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, shares)
+        samples += solid_samples(Path(args.cache), args, samples)
     if args.paste:
         from tools.dicetrain.train_values import paste_samples
 

@@ -351,6 +351,32 @@ def wide_samples(cache: Path, n: int, seed0: int, photos: list[Sample], shares: 
     return rendered_
 
 
+def add_solid_options(ap: argparse.ArgumentParser) -> None:
+    """The training tools' options for scenes of dice drawn in three dimensions (``tools/synth/dice3d.py``):
+    ``--solid N``, ``--solid-seed``, ``--solid-tilt`` (``wide.Shares.tilt``)."""
+    ap.add_argument(
+        "--solid",
+        type=int,
+        default=0,
+        help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py), a pool of their own "
+        "(train.py: the --mix slot 'solid')",
+    )
+    ap.add_argument("--solid-seed", type=int, default=800000)
+    ap.add_argument(
+        "--solid-tilt",
+        type=float,
+        default=PLAIN.tilt,
+        help="the most a solid scene's camera leans off the vertical (degrees)",
+    )
+
+
+def solid_samples(cache: Path, args: argparse.Namespace, samples: list[Sample]) -> list[Sample]:
+    """``add_solid_options``' scenes as samples of the pool "solid", on the surfaces of ``samples``' photos (as
+    ``wide_samples``; rendered scenes among ``samples`` are left out). Cached."""
+    photos = [s for s in samples if s.set_name not in ("wide", "solid")]
+    return wide_samples(cache, args.solid, args.solid_seed, photos, Shares(solid=True, tilt=args.solid_tilt))
+
+
 def paste_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list[Sample]:
     """``n`` composites (``tools/synth/composite.py``: the real dice of ``photos`` put on other tables) as samples
     of the pool "paste", their things that are not dice as negatives; surfaces include the photos with their dice
@@ -443,16 +469,7 @@ def main() -> None:
     ap.add_argument(
         "--veins", type=float, default=0.0, help="with --wide: share of rendered dice with veins of the pips' colour"
     )
-    ap.add_argument(
-        "--solid",
-        type=int,
-        default=0,
-        help="also this many scenes of dice drawn in three dimensions (tools/synth/dice3d.py), a pool of their own",
-    )
-    ap.add_argument("--solid-seed", type=int, default=800000)
-    ap.add_argument(
-        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
-    )
+    add_solid_options(ap)
     ap.add_argument("--cache", default="/tmp/dice_ft", help="folder for the rendered scenes' cache")
     ap.add_argument("--out", default=str(learned.FACES_PATHS[0]))
     ap.add_argument("--resume", default=None, help="start from this checkpoint (.pt, written next to --out)")
@@ -481,9 +498,7 @@ def main() -> None:
                 "remove that cache file (wide-*.pkl) so they are rendered again"
             )
     if args.solid:
-        photos = [s for s in samples if s.set_name not in ("wide", "solid")]
-        shares = Shares(solid=True, tilt=args.solid_tilt)
-        samples += wide_samples(Path(args.cache), args.solid, args.solid_seed, photos, shares)
+        samples += solid_samples(Path(args.cache), args, samples)
     if args.synthetic:
         samples += rendered(Path(args.cache) / f"synthetic-{args.synthetic}.pkl", args.synthetic, 1000)
     if args.kinds:

@@ -63,6 +63,8 @@ from torch import nn
 from companion.vision import learned, verifier
 from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
 from tools.dicetrain.sets import add_shot_options, fold, with_shots
+from tools.dicetrain.train_values import add_solid_options
+from tools.synth.dice3d import render_scene3d
 from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
 
@@ -157,8 +159,6 @@ def scene_sample(seed: int, backgrounds: Backgrounds, shares: Shares = PLAIN) ->
     """One rendered wide scene as a sample (its things as ``others``) and its hidden dice's boxes; with
     ``shares.solid`` its dice drawn in three dimensions (``dice3d.render_scene3d``), a sample of the pool "solid"."""
     if shares.solid:
-        from tools.synth.dice3d import render_scene3d
-
         sc, kind = render_scene3d(seed, backgrounds, shares=shares), "solid"
     else:
         sc, kind = render_scene(seed, backgrounds, shares=shares), "wide"
@@ -426,11 +426,7 @@ def main() -> None:
     ap.add_argument("--leave-out", default=None, help="a set to leave out (a leave-one-set-out fold)")
     ap.add_argument("--scenes", type=int, default=1500, help="appearance-wide rendered scenes")
     ap.add_argument("--scene-seed", type=int, default=700000)
-    ap.add_argument("--solid", type=int, default=0, help="also this many scenes of dice drawn in three dimensions")
-    ap.add_argument("--solid-seed", type=int, default=800000)
-    ap.add_argument(
-        "--solid-tilt", type=float, default=28.0, help="the most a solid scene's camera leans off the vertical (deg)"
-    )
+    add_solid_options(ap)
     ap.add_argument(
         "--no-photo-surfaces",
         action="store_true",
