@@ -18,6 +18,7 @@ class Topic(StrEnum):
     BUTTONS = "buttons"
     CAMERA = "camera"
     CALIBRATION = "calibration"
+    DICE_MEMORY = "dice-memory"
     CONFIG = "config"
     JOURNAL = "journal"
     DAMAGED_GAMES = "damaged-games"

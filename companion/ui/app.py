@@ -357,6 +357,82 @@ class CompanionApp(App):
         self.hub.put("notice", (Topic.CALIBRATION, why if found.broken else None))
         return found.profile
 
+    # -- the table's dice, remembered (the dice screen's checked rolls; companion.vision.dice_memory) ----------
+
+    def dice_memory_key(self, resolution: tuple[int, int]) -> str:
+        """Which memory the frames of this camera at ``resolution`` read with: ``<camera>@<W>x<H>``."""
+        from calibration.profile import camera_key
+
+        return camera_key(self.camera.id if self.camera is not None else "camera", resolution)
+
+    def memory_keeper(self) -> Any:
+        """The memories of the tables' dice (made on first use: it loads numpy, as the dice reader does)."""
+        keeper = getattr(self, "_memory_keeper", None)
+        if keeper is None:
+            from companion import paths
+            from companion.vision.dice_memory import MemoryKeeper, MemoryStore
+
+            keeper = self._memory_keeper = MemoryKeeper(MemoryStore(paths.calibration_dir() / "dice-memory"))
+        return keeper
+
+    def dice_memory(self, resolution: tuple[int, int]) -> Any:
+        """The remembered dice the camera's frames at ``resolution`` are read with (an empty memory at first).
+        Runs in the camera thread: a memory that could not be used is said via the hub. Never raises."""
+        from companion.vision.dice_memory import STALE, DiceMemory
+
+        key = self.dice_memory_key(resolution)
+        try:
+            keeper = self.memory_keeper()
+            memory = keeper.get(key)
+        except Exception as err:  # the reader goes on without one; the log has the details
+            log.warning("dice memory for %s not loaded: %s", key, err)
+            return DiceMemory()
+        problem = keeper.problems.pop(key, None)
+        if problem is not None:
+            words = (
+                Lazy("The dice reader has changed: it learns your dice again from the rolls you check")
+                if problem == STALE
+                else Lazy("What the dice reader had learned of your dice could not be read: it learns them again")
+            )
+            self.hub.put("notice", (Topic.DICE_MEMORY, Notice(Topic.DICE_MEMORY, Severity.WARNING, words)))
+        return memory
+
+    def learn_dice(self, frame: Any, boxes: list[tuple[int, int, int, int]], values: list[int]) -> int:
+        """Remember a checked roll's dice (boxes in the frame's pixels; value 0: not a die), read as the camera's
+        calibration reads this frame. Returns how many dice the memory now holds. A memory that cannot be saved
+        (a full or read-only card) is kept until the app stops, and a notice says so; nothing else is lost."""
+        from companion.vision.dice_memory import DiceMemoryError
+
+        resolution = (int(frame.shape[1]), int(frame.shape[0]))
+        key = self.dice_memory_key(resolution)
+        keeper = self.memory_keeper()
+        try:
+            memory = keeper.learn(key, frame, boxes, values, self.vision_profile(resolution))
+        except DiceMemoryError as err:
+            self.notice(
+                Topic.DICE_MEMORY, Lazy("What the dice reader learned could not be saved ({why})", why=str(err))
+            )
+            return int(keeper.get(key).dice)
+        except Exception as err:  # a damaged network file: the reading goes on, only the learning is lost
+            log.error("the roll's dice were not learned: %s", err)
+            return int(keeper.get(key).dice)
+        self.notice(Topic.DICE_MEMORY, None)
+        return int(memory.dice)
+
+    def forget_dice(self, resolution: tuple[int, int]) -> bool:
+        """Forget the dice learned for this camera at ``resolution``; False (and a notice) when its file could
+        not be removed."""
+        from companion.vision.dice_memory import DiceMemoryError
+
+        try:
+            self.memory_keeper().forget(self.dice_memory_key(resolution))
+        except DiceMemoryError as err:
+            self.notice(
+                Topic.DICE_MEMORY, Lazy("What the dice reader learned could not be removed ({why})", why=str(err))
+            )
+            return False
+        return True
+
     def camera_reads(self, kind: str) -> bool:
         """Whether the camera can read dice of ``kind`` ("colour" or "picture"): only where it is calibrated for
         them (the active profile of this camera at the size of its frames; number dice read without one).

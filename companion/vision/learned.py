@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -84,6 +85,9 @@ from companion.vision.networks import (
     onnxruntime,
 )
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+
+if TYPE_CHECKING:
+    from companion.vision.dice_memory import DiceMemory
 
 __all__ = [
     "BACKENDS",
@@ -195,6 +199,7 @@ def classify_faces(
     sure: float | None = None,
     nets: list[Net] | None = None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
 ) -> np.ndarray:
     """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The first classifier
     reads every crop; the spots it is unsure of are read again, by every classifier, in ``VIEWS`` views each
@@ -204,7 +209,8 @@ def classify_faces(
     row: with ``die_threshold``, a spot it already rules out (die probability under it; it would go anyway); with
     ``sure``, a spot it calls a die at least this surely and whose face takes at least this share of it (on the
     photos, a second opinion never changed such a reading). ``nets``: other classifiers (default ``load_faces()``);
-    ``settings.crop_batch``: at most this many crops in one run."""
+    ``settings.crop_batch``: at most this many crops in one run. ``memory``: the table's own dice, whose vote is
+    mixed into the classifiers' (``remembered``)."""
     if not len(boxes):
         return np.zeros((0, 7), np.float32)
     crops = die_crops(frame_bgr, boxes)
@@ -227,7 +233,7 @@ def classify_faces(
         for net in nets[1:]:
             each.append(run_batched(net, np.concatenate([again, more]), batch).reshape(VIEWS, n, 7).mean(axis=0))
         out[rest] = combine(np.stack(each))
-    return out
+    return remembered(frame_bgr, boxes, out, memory, settings)
 
 
 def run_batched(net: Net, crops: np.ndarray, batch: int = DEFAULT_SETTINGS.crop_batch) -> np.ndarray:
@@ -314,7 +320,11 @@ def the_looks(frame_bgr: np.ndarray, found: Detections, weak: float, s: ReaderSe
 
 
 def reread_odd_sizes(
-    frame_bgr: np.ndarray, boxes: np.ndarray, p: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS
+    frame_bgr: np.ndarray,
+    boxes: np.ndarray,
+    p: np.ndarray,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dice in one frame are about the same size. A spot the classifiers call no die (die probability under
     ``die_threshold``) whose box has a side outside ``odd_sides`` times the frame's typical die size (the median
@@ -339,7 +349,7 @@ def reread_odd_sizes(
     square = np.concatenate([centres - typical / 2, centres + typical / 2], axis=1).astype(np.float32)
     h, w = frame_bgr.shape[:2]
     square = np.clip(square, 0, [w - 1, h - 1, w - 1, h - 1]).astype(np.float32)
-    again = classify_faces(frame_bgr, square, die_threshold, settings.sure, settings=settings)
+    again = classify_faces(frame_bgr, square, die_threshold, settings.sure, settings=settings, memory=memory)
     take = (again[:, 1:].max(axis=1) >= settings.size_sure) & ((1.0 - again[:, 0]) >= die_threshold)
     if not take.any():
         return boxes, p
@@ -355,6 +365,7 @@ def second_opinion(
     p: np.ndarray,
     peaks: np.ndarray,
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
 ) -> np.ndarray:
     """Dice makers lay out pips differently: many dice have a big 1 (Chinese dice a big red 1 and red 4s), and
     the face classifiers, trained on the photos' dice, called every such 1 "no die" though the detector had found
@@ -365,12 +376,12 @@ def second_opinion(
     classifiers, that pair read 0.4 points fewer held-out felt-tray dice and reported five more false ones; as a
     second opinion, where the first pair has already said no, it only adds dice where that pair saw none.) ``p``
     (N, 7) as from ``classify_faces``, ``peaks`` (N,) the detector's; the thresholds are ``settings``'; returns
-    new probabilities."""
+    new probabilities. ``memory``: as ``classify_faces``'."""
     die_threshold = settings.die_threshold
     ask = ((1.0 - p[:, 0]) < die_threshold) & (peaks >= settings.min_confidence)
     if not ask.any():
         return p
-    again = classify_faces(frame_bgr, boxes[ask], nets=load_layout_faces(), settings=settings)
+    again = classify_faces(frame_bgr, boxes[ask], nets=load_layout_faces(), settings=settings, memory=memory)
     take = again[:, 1:].max(axis=1) >= die_threshold
     if not take.any():
         return p
@@ -379,25 +390,33 @@ def second_opinion(
     return p
 
 
-def read_candidates(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+def read_candidates(
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+) -> Detections:
     """The dice the detector and the face classifiers agree on, before the verifier and ``one_per_die``: the
     detector proposes die-like spots (a low threshold, ``find_threshold``, so few dice are missed), then the face
     classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
     die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
-    probability. The thresholds are ``settings``'."""
-    return read_found(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings)
+    probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``)."""
+    return read_found(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings, memory)
 
 
-def read_found(frame_bgr: np.ndarray, found: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+def read_found(
+    frame_bgr: np.ndarray,
+    found: Detections,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
+) -> Detections:
     """``read_candidates`` from the detector's finds ``found`` (``find_at_the_right_scale``'s): the face
-    classifiers' reading of each, the spots they call no die dropped."""
+    classifiers' reading of each (every reading, a second look's too, with the vote of ``memory``, the table's own
+    dice the player checked, mixed in: ``remembered``), the spots they call no die dropped."""
     if not len(found):
         return found
     die_threshold = settings.die_threshold
     boxes = found.boxes.astype(np.float32)
-    p = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
-    boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings)
-    p = second_opinion(frame_bgr, boxes, p, found.confidences, settings)
+    p = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings, memory=memory)
+    boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings, memory)
+    p = second_opinion(frame_bgr, boxes, p, found.confidences, settings, memory)
     values = p[:, 1:].argmax(axis=1) + 1
     conf = p[np.arange(len(p)), values]
     keep = (1.0 - p[:, 0]) >= die_threshold
@@ -409,12 +428,42 @@ def read_found(frame_bgr: np.ndarray, found: Detections, settings: ReaderSetting
     )[keep]
 
 
-def read_dice_learned(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:
+def remembered(
+    frame_bgr: np.ndarray,
+    boxes: np.ndarray,
+    p: np.ndarray,
+    memory: DiceMemory | None,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> np.ndarray:
+    """The classifiers' reading ``p`` of ``boxes`` with ``memory``'s vote (``DiceMemory.adjust``); ``p`` as it
+    was without a memory of at least ``settings.memory_min`` views, or when the features network cannot be
+    loaded (logged once)."""
+    if memory is None or len(memory) < settings.memory_min or not len(boxes):
+        return p
+    from companion.vision import dice_memory as memory_module
+
+    try:
+        feats = memory_module.features(frame_bgr, boxes, settings)
+    except (FileNotFoundError, ModelLoadError) as err:
+        if str(err) not in _missing_features_logged:
+            _missing_features_logged.add(str(err))
+            log.error("%s; dice are read without the table's remembered dice", err)
+        return p
+    return memory.adjust(p, feats, settings)
+
+
+_missing_features_logged: set[str] = set()
+
+
+def read_dice_learned(
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+) -> Detections:
     """Find every die in a BGR frame and read its top face (``read_candidates``), drop what the die verifier
     gives under ``settings.verify_threshold`` of being a die (``verifier.verify``; none when ``settings.verify``
     is False), and keep one reading per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right.
-    ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default)."""
-    read = read_candidates(frame_bgr, settings)
+    ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default); ``memory``: the
+    table's own dice, remembered from the player's checked rolls (``read_found``)."""
+    read = read_candidates(frame_bgr, settings, memory)
     if settings.verify and len(read):
         read = verifier.verify(frame_bgr, read, settings)
     return last_steps(read, settings)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision.detections import Detections
+from companion.vision.dice_memory import DiceMemory
 from companion.vision.faces import FaceSettings, group_pips, quantiles
 from companion.vision.pips import Pips, PipSettings, find_pips
 from companion.vision.reader_settings import ReaderSettings
@@ -55,6 +56,8 @@ class VisionProfile:
     rectify: bool = True  # with a tray outline, read a straight-on view of the tray
     method: str = DEFAULT_METHOD  # "learned" (two small networks, learned.py: find dice, then read each one),
     # "classical" (pips -> faces), or "hybrid" (learned; a sure classical reading on a die gives its value)
+    # the table's own dice, remembered from the player's checked rolls (dice_memory.py; the learned reader asks it)
+    memory: DiceMemory | None = field(default=None, compare=False)
 
 
 DEFAULT_PROFILE = VisionProfile()
@@ -245,7 +248,8 @@ def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) ->
     from companion.vision.learned import ModelLoadError, read_dice_learned
 
     try:
-        return read_dice_learned(image_bgr, (p or DEFAULT_PROFILE).learned)
+        profile = p or DEFAULT_PROFILE
+        return read_dice_learned(image_bgr, profile.learned, profile.memory)
     except (FileNotFoundError, ModelLoadError) as err:
         if str(err) not in _missing_model_logged:
             _missing_model_logged.add(str(err))
@@ -311,6 +315,30 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     for classify in p.classifiers:
         det = classify(frame_bgr, det)
     return det.sorted_left_to_right()
+
+
+def remember(
+    memory: DiceMemory,
+    frame_bgr: np.ndarray,
+    boxes: Sequence[Sequence[float]],
+    values: list[int],
+    profile: VisionProfile | None = None,
+) -> DiceMemory:
+    """``memory`` with a checked roll's dice added (``dice_memory.learn``): ``boxes`` in frame pixels, each with its
+    value (0: not a die), seen as ``read_dice`` sees the frame (with a tray outline, in the straight-on view of
+    the tray, the boxes carried into it)."""
+    from companion.vision.dice_memory import learn
+
+    p = profile or DEFAULT_PROFILE
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    view = frame_bgr
+    if len(b) and p.tray_quad is not None and p.rectify:
+        homography, size = tray_view(p.tray_quad)
+        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
+        corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1).reshape(-1, 1, 2)
+        there = cv2.perspectiveTransform(corners, homography).reshape(-1, 4, 2)
+        b = np.concatenate([there.min(axis=1), there.max(axis=1)], axis=1)
+    return learn(memory, view, b, values, p.learned)
 
 
 def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:

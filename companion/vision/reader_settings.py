@@ -72,6 +72,15 @@ class ReaderSettings:
     drop_small_sure: float = 0.6  # this) whose box's longer side is under drop_small of the median of the frame's
     # sure dice (at least flag_small_count of them) goes: dice on one table are one size (drop_doubtful)
 
+    # the table's own dice, remembered from the player's checked rolls (dice_memory.DiceMemory; none is kept until the
+    # dice screen has used a roll; measured on the leave-one-set-out folds: docs/dice-reader.md, seventeenth session)
+    memory_k: int = 5  # this many of the remembered views most like a candidate vote on it
+    memory_near: float = 0.7  # ... where the nearest is at least this alike (cosine about the memory's mean)
+    memory_weight: float = 0.5  # the vote's share of the die probability
+    memory_unsure: float = 0.6  # under this share of the die for every face, half of the face is the vote's
+    memory_min: int = 10  # a memory of fewer views is not asked
+    memory_cap: int = 600  # views kept (the oldest go first)
+
     # what the player is asked to check
     flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's
     flag_small_count: int = 3  # dice (at least this many) is flagged: dice on one table are one size, a much

@@ -268,3 +268,118 @@ def test_a_die_the_player_left_alone_that_reads_another_face_is_a_new_roll(ui: U
     assert not screen._only_corrected_dice_differ(turned)
     moved = Roll((taken.dice[0], replace(taken.dice[1], box=(200, 200, 230, 230))))
     assert not screen._only_corrected_dice_differ(moved)
+
+
+def settled_for_a_game(ui: UI, image: np.ndarray) -> object:
+    from companion.games.base import Player, Setup
+
+    ui.app.start_game(Setup("ratatat", (Player("Ana", "#e53935", 1), Player("Bo", "#1e88e5", 2)), seed=3))
+    game_screen = ui.screen()
+    game_screen.on_roll = lambda roll: None  # type: ignore[method-assign]
+    install_camera(ui, image)
+    ui.app.open_dice("ratatat")
+    ui.advance(2)
+    screen = ui.screen()
+    assert ui.wait_until(lambda: screen.roll is not None, timeout_s=30)
+    return screen
+
+
+def tap_frame(ui: UI, screen: object, fx: float, fy: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = screen.ids.view.frame_to_widget(fx, fy, screen.frame_size)  # type: ignore[attr-defined]
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    ui.advance(2)
+
+
+def confirm_flagged(screen: object) -> None:
+    for index, d in enumerate(screen.roll.dice):  # type: ignore[attr-defined]
+        if d.flagged:
+            screen.select(index)  # type: ignore[attr-defined]
+            screen.pick(d.face or 1)  # type: ignore[attr-defined]
+
+
+def test_a_used_roll_teaches_the_reader_this_tables_dice_and_forget_empties_it(ui: UI) -> None:
+    """Each die of a checked roll, each die added where it lies and each spot removed as "not a die" is
+    remembered (on the frame the roll was read on) when the roll is used; the screen says how many dice the
+    reader has learned, and Forget (after a confirmation) empties the memory and removes its file."""
+    from companion import paths
+
+    image, _values = labelled_sample()
+    screen = settled_for_a_game(ui, image)
+    assert screen.memory_text == ""  # nothing learned yet: no line, no Forget
+    read = len(screen.roll.dice)
+    screen.select(len(screen.roll.dice) - 1)
+    ui.advance(2)
+    ui.tap(ui.find("Not a die", root=screen.ids.picker))
+    # a die the camera missed, tapped where it lies (a free spot of the picture: the top-left corner)
+    tap_frame(ui, screen, 12, 12)
+    assert screen.adding and "here" in screen.status_text
+    ui.tap(ui.find("4", root=screen.ids.picker))
+    added = screen.roll.dice[-1]
+    assert added.face == 4 and added.box[0] <= 12 <= added.box[2] and added.box[1] <= 12 <= added.box[3]
+    confirm_flagged(screen)
+    assert screen.can_use
+    ui.tap(ui.find("Use in"))
+    memory = ui.app.dice_memory(screen.frame_size)
+    assert len(memory) == read + 1 and memory.dice == read  # the dice used and the one added; the spot removed
+    assert memory.values.tolist().count(0) == 1
+    assert list((paths.calibration_dir() / "dice-memory").glob("*.json"))
+    # the memory is asked at every reading from now on (here: a second settled roll of the same photo)
+    ui.app.open_dice("ratatat")
+    ui.advance(3)
+    screen = ui.screen()
+    assert ui.wait_until(lambda: screen.memory_text != "", timeout_s=10)
+    assert str(read) in screen.memory_text
+    shot = ui.screenshot("dice-learned")
+    assert shot.is_file()
+    view = screen.ask_forget()
+    ui.advance(2)
+    ui.screenshot("dice-forget")
+    ui.tap(ui.find("Forget", root=view))
+    assert len(ui.app.dice_memory(screen.frame_size)) == 0 and screen.memory_text == ""
+    assert not list((paths.calibration_dir() / "dice-memory").glob("*.json"))
+
+
+def test_dice_added_in_a_free_corner_are_not_learned(ui: UI) -> None:
+    """Add die draws a die in a free corner of the picture, not where it lies: the reader does not learn it."""
+    image, _values = labelled_sample()
+    screen = settled_for_a_game(ui, image)
+    read = len(screen.roll.dice)
+    screen.start_add()
+    ui.advance(2)
+    ui.tap(ui.find("2", root=screen.ids.picker))
+    confirm_flagged(screen)
+    ui.tap(ui.find("Use in"))
+    memory = ui.app.dice_memory(screen.frame_size)
+    assert len(memory) == read
+
+
+def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
+    ui: UI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion import paths
+    from companion.notices import Topic
+    from companion.vision import dice_memory
+
+    folder = paths.calibration_dir() / "dice-memory"
+    folder.mkdir(parents=True)
+    (folder / "fake@640x480.json").write_text("{ broken", encoding="utf-8")
+    image, _values = labelled_sample()
+    monkeypatch.setattr(ui.app, "dice_memory_key", lambda resolution: "fake@640x480")
+    screen = settled_for_a_game(ui, image)
+    assert ui.wait_until(lambda: Topic.DICE_MEMORY in ui.app.notices, timeout_s=10)
+    assert "could not be read" in str(ui.app.notices[Topic.DICE_MEMORY])
+
+    def full(*_a: object, **_k: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dice_memory.os, "replace", full)
+    confirm_flagged(screen)
+    ui.tap(ui.find("Use in"))
+    assert ui.screen().name == "ratatat"  # the roll went to the game
+    assert "No space left" in str(ui.app.notices[Topic.DICE_MEMORY])
+    assert len(ui.app.dice_memory(screen.frame_size)) > 0  # kept until the app stops
+    ui.screenshot("dice-memory-not-saved")

@@ -49,6 +49,7 @@ from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
 
 if TYPE_CHECKING:
+    from companion.vision.dice_memory import DiceMemory
     from tools.synth.wide import WideScene
 
 
@@ -213,11 +214,13 @@ def score(
     clutter: bool = False,
     settings: ReaderSettings = DEFAULT_SETTINGS,
     steps: bool = False,
+    memory: DiceMemory | None = None,
 ) -> dict[str, Scored]:
     """Per threshold (None: no verifier), each image's score (and with ``corrections``, ``"<t> corrected"``);
     with ``clutter``, of each photo with things that are not dice put on its table (``cluttered``). Read with the
     reader's ``settings`` (``--set`` changes some). With ``steps``, also where each missed die was lost
-    (``Scored.lost_at``: the detector's finds, the classifiers', the verifier's, the last steps')."""
+    (``Scored.lost_at``: the detector's finds, the classifiers', the verifier's, the last steps'). ``memory``: the
+    table's remembered dice the classifiers' readings are mixed with (``memory_from_shots``)."""
     out: dict[str, Scored] = {}
     for k, path in enumerate(paths):
         img = load_image(path)
@@ -228,7 +231,7 @@ def score(
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
         found = learned.find_at_the_right_scale(img, settings)
-        cands = learned.read_found(img, found, settings)  # as learned.read_candidates
+        cands = learned.read_found(img, found, settings, memory)  # as learned.read_candidates
         for t in thresholds:
             kept = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
             det = learned.last_steps(kept, settings)
@@ -240,6 +243,57 @@ def score(
             if fixed is not None:
                 tally(out, f"{key} corrected", fixed, det, things, seen)
     return out
+
+
+def checked(truth: list[Label], det: Detections) -> tuple[list[tuple[float, float, float, float]], list[int]]:
+    """What a player who checks a reading tells the dice screen (and its memory learns): each die read, with the
+    value it truly shows (right, or corrected), each read spot that is no die with 0 ("not a die"), and each die
+    missed, added where it lies (its labelled box)."""
+    preds = predictions(det)
+    pairs = dict((pi, li) for li, pi in match(truth, preds))
+    boxes = [p.box for p in preds]
+    values = [truth[pairs[i]].value if i in pairs else 0 for i in range(len(preds))]
+    taken = set(pairs.values())
+    for li, lab in enumerate(truth):
+        if li not in taken:
+            boxes.append(lab.box)
+            values.append(lab.value)
+    return boxes, values
+
+
+def memory_from_shots(
+    root: str | Path,
+    leave_out: str,
+    n: int,
+    seed: int,
+    model: tuple[Path, ...] | None,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> tuple[DiceMemory, list[Path]]:
+    """The memory a family's first ``n`` checked rolls leave (``--memory-shots``): ``n`` photos of the left-out
+    set's ``train`` part (``sets.few_shots``, drawn by ``seed``) read one after the other as the reader reads
+    them, with the memory so far, and checked as a player would (``checked``); and those photos, which the fold
+    is then not reported on. The features network is the fold's first face classifier cut after its mean
+    (``features_net.features_of``)."""
+    import tempfile
+
+    from companion.vision import dice_memory as memory_module
+    from tools.dicetrain.features_net import features_of
+    from tools.dicetrain.sets import few_shots
+
+    net = features_of(learned.FACES_PATHS[0], Path(tempfile.mkdtemp(prefix="loso-memory-")) / "features.onnx")
+    memory_module.FEATURES_PATH = net
+    mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
+    shots = few_shots(root, leave_out, n, seed)
+    for path in shots:
+        img = load_image(path)
+        h, w = img.shape[:2]
+        cands = learned.read_found(img, learned.find_at_the_right_scale(img, settings), settings, mem)
+        kept = cands if model is None else verifier.verify(img, cands, settings, model)
+        boxes, values = checked(labels(path, w, h), learned.last_steps(kept, settings))
+        mem = memory_module.learn(mem, img, boxes, values, settings)
+    said = f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) from {len(shots)} checked photos"
+    print(said, file=sys.stderr)
+    return mem, shots
 
 
 def render_labels(sc: WideScene) -> list[Label]:
@@ -401,6 +455,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--steps", action="store_true", help="also say at which of the reader's steps each missed die was lost"
     )
+    ap.add_argument(
+        "--memory-shots",
+        type=int,
+        default=0,
+        help="a family's first N rolls, checked: N photos of the left-out set's train part read one after another "
+        "and checked as a player would, the reader remembering them (dice_memory.DiceMemory); the fold is reported on "
+        "its other photos",
+    )
+    ap.add_argument("--memory-seed", type=int, default=0, help="which photos --memory-shots draws")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     settings = reader_from(args)  # every reading is made with these
@@ -436,17 +499,29 @@ def main(argv: list[str] | None = None) -> int:
             model = tuple(sorted((Path(args.models) / name).glob("dice_verifier*.onnx"))) or None
             if model is None:
                 print(f"{name}: no verifier in {Path(args.models) / name}; scored without one", file=sys.stderr)
+        memory = None
+        if args.memory_shots and leave_out:
+            n, seed = args.memory_shots, args.memory_seed
+            memory, shots = memory_from_shots(args.root, leave_out, n, seed, model, settings)
+            parts = {k: [p for p in v if p not in set(shots)] for k, v in parts.items()}
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
                 scored = score_renders(args.renders, thresholds if model else [None], model, settings=settings)
             elif part.endswith("+clutter"):
                 ts: list[float | None] = thresholds if model else [None]
                 scored = score(
-                    parts[part.split("+")[0]], ts, model, corrections, clutter=True, settings=settings, steps=args.steps
+                    parts[part.split("+")[0]],
+                    ts,
+                    model,
+                    corrections,
+                    clutter=True,
+                    settings=settings,
+                    steps=args.steps,
+                    memory=memory,
                 )
             else:
                 ts = thresholds if model else [None]
-                scored = score(parts[part], ts, model, corrections, settings=settings, steps=args.steps)
+                scored = score(parts[part], ts, model, corrections, settings=settings, steps=args.steps, memory=memory)
             for key, sc in scored.items():
                 fig = figures(sc)
                 results.setdefault(name, {}).setdefault(part, {})[key] = fig

@@ -2,8 +2,10 @@
 
 Reading runs in the camera thread (``read_dice`` as the feed's processor); the live tracker turns the stream
 of readings into one settled roll. The player can correct any die by tapping it (a correction is journaled
-as a note action when a game is in progress), add a die the camera missed, remove a false one, and hand the
-roll to the game.
+as a note action when a game is in progress), add a die the camera missed (tap where it lies, or *Add die*),
+remove a false one, and hand the roll to the game. A roll handed over has been checked: the reader remembers its
+dice (each die used, each added where it lies, each spot removed as "not a die") and reads this table's dice
+with that memory from then on (``companion.vision.dice_memory``; *Forget* empties it).
 """
 
 from __future__ import annotations
@@ -55,13 +57,16 @@ class LiveResult:
     settled: Roll | None
 
 
-def live_processor(settings: dict[str, Any], profile_for: Any) -> Any:
+def live_processor(settings: dict[str, Any], profile_for: Any, memory_for: Any = None) -> Any:
     """A per-frame function for the camera thread: motion → settle → read → vote (``companion.vision.live``),
     each frame timed by when it was taken (``Frame.taken``). ``profile_for(resolution)`` gives the calibration
-    for the frames' size (looked up once per size)."""
+    for the frames' size (looked up once per size); ``memory_for(resolution)``, the table's dice remembered
+    from the player's checked rolls (asked at every reading: the dice screen learns between rolls)."""
+    from dataclasses import replace
+
     from companion.vision.detections import Detections
     from companion.vision.live import LiveReader, LiveSettings
-    from companion.vision.pipeline import read_dice, to_roll, warm_up
+    from companion.vision.pipeline import DEFAULT_PROFILE, read_dice, to_roll, warm_up
 
     profiles: dict[tuple[int, int], Any] = {}
 
@@ -73,7 +78,11 @@ def live_processor(settings: dict[str, Any], profile_for: Any) -> Any:
         return profiles[size]
 
     def read(frame: Any) -> Any:
-        return read_dice(frame, profile(frame))
+        p = profile(frame)
+        memory = memory_for((int(frame.shape[1]), int(frame.shape[0]))) if memory_for is not None else None
+        if memory is not None and len(memory):
+            p = replace(p or DEFAULT_PROFILE, memory=memory)
+        return read_dice(frame, p)
 
     flag_below = float(settings["min_confidence"])
     reader = LiveReader(
@@ -147,6 +156,20 @@ class DiceView(Image):
                 Rectangle(texture=label.texture, pos=(ax, by + dp(2)), size=label.texture.size)
 
 
+def box_at(
+    point: tuple[float, float], dice: tuple[DieRead, ...] | list[DieRead], frame_size: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """A die's box about ``point`` (frame pixels), as big as the roll's other dice (the median side; a seventh
+    of the frame's shorter side without any), inside the frame."""
+    fw, fh = frame_size
+    sides = sorted(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice if d.box[2] > d.box[0])
+    side = sides[len(sides) // 2] if sides else max(24, min(fw, fh) // 7)
+    side = max(8, min(side, fw, fh))
+    x0 = int(min(max(point[0] - side / 2, 0), fw - side))
+    y0 = int(min(max(point[1] - side / 2, 0), fh - side))
+    return (x0, y0, x0 + side, y0 + side)
+
+
 def free_box(dice: list[DieRead], frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
     """Where to draw a die entered by touch (the camera missed it): the first free place in rows from the
     frame's bottom-left corner, clear of every die already drawn, so it can be tapped to correct it."""
@@ -187,6 +210,7 @@ class DiceScreen(Screen):
     can_use = BooleanProperty(False)
     source_text = StringProperty("")  # said under the dice when the frames are not a real camera's
     simulated = BooleanProperty(False)  # the frames are the simulated tray's: a Roll button is shown
+    memory_text = StringProperty("")  # how many of this table's dice the reader has learned ("" for none)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -200,6 +224,14 @@ class DiceScreen(Screen):
         self.back_to = "home"
         self._texture: Texture | None = None
         self.moving = False  # the dice move on the frames now: boxes drawn for an earlier picture are hidden
+        # What the reader learns when the roll is used: the frame it was read on, the boxes the player removed
+        # as "not a die", the boxes of dice added by Add die (drawn in a free corner, not where the die lies: not
+        # learned), and where a die being added was tapped.
+        self._roll_frame: Any = None
+        self._removed: list[tuple[int, int, int, int]] = []
+        self._unplaced: set[tuple[int, int, int, int]] = set()
+        self._add_at: tuple[float, float] | None = None
+        self._memory_for: tuple[int, int] | None = None  # the frame size memory_text was counted for
 
     @property
     def app(self) -> Any:
@@ -250,7 +282,8 @@ class DiceScreen(Screen):
     def _start_reader(self) -> None:
         app = self.app
         if app.feed is not None:
-            app.feed.want(True, processor=live_processor(app.settings["dice"], app.vision_profile))
+            processor = live_processor(app.settings["dice"], app.vision_profile, app.dice_memory)
+            app.feed.want(True, processor=processor)
             self.say(_("Roll the dice into the tray…"))
 
     def on_leave(self, *_args: Any) -> None:
@@ -268,8 +301,15 @@ class DiceScreen(Screen):
         self.by_hand = False
         self.selected = None
         self.adding = False
+        self._forget_roll_frame()
         self.ids.picker.clear_widgets()
         self._show()
+
+    def _forget_roll_frame(self, frame: Any = None) -> None:
+        self._roll_frame = frame
+        self._removed = []
+        self._unplaced = set()
+        self._add_at = None
 
     def say(self, text: str, error: bool = False) -> None:
         self.status_text = text
@@ -281,6 +321,9 @@ class DiceScreen(Screen):
         self._texture = frame_texture(frame, self._texture)
         self.ids.view.texture = self._texture
         self.frame_size = (frame.shape[1], frame.shape[0])
+        if self._memory_for != self.frame_size:
+            self._memory_for = self.frame_size
+            self._count_learned()
         if isinstance(result, LiveResult):
             self.moving = result.state == LiveState.ROLLING
         if isinstance(result, Exception):
@@ -311,6 +354,7 @@ class DiceScreen(Screen):
             dropped = self.by_hand and self.roll is not None
             self.roll = self._taken = settled
             self.by_hand = False
+            self._forget_roll_frame(frame)  # what a use of this roll teaches the reader is read off this frame
             count = len(self.roll.dice)
             if self.roll.needs_check:
                 said = ngettext(
@@ -374,7 +418,7 @@ class DiceScreen(Screen):
             if x0 - pad <= fx <= x1 + pad and y0 - pad <= fy <= y1 + pad:
                 self.select(index)
                 return True
-        self.say(_("No die there — tap inside a box, or Add die"), error=True)
+        self.start_add(at=(fx, fy))  # a die the camera missed: added where it lies
         return True
 
     def select(self, index: int) -> None:
@@ -386,14 +430,17 @@ class DiceScreen(Screen):
         self.say(_("Die {n}: what does it show?").format(n=index + 1))
         self._show()
 
-    def start_add(self) -> None:
-        """Add a die the camera missed: pick its face."""
+    def start_add(self, at: tuple[float, float] | None = None) -> None:
+        """Add a die the camera missed: pick its face. ``at``: where it lies (frame pixels; tapped on the
+        picture), else it is drawn in a free corner (*Add die*)."""
         self.adding = True
         self.selected = None
+        self._add_at = at
         kinds = {d.kind for d in self.roll.dice} if self.roll else {PIPS}
         kind = next(iter(kinds - {"unknown"}), PIPS)
         self._fill_picker(FACES.get(kind, FACES[PIPS]), allow_remove=False)
-        self.say(_("Add a die: what does it show?"))
+        self.say(_("Add a die here: what does it show?") if at is not None else _("Add a die: what does it show?"))
+        self._show()
 
     def _fill_picker(self, faces: list[Any], *, allow_remove: bool) -> None:
         grid = self.ids.picker
@@ -420,6 +467,7 @@ class DiceScreen(Screen):
     def cancel_pick(self) -> None:
         self.selected = None
         self.adding = False
+        self._add_at = None
         self.ids.picker.clear_widgets()
         self._show()
 
@@ -431,7 +479,12 @@ class DiceScreen(Screen):
             kind = next((k for k, faces in FACES.items() if face in faces), PIPS)
             if self.frame_size is None:
                 self.frame_size = (480, 480)  # no camera: a square of its own where dice entered by touch lie
-            dice.append(DieRead(kind, face, 1.0, free_box(dice, self.frame_size)))
+            if self._add_at is not None and self._roll_frame is not None:
+                box = box_at(self._add_at, dice, self.frame_size)
+            else:
+                box = free_box(dice, self.frame_size)
+                self._unplaced.add(box)
+            dice.append(DieRead(kind, face, 1.0, box))
             note = {"type": "note.dice_correction", "die": len(dice), "read": "missed", "face": face}
         else:
             assert self.selected is not None
@@ -444,6 +497,8 @@ class DiceScreen(Screen):
             }
             if face is None:
                 dice.pop(self.selected)
+                if old.box not in self._unplaced:
+                    self._removed.append(old.box)
             else:
                 kind = next((k for k, faces in FACES.items() if face in faces and k == old.kind), old.kind)
                 if kind == "unknown":
@@ -460,6 +515,7 @@ class DiceScreen(Screen):
         self.by_hand = True
         self.selected = None
         self.adding = False
+        self._add_at = None
         self.ids.picker.clear_widgets()
         shown = face_name(face) if face is not None else _("not a die")
         if session is not None:
@@ -484,10 +540,52 @@ class DiceScreen(Screen):
             stale = self.moving and self.roll is not None and self._texture is not None
             self.ids.view.draw_roll(None if stale else roll, self.frame_size, self.selected)
 
+    # -- what the reader learns ----------------------------------------------------------------------------
+
+    def learn(self, roll: Roll) -> None:
+        """Teach the reader the checked roll's number dice (on the frame it was read on): each die with its
+        face, each die added where it lies, each spot removed as "not a die". Dice added in a free corner and
+        colour or picture dice are not learned. Never stops the roll from being used (the app says what failed)."""
+        frame = self._roll_frame
+        if frame is None or self.frame_size != (frame.shape[1], frame.shape[0]):
+            return
+        boxes, values = [], []
+        for die in roll.dice:
+            if die.kind == PIPS and isinstance(die.face, int) and die.box not in self._unplaced:
+                boxes.append(die.box)
+                values.append(die.face)
+        boxes += self._removed
+        values += [0] * len(self._removed)
+        if boxes:
+            self._show_learned(self.app.learn_dice(frame, boxes, values))
+        self._forget_roll_frame(frame)  # a roll is learned once
+
+    def _count_learned(self) -> None:
+        if self.frame_size is not None:
+            self._show_learned(int(self.app.dice_memory(self.frame_size).dice))
+
+    def _show_learned(self, n: int) -> None:
+        self.memory_text = (
+            ngettext("Learned {n} of your dice", "Learned {n} of your dice", n).format(n=n) if n > 0 else ""
+        )
+
+    def ask_forget(self) -> Any:
+        """Forget what the reader learned of this table's dice, after a confirmation."""
+        from companion.ui.widgets import confirm
+
+        question = _("Forget the dice the reader has learned here? It learns them again from the rolls you use.")
+        return confirm(question, _("Forget"), self.forget_learned)
+
+    def forget_learned(self) -> None:
+        if self.frame_size is not None and self.app.forget_dice(self.frame_size):
+            self._show_learned(0)
+            self.say(_("Forgotten: the reader learns your dice again from the rolls you use"))
+
     def use_roll(self) -> None:
         """Hand the roll to the game screen we came from (or to the current game)."""
         if self.roll is None:
             return
+        self.learn(self.roll)
         app = self.app
         target = self.return_to if self.game_session() is not None else "home"  # never an earlier game's screen
         screen = app.manager.get_screen(target) if app.manager.has_screen(target) else None
