@@ -387,7 +387,7 @@ class CompanionApp(App):
         except Exception as err:  # the reader goes on without one; the log has the details
             log.warning("dice memory for %s not loaded: %s", key, err)
             return DiceMemory()
-        problem = keeper.problems.pop(key, None)
+        problem = keeper.take_problem(key)
         if problem is not None:
             words = (
                 Lazy("The dice reader has changed: it learns your dice again from the rolls you check")

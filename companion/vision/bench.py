@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
     )
     frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
     wall, cpu = timed_reads(frames, repeats)
+    mem_wall, _ = timed_reads(frames, repeats, full_memory(frames))
     by_folder: dict[str, list[float]] = {}
     for p, ms in zip(paths * repeats, wall, strict=True):
         by_folder.setdefault(p.parent.parent.name, []).append(ms)
@@ -42,6 +44,8 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         "median_cpu_ms": round(float(np.median(cpu)), 2),
         "p90_ms": round(float(np.percentile(wall, 90)), 2),
         "median_ms_by_set": {k: round(float(np.median(v)), 2) for k, v in sorted(by_folder.items())},
+        "with_memory_median_ms": round(float(np.median(mem_wall)), 2),
+        "with_memory_p90_ms": round(float(np.percentile(mem_wall, 90)), 2),
         "read_peak_mb": peak_mb,
         "read_exit": status,
         **big,
@@ -64,9 +68,27 @@ runpy.run_module("companion.cli", run_name="__main__")
 """
 
 
-def timed_reads(frames: list[Any], repeats: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU ms of ``read_dice`` on each frame, ``repeats`` passes over them in order, OpenCV on one
-    thread, after one warm-up read (the networks load on the first)."""
+def full_memory(frames: list[Any]) -> Any:
+    """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
+    ``frames``, learned over and over as a player's used rolls would be (the reading then asks it every time)."""
+    from companion.vision.dice_memory import DiceMemory, fingerprint, learn
+    from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
+
+    memory = DiceMemory(network=fingerprint())
+    cap = DEFAULT_PROFILE.learned.memory_cap
+    while len(memory) < cap:
+        before = len(memory)
+        for frame in frames:
+            det = read_dice(frame)
+            memory = learn(memory, frame, det.boxes, [int(v) for v in det.values])
+        if len(memory) == before:  # no dice read at all: views of the frames' corners stand in
+            memory = learn(memory, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
+    return replace(DEFAULT_PROFILE, memory=memory)
+
+
+def timed_reads(frames: list[Any], repeats: int, profile: Any = None) -> tuple[list[float], list[float]]:
+    """Wall and CPU ms of ``read_dice`` on each frame (with ``profile``), ``repeats`` passes over them in order,
+    OpenCV on one thread, after one warm-up read (the networks load on the first)."""
     import cv2
 
     from companion.vision.pipeline import read_dice
@@ -76,11 +98,11 @@ def timed_reads(frames: list[Any], repeats: int) -> tuple[list[float], list[floa
     wall: list[float] = []
     cpu: list[float] = []
     try:
-        read_dice(frames[0])
+        read_dice(frames[0], profile)
         for _ in range(repeats):
             for frame in frames:
                 w0, c0 = time.perf_counter(), time.process_time()
-                read_dice(frame)
+                read_dice(frame, profile)
                 cpu.append((time.process_time() - c0) * 1000)
                 wall.append((time.perf_counter() - w0) * 1000)
     finally:

@@ -260,7 +260,7 @@ class MemoryStore:
 
 class MemoryKeeper:
     """The app's memories of its tables' dice, one per camera and resolution (``key``: ``<camera>@<W>x<H>``):
-    each loaded from ``store`` once (why one was not used is kept in ``problems`` for the screen to say), read
+    each loaded from ``store`` once (why one was not used is kept for the screen to say, ``take_problem``), read
     by the camera thread (``get``), learned into and saved by the dice screen (``learn``), forgotten on the
     player's word (``forget``). Thread-safe: a memory is a value, swapped whole under a lock."""
 
@@ -287,6 +287,11 @@ class MemoryKeeper:
                 if problem is not None:
                     self.problems[key] = problem
             return memory
+
+    def take_problem(self, key: str) -> str | None:
+        """Why ``key``'s kept memory was not used (``TOO_BIG``, ``UNREADABLE``, ``STALE``), once; else None."""
+        with self._lock:
+            return self.problems.pop(key, None)
 
     def learn(
         self,

@@ -243,3 +243,21 @@ def test_a_roll_read_on_the_tray_view_is_learned_on_the_tray_view() -> None:
 
     assert alike(on_tray.features, direct.features) > 0.98
     assert alike(stretched.features, direct.features) < alike(on_tray.features, direct.features)
+
+
+def test_the_keeper_loads_each_cameras_memory_once_learns_saves_and_forgets(tmp_path: Path) -> None:
+    from companion.vision.dice_memory import MemoryKeeper
+
+    store = MemoryStore(tmp_path)
+    store.path("cam@640x480").write_text("[]", encoding="utf-8")  # a broken file
+    keeper = MemoryKeeper(store, network="x")
+    assert len(keeper.get("cam@640x480")) == 0
+    assert keeper.take_problem("cam@640x480") == UNREADABLE and keeper.take_problem("cam@640x480") is None
+    frame, boxes, values = sample()
+    learned_once = keeper.learn("cam@640x480", frame, boxes, values)
+    assert len(learned_once) == len(boxes) and keeper.get("cam@640x480") is learned_once
+    assert len(MemoryKeeper(store, network="x").get("cam@640x480")) == len(boxes)  # saved: a restart has it
+    assert len(keeper.get("other@640x480")) == 0  # each camera and size its own
+    keeper.forget("cam@640x480")
+    assert len(keeper.get("cam@640x480")) == 0 and not store.path("cam@640x480").exists()
+    assert keeper.network == "x" and MemoryKeeper(store).network == dice_memory.fingerprint()

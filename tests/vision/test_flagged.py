@@ -119,7 +119,7 @@ def test_the_reader_ends_with_the_small_dice_flagged(monkeypatch: pytest.MonkeyP
     from companion.vision import learned
     from companion.vision.reader_settings import ReaderSettings
 
-    monkeypatch.setattr(learned, "read_candidates", lambda _frame, _settings: dice_of_sides([40, 41, 39, 20]))
+    monkeypatch.setattr(learned, "read_candidates", lambda *_a: dice_of_sides([40, 41, 39, 20]))
     out = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False))
     assert out.flagged.tolist() == [False, False, False, True]
     off = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False, flag_small=0))

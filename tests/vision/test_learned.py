@@ -223,7 +223,7 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     monkeypatch.setattr(learned, "find_dice", find)
     seconds: list[int] = []
 
-    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None) -> np.ndarray:
+    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None) -> np.ndarray:
         if nets is not None:  # the second opinion on the rivet: no die either
             seconds.append(len(boxes))
             return np.tile(np.array([[0.9, 0.1, 0, 0, 0, 0, 0]], np.float32), (len(boxes), 1))
@@ -246,7 +246,7 @@ def test_a_ruled_out_spot_the_detector_found_gets_a_second_opinion(monkeypatch: 
     peaks = np.array([0.9, 0.6, 0.25, 0.5], np.float32)  # the third: too weak a find to ask about
     seen: list[list[float]] = []
 
-    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None) -> np.ndarray:
+    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None) -> np.ndarray:
         assert nets is not None and len(nets) == len(learned.LAYOUT_PATHS)  # the other pair, not the first
         seen.append(boxes[:, 0].tolist())
         big_one = [0.1, 0.85, 0.05, 0, 0, 0, 0]  # a big 1, read
@@ -279,7 +279,9 @@ def test_a_no_die_spot_of_the_wrong_size_is_read_again_at_the_frames_die_size(mo
     p = np.array([die, die, die, no_die, no_die, no_die], np.float32)
     asked: list[list[float]] = []
 
-    def classify(frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float, settings=None) -> np.ndarray:
+    def classify(
+        frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float, settings=None, memory=None
+    ) -> np.ndarray:
         asked.extend(b.tolist())
         three = [0.05, 0.0, 0.0, 0.93, 0.01, 0.01, 0.0]
         return np.array([three if (x0 + x1) / 2 < 200 else no_die for x0, _, x1, _ in b], np.float32)
@@ -497,7 +499,7 @@ def test_unknown_method_is_refused() -> None:
 def test_a_missing_network_file_falls_back_to_the_classical_reader_and_says_so(monkeypatch, caplog) -> None:
     _, img = next(iter(labelled_set(SAMPLES / "angled-webcam")))
 
-    def missing(frame: np.ndarray, settings: ReaderSettings) -> Detections:
+    def missing(frame: np.ndarray, settings: ReaderSettings, memory: object = None) -> Detections:
         raise FileNotFoundError("dice model /broken/dice_faces.onnx is missing")
 
     monkeypatch.setattr(learned, "read_dice_learned", missing)
