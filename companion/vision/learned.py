@@ -409,12 +409,15 @@ def read_found(
 ) -> Detections:
     """``read_candidates`` from the detector's finds ``found`` (``find_at_the_right_scale``'s): the face
     classifiers' reading of each (every reading, a second look's too, with the vote of ``memory``, the table's own
-    dice the player checked, mixed in: ``remembered``), the spots they call no die dropped."""
+    dice the player checked, mixed in: ``remembered``), the spots they call no die dropped. A spot the classifiers
+    called no die that the memory keeps is flagged: the classifiers could not read it, and the player is asked."""
     if not len(found):
         return found
     die_threshold = settings.die_threshold
     boxes = found.boxes.astype(np.float32)
-    p = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings, memory=memory)
+    plain = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
+    p = remembered(frame_bgr, boxes, plain, memory, settings)
+    kept_by_memory = ((1.0 - plain[:, 0]) < die_threshold) & ((1.0 - p[:, 0]) >= die_threshold)
     boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings, memory)
     p = second_opinion(frame_bgr, boxes, p, found.confidences, settings, memory)
     values = p[:, 1:].argmax(axis=1) + 1
@@ -425,6 +428,7 @@ def read_found(
         values=values.astype(np.int32),
         confidences=conf.astype(np.float32),
         faces=[],
+        flagged=found.flagged | kept_by_memory,
     )[keep]
 
 

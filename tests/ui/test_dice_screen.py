@@ -317,6 +317,7 @@ def test_a_used_roll_teaches_the_reader_this_tables_dice_and_forget_empties_it(u
     # a die the camera missed, tapped where it lies (a free spot of the picture: the top-left corner)
     tap_frame(ui, screen, 12, 12)
     assert screen.adding and "here" in screen.status_text
+    ui.screenshot("dice-add-here")
     ui.tap(ui.find("4", root=screen.ids.picker))
     added = screen.roll.dice[-1]
     assert added.face == 4 and added.box[0] <= 12 <= added.box[2] and added.box[1] <= 12 <= added.box[3]

@@ -261,3 +261,24 @@ def test_the_keeper_loads_each_cameras_memory_once_learns_saves_and_forgets(tmp_
     keeper.forget("cam@640x480")
     assert len(keeper.get("cam@640x480")) == 0 and not store.path("cam@640x480").exists()
     assert keeper.network == "x" and MemoryKeeper(store).network == dice_memory.fingerprint()
+
+
+def test_a_spot_the_classifiers_call_no_die_that_the_memory_keeps_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.vision.detections import Detections
+
+    no_die = np.array([0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01], np.float32)
+    sure_three = np.array([0.02, 0.0, 0.0, 0.96, 0.01, 0.01, 0.0], np.float32)
+
+    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None):  # type: ignore[no-untyped-def]
+        return np.stack([no_die, sure_three, no_die][: len(boxes)])
+
+    def kept_first(frame, boxes, p, memory, settings=DEFAULT_SETTINGS):  # type: ignore[no-untyped-def]
+        out = p.copy()
+        out[0] = [0.3, 0.0, 0.0, 0.7, 0.0, 0.0, 0.0]  # the memory's vote keeps the first as a 3
+        return out
+
+    monkeypatch.setattr(learned, "classify_faces", classify)
+    monkeypatch.setattr(learned, "remembered", kept_first)
+    found = Detections.from_lists([[0, 0, 40, 40], [60, 0, 100, 40], [120, 0, 160, 40]], [1, 1, 1], [0.2] * 3)
+    read = learned.read_found(np.zeros((50, 200, 3), np.uint8), found, DEFAULT_SETTINGS, DiceMemory())
+    assert read.values.tolist() == [3, 3] and read.flagged.tolist() == [True, False]  # the third: no die, gone

@@ -128,9 +128,25 @@ class DiceView(Image):
         oy = self.center_y - nh / 2
         return (x - ox) * fw / max(nw, 1), fh - (y - oy) * fh / max(nh, 1)
 
-    def draw_roll(self, roll: Roll | None, frame_size: tuple[int, int] | None, selected: int | None) -> None:
+    def draw_roll(
+        self,
+        roll: Roll | None,
+        frame_size: tuple[int, int] | None,
+        selected: int | None,
+        pending: tuple[int, int, int, int] | None = None,
+    ) -> None:
+        """Each die's box (blue: selected, orange: to check, green: read) and its face; ``pending``: where a die
+        being added will lie (dashed white)."""
         self.canvas.after.clear()
-        if roll is None or frame_size is None:
+        if frame_size is None:
+            return
+        if pending is not None:
+            with self.canvas.after:
+                ax, ay = self.frame_to_widget(pending[0], pending[3], frame_size)
+                bx, by = self.frame_to_widget(pending[2], pending[1], frame_size)
+                Color(1, 1, 1, 1)
+                Line(rectangle=(ax, ay, bx - ax, by - ay), width=1, dash_length=dp(4), dash_offset=dp(3))
+        if roll is None:
             return
         with self.canvas.after:
             for index, die in enumerate(roll.dice):
@@ -538,7 +554,10 @@ class DiceScreen(Screen):
             # While the dice move, a roll read (or corrected) on an earlier picture keeps its values but its
             # boxes are not drawn: they would sit where no die is now.
             stale = self.moving and self.roll is not None and self._texture is not None
-            self.ids.view.draw_roll(None if stale else roll, self.frame_size, self.selected)
+            pending = None
+            if self.adding and self._add_at is not None and self.frame_size is not None:
+                pending = box_at(self._add_at, roll.dice if roll is not None else (), self.frame_size)
+            self.ids.view.draw_roll(None if stale else roll, self.frame_size, self.selected, pending)
 
     # -- what the reader learns ----------------------------------------------------------------------------
 
