@@ -59,9 +59,13 @@ def fingerprint(path: Path | None = None) -> str:
         return ""
 
 
-def features(frame_bgr: np.ndarray, boxes: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> np.ndarray:
-    """The first face classifier's description of each box's crop, (N, D) float32 (the crops the classifiers
-    read, ``crops.die_crops``). Raises ``FileNotFoundError`` / ``ModelLoadError`` as the reader's networks do."""
+def features(
+    frame_bgr: np.ndarray, boxes: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, turns: int = 1
+) -> np.ndarray:
+    """The first face classifier's description of each box's crop, (N * turns, D) float32 (the crops the
+    classifiers read, ``crops.die_crops``); with ``turns`` 2-4, also of each crop turned a quarter, a half and
+    three quarters (all of the first turn's crops, then the second's...). Raises ``FileNotFoundError`` /
+    ``ModelLoadError`` as the reader's networks do."""
     from companion.vision.crops import die_crops
     from companion.vision.learned import run_batched
     from companion.vision.networks import load_net
@@ -70,8 +74,11 @@ def features(frame_bgr: np.ndarray, boxes: np.ndarray, settings: ReaderSettings 
     if not len(boxes):
         return np.zeros((0, 0), np.float32)
     net = load_net(str(FEATURES_PATH), True)
-    out = run_batched(net, die_crops(frame_bgr, boxes), settings.crop_batch)
-    return np.asarray(out, np.float32).reshape(len(boxes), -1)
+    crops = die_crops(frame_bgr, boxes)
+    if turns > 1:
+        crops = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(2, 3))) for k in range(turns)])
+    out = run_batched(net, crops, settings.crop_batch)
+    return np.asarray(out, np.float32).reshape(len(crops), -1)
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -198,7 +205,9 @@ def learn(
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     if not len(boxes):
         return memory
-    return memory.with_views(features(frame_bgr, boxes, settings), values, settings.memory_cap)
+    turns = max(1, min(4, settings.memory_turns))
+    feats = features(frame_bgr, boxes, settings, turns)
+    return memory.with_views(feats, list(values) * turns, settings.memory_cap)
 
 
 class MemoryStore:

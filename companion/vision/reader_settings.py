@@ -80,6 +80,7 @@ class ReaderSettings:
     memory_unsure: float = 0.6  # under this share of the die for every face, half of the face is the vote's
     memory_min: int = 10  # a memory of fewer views is not asked
     memory_cap: int = 600  # views kept (the oldest go first)
+    memory_turns: int = 1  # each die is remembered as seen in this many quarter turns (1-4)
 
     # what the player is asked to check
     flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's

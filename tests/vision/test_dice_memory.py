@@ -282,3 +282,15 @@ def test_a_spot_the_classifiers_call_no_die_that_the_memory_keeps_is_flagged(mon
     found = Detections.from_lists([[0, 0, 40, 40], [60, 0, 100, 40], [120, 0, 160, 40]], [1, 1, 1], [0.2] * 3)
     read = learned.read_found(np.zeros((50, 200, 3), np.uint8), found, DEFAULT_SETTINGS, DiceMemory())
     assert read.values.tolist() == [3, 3] and read.flagged.tolist() == [True, False]  # the third: no die, gone
+
+
+def test_a_die_can_be_remembered_in_quarter_turns_too() -> None:
+    frame, boxes, values = sample()
+    once = dice_memory.features(frame, np.array(boxes[:3], np.float32))
+    turned = dice_memory.features(frame, np.array(boxes[:3], np.float32), turns=4)
+    assert turned.shape == (12, 64) and np.allclose(turned[:3], once, atol=1e-5)
+    assert not np.allclose(turned[3:6], once, atol=1e-3)  # a quarter turn is another view
+    four = dice_memory.learn(
+        DiceMemory(network="x"), frame, boxes[:3], values[:3], replace(DEFAULT_SETTINGS, memory_turns=4)
+    )
+    assert len(four) == 12 and four.values.tolist() == values[:3] * 4
