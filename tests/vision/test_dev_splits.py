@@ -271,3 +271,21 @@ def test_gimp_patterns_are_read_and_broken_ones_refused(tmp_path) -> None:
     assert read_gimp_pattern(bad) is None
     surface = Backgrounds([np.full((50, 60, 3), 128, np.uint8)], gimp=False).surface(np.random.default_rng(0), (40, 40))
     assert surface.shape == (40, 40, 3) and surface.dtype == np.float32
+
+
+def test_a_checked_reading_is_what_the_player_tells_the_dice_screen() -> None:
+    """``loso.checked``: the careful player's answer for every die read, every false die and every missed die;
+    the careless one corrects only what is drawn to be checked."""
+    from companion.vision.detections import Detections
+    from companion.vision.scoring import Label
+    from tools.dicetrain.loso import checked
+
+    a, b, c, d, e = (0, 0, 10, 10), (20, 0, 30, 10), (40, 0, 50, 10), (60, 0, 70, 10), (80, 0, 90, 10)
+    truth = [Label(3, a), Label(5, b), Label(2, c)]
+    det = Detections.from_lists([a, b, d, e], [3, 6, 4, 1], [0.95, 0.9, 0.9, 0.9]).replace(
+        flagged=np.array([False, False, False, True])
+    )
+    boxes, values = checked(truth, det)
+    assert boxes == [a, b, d, e, c] and values == [3, 5, 0, 0, 2]  # right, corrected, removed twice, added
+    boxes, values = checked(truth, det, careless=True)
+    assert boxes == [a, b, d, e, c] and values == [3, 6, 4, 0, 2]  # the unflagged wrong face and false die stay

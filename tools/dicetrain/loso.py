@@ -245,14 +245,19 @@ def score(
     return out
 
 
-def checked(truth: list[Label], det: Detections) -> tuple[list[tuple[float, float, float, float]], list[int]]:
+def checked(
+    truth: list[Label], det: Detections, careless: bool = False
+) -> tuple[list[tuple[float, float, float, float]], list[int]]:
     """What a player who checks a reading tells the dice screen (and its memory learns): each die read, with the
     value it truly shows (right, or corrected), each read spot that is no die with 0 ("not a die"), and each die
-    missed, added where it lies (its labelled box)."""
+    missed, added where it lies (its labelled box). A ``careless`` player looks only at the dice drawn to be
+    checked (flagged, or read under ``FLAG_BELOW``): a wrong face or a false die that is not is used as read."""
     preds = predictions(det)
     pairs = dict((pi, li) for li, pi in match(truth, preds))
+    pips = [i for i, k in enumerate(det.kinds) if k == "pips" and det.values[i]]
+    looked = [bool(det.flagged[i]) or float(det.confidences[i]) < FLAG_BELOW or not careless for i in pips]
     boxes = [p.box for p in preds]
-    values = [truth[pairs[i]].value if i in pairs else 0 for i in range(len(preds))]
+    values = [(truth[pairs[i]].value if i in pairs else 0) if looked[i] else preds[i].value for i in range(len(preds))]
     taken = set(pairs.values())
     for li, lab in enumerate(truth):
         if li not in taken:
@@ -268,12 +273,13 @@ def memory_from_shots(
     seed: int,
     model: tuple[Path, ...] | None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    careless: bool = False,
 ) -> tuple[DiceMemory, list[Path]]:
     """The memory a family's first ``n`` checked rolls leave (``--memory-shots``): ``n`` photos of the left-out
     set's ``train`` part (``sets.few_shots``, drawn by ``seed``) read one after the other as the reader reads
     them, with the memory so far, and checked as a player would (``checked``); and those photos, which the fold
-    is then not reported on. The features network is the fold's first face classifier cut after its mean
-    (``features_net.features_of``)."""
+    is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked). The
+    features network is the fold's first face classifier cut after its mean (``features_net.features_of``)."""
     import tempfile
 
     from companion.vision import dice_memory as memory_module
@@ -289,7 +295,7 @@ def memory_from_shots(
         h, w = img.shape[:2]
         cands = learned.read_found(img, learned.find_at_the_right_scale(img, settings), settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
-        boxes, values = checked(labels(path, w, h), learned.last_steps(kept, settings))
+        boxes, values = checked(labels(path, w, h), learned.last_steps(kept, settings), careless)
         mem = memory_module.learn(mem, img, boxes, values, settings)
     said = f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) from {len(shots)} checked photos"
     print(said, file=sys.stderr)
@@ -464,6 +470,11 @@ def main(argv: list[str] | None = None) -> int:
         "its other photos",
     )
     ap.add_argument("--memory-seed", type=int, default=0, help="which photos --memory-shots draws")
+    ap.add_argument(
+        "--careless",
+        action="store_true",
+        help="--memory-shots checked by a player who looks only at the dice drawn to be checked",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     settings = reader_from(args)  # every reading is made with these
@@ -502,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         memory = None
         if args.memory_shots and leave_out:
             n, seed = args.memory_shots, args.memory_seed
-            memory, shots = memory_from_shots(args.root, leave_out, n, seed, model, settings)
+            memory, shots = memory_from_shots(args.root, leave_out, n, seed, model, settings, args.careless)
             parts = {k: [p for p in v if p not in set(shots)] for k, v in parts.items()}
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
