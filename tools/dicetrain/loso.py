@@ -245,6 +245,9 @@ def score(
     return out
 
 
+SHOT_CLUTTER_SEED = 50_000  # the checked photos' things (``memory_from_shots``), apart from CLUTTER_SEED's
+
+
 def checked(
     truth: list[Label], det: Detections, careless: bool = False
 ) -> tuple[list[tuple[float, float, float, float]], list[int]]:
@@ -274,11 +277,14 @@ def memory_from_shots(
     model: tuple[Path, ...] | None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
     careless: bool = False,
+    clutter: bool = False,
 ) -> tuple[DiceMemory, list[Path]]:
     """The memory a family's first ``n`` checked rolls leave (``--memory-shots``): ``n`` photos of the left-out
     set's ``train`` part (``sets.few_shots``, drawn by ``seed``) read one after the other as the reader reads
     them, with the memory so far, and checked as a player would (``checked``); and those photos, which the fold
-    is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked). The
+    is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked;
+    ``clutter``: each photo with things that are not dice put on its table, ``cluttered``, other seeds than the
+    reported photos'). The
     features network is the fold's first face classifier cut after its mean (``features_net.features_of``)."""
     import tempfile
 
@@ -290,12 +296,15 @@ def memory_from_shots(
     memory_module.FEATURES_PATH = net
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
-    for path in shots:
+    for k, path in enumerate(shots):
         img = load_image(path)
         h, w = img.shape[:2]
+        truth = labels(path, w, h)
+        if clutter:
+            img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
         cands = learned.read_found(img, learned.find_at_the_right_scale(img, settings), settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
-        boxes, values = checked(labels(path, w, h), learned.last_steps(kept, settings), careless)
+        boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         mem = memory_module.learn(mem, img, boxes, values, settings)
     said = f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) from {len(shots)} checked photos"
     print(said, file=sys.stderr)
@@ -475,6 +484,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="--memory-shots checked by a player who looks only at the dice drawn to be checked",
     )
+    ap.add_argument(
+        "--memory-clutter",
+        action="store_true",
+        help="--memory-shots with things that are not dice on their tables too (the player removes what is read there)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     settings = reader_from(args)  # every reading is made with these
@@ -513,7 +527,9 @@ def main(argv: list[str] | None = None) -> int:
         memory = None
         if args.memory_shots and leave_out:
             n, seed = args.memory_shots, args.memory_seed
-            memory, shots = memory_from_shots(args.root, leave_out, n, seed, model, settings, args.careless)
+            memory, shots = memory_from_shots(
+                args.root, leave_out, n, seed, model, settings, args.careless, args.memory_clutter
+            )
             parts = {k: [p for p in v if p not in set(shots)] for k, v in parts.items()}
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
             if part == "renders":
