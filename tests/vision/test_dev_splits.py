@@ -289,3 +289,22 @@ def test_a_checked_reading_is_what_the_player_tells_the_dice_screen() -> None:
     assert boxes == [a, b, d, e, c] and values == [3, 5, 0, 0, 2]  # right, corrected, removed twice, added
     boxes, values = checked(truth, det, careless=True)
     assert boxes == [a, b, d, e, c] and values == [3, 6, 4, 0, 2]  # the unflagged wrong face and false die stay
+
+
+@needs_sets
+def test_a_folds_memory_is_learned_from_a_few_checked_photos_of_the_left_out_set() -> None:
+    """``loso.memory_from_shots``: the photos come from the left-out set's ``train`` part, each read with the
+    memory so far and checked; their dice (and the things removed from a cluttered table) are remembered."""
+    pytest.importorskip("onnx")
+    from companion.vision import dice_memory
+    from tools.dicetrain import loso
+
+    before = dice_memory.FEATURES_PATH
+    try:
+        memory, shots = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None)
+        assert len(shots) == 2 and all(p in sets.parts(DICE / "angled-webcam")["train"] for p in shots)
+        assert memory.dice >= 2 and memory.network == dice_memory.fingerprint(dice_memory.FEATURES_PATH)
+        cluttered, _ = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None, clutter=True)
+        assert cluttered.dice == memory.dice and len(cluttered) > len(memory)  # things read as dice, removed
+    finally:
+        dice_memory.FEATURES_PATH = before
