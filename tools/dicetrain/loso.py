@@ -284,8 +284,8 @@ def memory_from_shots(
     them, with the memory so far, and checked as a player would (``checked``); and those photos, which the fold
     is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked;
     ``clutter``: each photo with things that are not dice put on its table, ``cluttered``, other seeds than the
-    reported photos'). The
-    features network is the fold's first face classifier cut after its mean (``features_net.features_of``)."""
+    reported photos'). The features network is the fold's first face classifier cut after its mean
+    (``features_net.features_of``)."""
     import tempfile
 
     from companion.vision import dice_memory as memory_module
