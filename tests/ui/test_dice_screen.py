@@ -373,6 +373,7 @@ def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
     screen = settled_for_a_game(ui, image)
     assert ui.wait_until(lambda: Topic.DICE_MEMORY in ui.app.notices, timeout_s=10)
     assert "could not be read" in str(ui.app.notices[Topic.DICE_MEMORY])
+    ui.screenshot("dice-memory-unreadable")  # the banner over the dice screen
 
     def full(*_a: object, **_k: object) -> None:
         raise OSError(28, "No space left on device")

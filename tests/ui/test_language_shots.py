@@ -127,6 +127,12 @@ def tool_screens(shots: Shots) -> None:
     ui.screen().select(0)
     shots.take("dice-correct")
     ui.screen().cancel_pick()
+    # what the reader has learned of the table's dice, and Forget; then Forget's question
+    ui.screen()._show_learned(128)
+    shots.take("dice-learned")
+    ui.screen().ask_forget()
+    shots.take("dice-forget")
+    close_dialogs(ui)
     ui.go("calibrate")
     ui.wait_until(lambda: ui.screen().wizard is not None, 5)
     shots.take("calibrate")
