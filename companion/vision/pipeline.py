@@ -201,14 +201,29 @@ def tray_view(quad: Sequence[Sequence[float]]) -> tuple[np.ndarray, tuple[int, i
     return np.asarray(cv2.getPerspectiveTransform(src, dst)), (w, h)
 
 
+def tray_frame(frame_bgr: np.ndarray, p: VisionProfile) -> tuple[np.ndarray, np.ndarray | None]:
+    """What the reader reads of a frame: with a tray outline in ``p`` (and ``rectify``), the straight-on view of
+    the tray and the homography into it; else the frame itself and None."""
+    if p.tray_quad is None or not p.rectify:
+        return frame_bgr, None
+    homography, size = tray_view(p.tray_quad)
+    return cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR), homography
+
+
+def boxes_through(boxes: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Boxes (N, 4) carried through ``homography``: the box around each box's four corners there, float32."""
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1).reshape(-1, 1, 2)
+    there = cv2.perspectiveTransform(corners, np.asarray(homography, np.float64)).reshape(-1, 4, 2)
+    out: np.ndarray = np.concatenate([there.min(axis=1), there.max(axis=1)], axis=1)
+    return out
+
+
 def boxes_back(det: Detections, homography: np.ndarray) -> Detections:
     """Boxes from the tray view back into the frame (the frame box around each view box's corners)."""
     if not len(det):
         return det
-    b = det.boxes.astype(np.float32)
-    corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1).reshape(-1, 1, 2)
-    back = cv2.perspectiveTransform(corners, np.linalg.inv(homography)).reshape(-1, 4, 2)
-    boxes = np.concatenate([back.min(axis=1), back.max(axis=1)], axis=1)
+    boxes = boxes_through(det.boxes, np.linalg.inv(homography))
     return det.replace(boxes=np.round(boxes).astype(np.int32))
 
 
@@ -294,11 +309,7 @@ def read_dice(frame_bgr: np.ndarray, profile: VisionProfile | None = None) -> De
     p = profile or DEFAULT_PROFILE
     if p.method not in METHODS:
         raise ValueError(f"unknown dice reading method {p.method!r}: use one of {', '.join(METHODS)}")
-    homography = None
-    view = frame_bgr
-    if p.tray_quad is not None and p.rectify:
-        homography, size = tray_view(p.tray_quad)
-        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
+    view, homography = tray_frame(frame_bgr, p)
     if p.method == "learned":
         det = read_faces_learned(view, p)
     elif p.method == "hybrid":
@@ -331,14 +342,10 @@ def remember(
 
     p = profile or DEFAULT_PROFILE
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
-    view = frame_bgr
-    if len(b) and p.tray_quad is not None and p.rectify:
-        homography, size = tray_view(p.tray_quad)
-        view = cv2.warpPerspective(frame_bgr, homography, size, flags=cv2.INTER_LINEAR)
-        corners = np.stack([b[:, [0, 1]], b[:, [2, 1]], b[:, [2, 3]], b[:, [0, 3]]], axis=1).reshape(-1, 1, 2)
-        there = cv2.perspectiveTransform(corners, homography).reshape(-1, 4, 2)
-        b = np.concatenate([there.min(axis=1), there.max(axis=1)], axis=1)
-    return learn(memory, view, b, values, p.learned)
+    if not len(b):
+        return memory
+    view, homography = tray_frame(frame_bgr, p)
+    return learn(memory, view, b if homography is None else boxes_through(b, homography), values, p.learned)
 
 
 def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:
