@@ -14,6 +14,7 @@ a message and no profile, and the app carries on uncalibrated.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -245,7 +246,7 @@ class ProfileStore:
         if not replace and path.is_file():
             raise ProfileExists(f"a profile called '{profile.name}' is already saved for {profile.key}: replace it?")
         profile.updated = now_iso()
-        _atomic_write(path, (json.dumps(profile.to_json(), indent=1) + "\n").encode("utf-8"))
+        atomic_write(path, (json.dumps(profile.to_json(), indent=1) + "\n").encode("utf-8"))
         if make_active:
             self.use(profile.name, profile.camera, profile.resolution)
         return path
@@ -253,7 +254,7 @@ class ProfileStore:
     def write_asset(self, profile: Profile, filename: str, data: bytes) -> Path:
         """Store a file (e.g. the empty-tray PNG) beside a profile."""
         path = self.asset_path(profile, filename)
-        _atomic_write(path, data)
+        atomic_write(path, data)
         return path
 
     def use(self, name: str, camera: str, resolution: tuple[int, int]) -> Profile:
@@ -265,7 +266,7 @@ class ProfileStore:
             active = {}  # a broken active.json is replaced, it only holds choices
         active[profile.key] = profile.name
         payload = {"schema": SCHEMA_VERSION, "active": dict(sorted(active.items()))}
-        _atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
+        atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
         return profile
 
     def delete(self, name: str, camera: str, resolution: tuple[int, int]) -> None:
@@ -281,7 +282,7 @@ class ProfileStore:
         if same_name_key(active.get(key, "") or "\0") == same_name_key(name):
             del active[key]
             payload = {"schema": SCHEMA_VERSION, "active": active}
-            _atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
+            atomic_write(self.base_dir / "active.json", (json.dumps(payload, indent=1) + "\n").encode("utf-8"))
 
     def _active_map(self) -> dict[str, str]:
         path = self.base_dir / "active.json"
@@ -334,11 +335,18 @@ def png_size(path: Path) -> tuple[int, int] | None:
     return int(width), int(height)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a hidden temporary file beside it, synced, then renamed
+    over it; its folder made first). Raises ``OSError`` (a full or read-only card) and leaves no temporary file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise

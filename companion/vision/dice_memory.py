@@ -22,11 +22,9 @@ traceback). Standard library, numpy and the reader's networks only.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.store import atomic_write
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 log = logging.getLogger(__name__)
@@ -245,17 +244,9 @@ class MemoryStore:
         """Write the memory atomically; :class:`DiceMemoryError` with the system's reason (a full or read-only
         card)."""
         path = self.path(camera_key)
-        tmp = path.with_name(path.name + ".tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(memory.to_json(), fh, separators=(",", ":"))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
+            atomic_write(path, json.dumps(memory.to_json(), separators=(",", ":")).encode("utf-8"))
         except OSError as err:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
             raise DiceMemoryError(str(err.strerror or err)) from None
         return path
 

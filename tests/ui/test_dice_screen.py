@@ -361,9 +361,10 @@ def test_dice_added_in_a_free_corner_are_not_learned(ui: UI) -> None:
 def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
     ui: UI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import os
+
     from companion import paths
     from companion.notices import Topic
-    from companion.vision import dice_memory
 
     folder = paths.calibration_dir() / "dice-memory"
     folder.mkdir(parents=True)
@@ -378,7 +379,7 @@ def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
     def full(*_a: object, **_k: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(dice_memory.os, "replace", full)
+    monkeypatch.setattr(os, "replace", full)
     confirm_flagged(screen)
     ui.tap(ui.find("Use in"))
     assert ui.screen().name == "ratatat"  # the roll went to the game

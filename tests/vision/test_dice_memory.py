@@ -128,7 +128,8 @@ def test_the_store_keeps_a_memory_per_camera_and_says_why_one_is_not_used(tmp_pa
     _, _, dice, spots = clusters()
     m = memory_of(dice, spots)
     path = store.save("picamera2:0@1280x720", m)
-    assert path.parent == tmp_path / "dice-memory" and "/" not in path.name and not list(path.parent.glob("*.tmp"))
+    assert path.parent == tmp_path / "dice-memory" and "/" not in path.name
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
     back, problem = store.load("picamera2:0@1280x720", "x")
     assert problem is None and len(back) == len(m)
     other, problem = store.load("webcam:0@640x480", "x")  # another camera: its own memory, none yet
@@ -163,10 +164,10 @@ def test_a_memory_that_cannot_be_saved_on_a_full_card_says_why(tmp_path: Path, m
     def full(*_a: object, **_k: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(dice_memory.os, "replace", full)
+    monkeypatch.setattr(os, "replace", full)
     with pytest.raises(DiceMemoryError, match="No space"):
         MemoryStore(tmp_path).save("cam@1x1", DiceMemory(network="x"))
-    assert not list(tmp_path.glob("*.tmp"))  # nothing half-written is left
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # nothing half-written is left
 
 
 def sample(kind: str = "felt-trays", k: int = 0) -> tuple[np.ndarray, list[tuple[int, int, int, int]], list[int]]:
