@@ -70,19 +70,21 @@ runpy.run_module("companion.cli", run_name="__main__")
 
 def full_memory(frames: list[Any]) -> Any:
     """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
-    ``frames``, learned over and over as a player's used rolls would be (the reading then asks it every time)."""
+    ``frames``, learned once and repeated as a player's used rolls of the same dice would be (the reading then
+    asks it every time)."""
     from companion.vision.dice_memory import DiceMemory, fingerprint, learn
     from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
 
-    memory = DiceMemory(network=fingerprint())
+    once = DiceMemory(network=fingerprint())
+    for frame in frames:
+        det = read_dice(frame)
+        once = learn(once, frame, det.boxes, [int(v) for v in det.values])
+    if not len(once):  # no dice read at all: views of the frames' corners stand in
+        once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap
+    memory = once
     while len(memory) < cap:
-        before = len(memory)
-        for frame in frames:
-            det = read_dice(frame)
-            memory = learn(memory, frame, det.boxes, [int(v) for v in det.values])
-        if len(memory) == before:  # no dice read at all: views of the frames' corners stand in
-            memory = learn(memory, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
+        memory = memory.with_views(once.features, once.values, cap)
     return replace(DEFAULT_PROFILE, memory=memory)
 
 
