@@ -23,6 +23,13 @@ def data_dir() -> Path:
     return Path(home) / "data" if home else _xdg("XDG_DATA_HOME", ".local/share") / "table-companion"
 
 
+def cache_dir() -> Path:
+    """``$COMPANION_HOME/cache`` or ``$XDG_CACHE_HOME/table-companion``: files the app can make again (the
+    verdict sounds)."""
+    home = os.environ.get("COMPANION_HOME")
+    return Path(home) / "cache" if home else _xdg("XDG_CACHE_HOME", ".cache") / "table-companion"
+
+
 def config_file() -> Path:
     return config_dir() / "config.toml"
 

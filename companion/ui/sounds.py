@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import logging
 import math
+import os
 import shutil
 import struct
 import tempfile
@@ -16,6 +17,8 @@ import wave
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from companion.paths import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +36,16 @@ def tone_wav(path: Path, notes: Sequence[tuple[float, float]], *, volume: float 
             value = math.sin(2 * math.pi * freq * i / RATE) * volume * ramp if freq else 0.0
             frames += struct.pack("<h", int(value * 32767))
     path.parent.mkdir(parents=True, exist_ok=True)
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(bytes(frames))
+    part = path.with_name(f".{path.name}.part")
+    try:
+        with wave.open(str(part), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(RATE)
+            out.writeframes(bytes(frames))
+        part.replace(path)  # a sound another start of the app is loading is never seen half written
+    finally:
+        part.unlink(missing_ok=True)
     return path
 
 
@@ -53,16 +61,28 @@ class Chime:
 
     @property
     def folder(self) -> Path:
-        """Where the tones are written: the folder given, else one made for this run with ``mkdtemp`` (mode
-        0700, a new name): never a fixed path in the shared temp folder, where another user's link would make
-        the app overwrite the file it points to."""
+        """Where the tones are written: the folder given, else ``sounds`` in the user's own cache folder
+        (``paths.cache_dir``, mode 0700; the same files are written again at each start, so nothing piles up
+        however the app stops), else, where that cannot be written, one made for this run with ``mkdtemp`` (mode
+        0700, a new name, removed by ``close`` or at exit): never a fixed path in the shared temp folder, where
+        another user's link would make the app overwrite the file it points to. (A folder per run in the temp
+        folder was the default until 2026-12-07: each run the app did not end normally left one behind.)"""
         if self._folder is None:
-            self._made = self._folder = Path(tempfile.mkdtemp(prefix="companion-sounds-"))
-            atexit.register(shutil.rmtree, self._made, ignore_errors=True)
+            own = cache_dir() / "sounds"
+            try:
+                own.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if not os.access(own, os.W_OK):
+                    raise PermissionError(f"{own} is not writable")
+                self._folder = own
+            except OSError as err:
+                log.info("sounds go to a temporary folder: %s", err)
+                self._made = self._folder = Path(tempfile.mkdtemp(prefix="companion-sounds-"))
+                atexit.register(shutil.rmtree, self._made, ignore_errors=True)
         return self._folder
 
     def close(self) -> None:
-        """Forget the sounds and remove the private folder (a folder given by the caller is left)."""
+        """Forget the sounds and remove the temporary folder made for this run, if one was (the cache folder and
+        a folder given by the caller are left)."""
         self._sounds.clear()
         if self._made is not None:
             shutil.rmtree(self._made, ignore_errors=True)

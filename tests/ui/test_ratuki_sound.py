@@ -54,13 +54,44 @@ def test_chime_plays_loaded_sounds_and_stays_silent_without_audio(tmp_path: Path
     assert not Chime(TONES, folder=tmp_path).play("take")
 
 
-def test_sounds_are_made_in_a_private_folder_never_through_a_planted_link(tmp_path: Path, monkeypatch: Any) -> None:
-    """Another user's link at the old shared path (<tmp>/companion-sounds/take.wav) must not be written through
-    (#22 item 11): the tones go into a folder of the app's own, made private for this run."""
+def test_sounds_are_made_in_the_users_cache_folder_and_nothing_is_left_in_the_temp_folder(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The tones go to ``<cache>/sounds`` (mode 0700), written again at each start: a run that is killed leaves
+    nothing in the shared temp folder (a folder per run was left there before)."""
     import os
     import stat
     import tempfile
 
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
+    for _run in range(2):
+        chime = Chime(TONES)
+        chime.load()
+        folder = chime.folder
+        assert folder == tmp_path / "home" / "cache" / "sounds"
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and folder.stat().st_uid == os.getuid()
+        assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}.wav" for name in TONES)  # no .part left
+        chime.close()
+        assert folder.is_dir()  # kept for the next start, which writes the same files
+    assert not list(shared.iterdir())
+
+
+def test_sounds_fall_back_to_a_private_temp_folder_never_through_a_planted_link(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Where the cache folder cannot be made, the tones go to a folder made private for this run; another user's
+    link at the old shared path (<tmp>/companion-sounds/take.wav) is never written through (#22 item 11)."""
+    import os
+    import stat
+    import tempfile
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "cache").write_text("a file where the cache folder should be")
+    monkeypatch.setenv("COMPANION_HOME", str(home))
     shared = tmp_path / "shared-tmp"
     planted = shared / "companion-sounds"
     planted.mkdir(parents=True)

@@ -269,6 +269,9 @@ def checked(
     return boxes, values
 
 
+_SCRATCH: list[Any] = []  # the features networks' folders, kept until the run ends
+
+
 def memory_from_shots(
     root: str | Path,
     leave_out: str,
@@ -292,7 +295,9 @@ def memory_from_shots(
     from tools.dicetrain.features_net import features_of
     from tools.dicetrain.sets import few_shots
 
-    net = features_of(learned.FACES_PATHS[0], Path(tempfile.mkdtemp(prefix="loso-memory-")) / "features.onnx")
+    scratch = tempfile.TemporaryDirectory(prefix="loso-memory-")  # removed at exit (a folder per run was left)
+    _SCRATCH.append(scratch)
+    net = features_of(learned.FACES_PATHS[0], Path(scratch.name) / "features.onnx")
     memory_module.FEATURES_PATH = net
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
