@@ -3,6 +3,7 @@ of a ``companion dice read`` run."""
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str, Any]:
@@ -30,7 +33,8 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
     )
     frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
     wall, cpu = timed_reads(frames, repeats)
-    mem_wall, _ = timed_reads(frames, repeats, full_memory(frames))
+    remembering = full_memory(frames)
+    mem_wall, _ = timed_reads(frames, repeats, remembering)
     by_folder: dict[str, list[float]] = {}
     for p, ms in zip(paths * repeats, wall, strict=True):
         by_folder.setdefault(p.parent.parent.name, []).append(ms)
@@ -46,6 +50,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         "median_ms_by_set": {k: round(float(np.median(v)), 2) for k, v in sorted(by_folder.items())},
         "with_memory_median_ms": round(float(np.median(mem_wall)), 2),
         "with_memory_p90_ms": round(float(np.percentile(mem_wall, 90)), 2),
+        "with_memory_look_spots": remembering.memory.look.crops,  # the table's look it read with (look_min: used)
         "read_peak_mb": peak_mb,
         "read_exit": status,
         **big,
@@ -71,20 +76,23 @@ runpy.run_module("companion.cli", run_name="__main__")
 def full_memory(frames: list[Any]) -> Any:
     """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
     ``frames``, learned once and repeated as a player's used rolls of the same dice would be (the reading then
-    asks it every time)."""
-    from companion.vision.dice_memory import DiceMemory, fingerprint, learn
+    asks it every time), with the table's look learned from the frames (the face classifiers read adapted)."""
+    from companion.vision.dice_memory import DiceMemory, fingerprint, learn, learn_look
     from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
 
     once = DiceMemory(network=fingerprint())
     for frame in frames:
         det = read_dice(frame)
         once = learn(once, frame, det.boxes, [int(v) for v in det.values])
+        once = learn_look(once, frame, det.boxes)
     if not len(once):  # no dice read at all: views of the frames' corners stand in
         once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap
     memory = once
     while len(memory) < cap:
         memory = memory.with_views(once.features, once.values, cap)
+    if not memory.look.ready(DEFAULT_PROFILE.learned):
+        log.warning("the sample frames' look (%d spots) is too small to be used; read unadapted", memory.look.crops)
     return replace(DEFAULT_PROFILE, memory=memory)
 
 

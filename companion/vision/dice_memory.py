@@ -26,7 +26,7 @@ import hashlib
 import json
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ import numpy as np
 
 from calibration.store import atomic_write
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+from companion.vision.table_look import LookError, TableLook
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class DiceMemory:
     features: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
     network: str = ""
+    look: TableLook = field(default_factory=TableLook)  # the face classifiers' adaptation to the table (table_look)
 
     def __post_init__(self) -> None:
         if len(self.features) != len(self.values):
@@ -121,7 +123,7 @@ class DiceMemory:
             raise DiceMemoryError(f"views of {feats.shape[1]} numbers cannot join views of {self.features.shape[1]}")
         all_feats = np.concatenate([self.features, feats]) if len(self) else feats
         all_vals = np.concatenate([self.values, vals])
-        return DiceMemory(all_feats[-cap:].copy(), all_vals[-cap:].copy(), self.network)
+        return DiceMemory(all_feats[-cap:].copy(), all_vals[-cap:].copy(), self.network, self.look)
 
     def vote(self, feats: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> tuple[np.ndarray, np.ndarray]:
         """Per view in ``feats``: the share of its ``memory_k`` most alike remembered views for no die and for
@@ -166,6 +168,7 @@ class DiceMemory:
         return {
             "schema": SCHEMA,
             "network": self.network,
+            "look": self.look.to_json() if self.look.crops else None,
             "views": [
                 {"value": int(v), "f": [round(float(x), 4) for x in f]}
                 for v, f in zip(self.values, self.features, strict=True)
@@ -178,7 +181,11 @@ class DiceMemory:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA or not isinstance(data.get("views"), list):
             raise DiceMemoryError("not a dice memory of this version")
         views = data["views"]
-        memory = cls(network=str(data.get("network", "")))
+        try:
+            look = TableLook.from_json(data.get("look"))
+        except LookError as err:
+            raise DiceMemoryError(str(err)) from None
+        memory = cls(network=str(data.get("network", "")), look=look)
         if not views:
             return memory
         try:
@@ -207,6 +214,32 @@ def learn(
     turns = max(1, min(4, settings.memory_turns))
     feats = features(frame_bgr, boxes, settings, turns)
     return memory.with_views(feats, list(values) * turns, settings.memory_cap)
+
+
+def learn_look(
+    memory: DiceMemory,
+    frame_bgr: np.ndarray,
+    used: np.ndarray | list[tuple[float, float, float, float]],
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    boxes: np.ndarray | None = None,
+) -> DiceMemory:
+    """``memory`` with a used roll's frame added to the table's look (``table_look.learn``): the crops of its
+    candidate spots, the detector's finds (or ``boxes``, frame pixels), as the reader sees them; those whose
+    centre lies in a box of ``used`` (the dice the player used, frame pixels) count as dice, the rest as other
+    spots. The networks' errors and ``LookError`` are raised (the caller keeps the memory)."""
+    from companion.vision import learned
+    from companion.vision.crops import die_crops
+    from companion.vision.table_look import centres_in
+    from companion.vision.table_look import learn as learn_table
+
+    if boxes is None:
+        boxes = learned.find_at_the_right_scale(frame_bgr, settings).boxes
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if not len(b):
+        return memory
+    crops = die_crops(frame_bgr, b)
+    look = learn_table(memory.look, crops, centres_in(b, np.asarray(used, np.float32)), learned.look_paths(), settings)
+    return replace(memory, look=look)
 
 
 class MemoryStore:
@@ -262,7 +295,9 @@ class MemoryKeeper:
     """The app's memories of its tables' dice, one per camera and resolution (``key``: ``<camera>@<W>x<H>``):
     each loaded from ``store`` once (why one was not used is kept for the screen to say, ``take_problem``), read
     by the camera thread (``get``), learned into and saved by the dice screen (``learn``), forgotten on the
-    player's word (``forget``). Thread-safe: a memory is a value, swapped whole under a lock."""
+    player's word (``forget``). Thread-safe: a memory is a value, swapped whole under a lock. The table's look
+    (``learn_look``: a detector pass and a few runs of each face classifier, up to a second on a Pi) is learned
+    in a background thread, one roll at a time; ``settle`` waits for it."""
 
     def __init__(self, store: MemoryStore, network: str | None = None) -> None:
         self.store = store
@@ -270,6 +305,10 @@ class MemoryKeeper:
         self._memories: dict[str, DiceMemory] = {}
         self.problems: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._save_lock = threading.Lock()
+        self._look_lock = threading.Lock()
+        self._generation: dict[str, int] = {}  # forget() starts a new one: a look learned before is not kept
+        self._jobs: list[threading.Thread] = []
 
     @property
     def network(self) -> str:
@@ -300,21 +339,69 @@ class MemoryKeeper:
         boxes: list[tuple[int, int, int, int]],
         values: list[int],
         profile: Any = None,
+        look: bool = True,
     ) -> DiceMemory:
         """Add a checked roll (``pipeline.remember``: boxes in frame pixels, each with its value, 0 not a die,
-        read as ``profile`` reads) and save. The memory is kept even when the file cannot be written: then
-        :class:`DiceMemoryError` says why (the network's own errors are raised as the reader raises them)."""
+        read as ``profile`` reads) and save; with ``look``, the frame is also learned into the table's look, in
+        the background. The memory is kept even when the file cannot be written: then :class:`DiceMemoryError`
+        says why (the network's own errors are raised as the reader raises them)."""
         from companion.vision.pipeline import remember
 
         memory = remember(self.get(key), frame_bgr, boxes, values, profile)
         with self._lock:
             self._memories[key] = memory
-        self.store.save(key, memory)
+            generation = self._generation.get(key, 0)
+        if look:
+            used = [box for box, value in zip(boxes, values, strict=True) if value != NOT_A_DIE]
+            job = threading.Thread(
+                target=self._learn_look,
+                args=(key, frame_bgr.copy(), used, profile, generation),
+                name="dice-look",
+                daemon=True,
+            )
+            with self._lock:
+                self._jobs = [j for j in self._jobs if j.is_alive()] + [job]
+            job.start()
+        self._save(key)
         return memory
 
+    def _save(self, key: str) -> None:
+        with self._save_lock:  # whoever saves last writes the latest memory
+            with self._lock:
+                memory = self._memories.get(key)
+            if memory is not None:
+                self.store.save(key, memory)
+
+    def _learn_look(self, key: str, frame_bgr: np.ndarray, used: list[Any], profile: Any, generation: int) -> None:
+        from companion.vision.pipeline import remember_look
+
+        with self._look_lock:
+            try:
+                learned = remember_look(self.get(key), frame_bgr, used, profile)
+            except Exception as err:  # a network or statistics file that cannot be used: the look stays as it was
+                log.error("the table's look was not learned from this roll: %s", err)
+                return
+            with self._lock:
+                if self._generation.get(key, 0) != generation:
+                    return  # forgotten meanwhile
+                self._memories[key] = replace(self._memories.get(key, learned), look=learned.look)
+            try:
+                self._save(key)
+            except DiceMemoryError as err:
+                log.warning("the table's look is kept until the app stops: %s", err)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait for the looks being learned (tests, and the app before it stops)."""
+        with self._lock:
+            jobs = list(self._jobs)
+        for job in jobs:
+            job.join(timeout)
+
     def forget(self, key: str) -> None:
-        """Forget the table's dice for ``key``: an empty memory now, its file removed (``DiceMemoryError``)."""
+        """Forget the table's dice and look for ``key``: an empty memory now, its file removed
+        (``DiceMemoryError``)."""
         with self._lock:
             self._memories[key] = DiceMemory(network=self.network)
+            self._generation[key] = self._generation.get(key, 0) + 1
             self.problems.pop(key, None)
         self.store.forget(key)

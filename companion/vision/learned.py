@@ -85,6 +85,7 @@ from companion.vision.networks import (
     onnxruntime,
 )
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+from companion.vision.table_look import TableLook, adapter
 
 if TYPE_CHECKING:
     from companion.vision.dice_memory import DiceMemory
@@ -167,18 +168,35 @@ LAYOUT_PATHS = (  # a second opinion (see second_opinion): the pair trained on m
 )
 
 
-def load_faces(runner: str | None = None) -> list[Net]:
+def load_faces(
+    runner: str | None = None, look: TableLook | None = None, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> list[Net]:
     """The face classifiers (ONNX, each file loaded once): each the mean of a network of ``FACES_PATHS`` and its
     partner in ``FACES_PARTNERS`` (since 2026-12-06: the same recipe trained 15 min more on all three development
     sets' ``train`` parts; averaged, the pair leaves a fifth fewer mistakes unflagged on photos neither saw and flags
     fewer right dice, docs/dice-reader.md, twelfth session). A partner that is missing is logged once and its
-    classifier reads alone (``networks.load_mean``); none are used where ``FACES_PARTNERS`` is empty."""
-    return [load_mean((path, *FACES_PARTNERS[i : i + 1]), True, runner) for i, path in enumerate(FACES_PATHS)]
+    classifier reads alone (``networks.load_mean``); none are used where ``FACES_PARTNERS`` is empty. ``look``:
+    each network adapted to the table's look where it is ready (``table_look``)."""
+    adapt = adapter(look, settings) if look is not None and look.ready(settings) else None
+    return [
+        load_mean((path, *FACES_PARTNERS[i : i + 1]), True, runner, adapt=adapt) for i, path in enumerate(FACES_PATHS)
+    ]
 
 
-def load_layout_faces(runner: str | None = None) -> list[Net]:
-    """The second-opinion classifiers (``LAYOUT_PATHS``), each loaded once."""
-    return [load_net(str(path), True, runner) for path in LAYOUT_PATHS]
+def load_layout_faces(
+    runner: str | None = None, look: TableLook | None = None, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> list[Net]:
+    """The second-opinion classifiers (``LAYOUT_PATHS``), each loaded once (``look``: as ``load_faces``')."""
+    if look is None or not look.ready(settings):
+        return [load_net(str(path), True, runner) for path in LAYOUT_PATHS]
+    adapt = adapter(look, settings)
+    return [adapt(path, load_net(str(path), True, runner), runner) for path in LAYOUT_PATHS]
+
+
+def look_paths() -> tuple[Path, ...]:
+    """Every face classifier the reader may read with (the pair, their partners, the second opinion's): those
+    the table's look adapts (``table_look.learn``)."""
+    return tuple(dict.fromkeys((*FACES_PATHS, *FACES_PARTNERS, *LAYOUT_PATHS)))
 
 
 def warm_up() -> None:
@@ -200,6 +218,7 @@ def classify_faces(
     nets: list[Net] | None = None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
     memory: DiceMemory | None = None,
+    look: TableLook | None = None,
 ) -> np.ndarray:
     """Per box, the probabilities (N, 7) of no die (column 0) and of each face value 1-6. The first classifier
     reads every crop; the spots it is unsure of are read again, by every classifier, in ``VIEWS`` views each
@@ -210,11 +229,14 @@ def classify_faces(
     ``sure``, a spot it calls a die at least this surely and whose face takes at least this share of it (on the
     photos, a second opinion never changed such a reading). ``nets``: other classifiers (default ``load_faces()``);
     ``settings.crop_batch``: at most this many crops in one run. ``memory``: the table's own dice, whose vote is
-    mixed into the classifiers' (``remembered``)."""
+    mixed into the classifiers' (``remembered``); ``look``: the table's look the default classifiers are adapted to
+    (``load_faces``; default: the memory's)."""
     if not len(boxes):
         return np.zeros((0, 7), np.float32)
     crops = die_crops(frame_bgr, boxes)
-    nets = nets or load_faces()
+    if look is None and memory is not None:
+        look = memory.look
+    nets = nets or load_faces(look=look, settings=settings)
     batch = settings.crop_batch
     first = run_batched(nets[0], crops, batch).reshape(len(boxes), 7)
     die = 1.0 - first[:, 0]
@@ -381,7 +403,9 @@ def second_opinion(
     ask = ((1.0 - p[:, 0]) < die_threshold) & (peaks >= settings.min_confidence)
     if not ask.any():
         return p
-    again = classify_faces(frame_bgr, boxes[ask], nets=load_layout_faces(), settings=settings, memory=memory)
+    look = memory.look if memory is not None else None
+    nets = load_layout_faces(look=look, settings=settings)
+    again = classify_faces(frame_bgr, boxes[ask], nets=nets, settings=settings, memory=memory)
     take = again[:, 1:].max(axis=1) >= die_threshold
     if not take.any():
         return p
@@ -409,15 +433,22 @@ def read_found(
 ) -> Detections:
     """``read_candidates`` from the detector's finds ``found`` (``find_at_the_right_scale``'s): the face
     classifiers' reading of each (every reading, a second look's too, with the vote of ``memory``, the table's own
-    dice the player checked, mixed in: ``remembered``), the spots they call no die dropped. A spot the classifiers
-    called no die that the memory keeps is flagged: the classifiers could not read it, and the player is asked."""
+    dice the player checked, mixed in: ``remembered``; the classifiers adapted to the table's look where the memory
+    carries a ready one, ``table_look``), the spots they call no die dropped. A spot the classifiers called no die
+    that the memory keeps is flagged: the classifiers could not read it, and the player is asked; so is one whose
+    reading the look changed (``changed_by_look``)."""
     if not len(found):
         return found
     die_threshold = settings.die_threshold
     boxes = found.boxes.astype(np.float32)
-    plain = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
+    look = memory.look if memory is not None else None  # the classifiers adapted to the table's look read both
+    plain = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings, look=look)
     p = remembered(frame_bgr, boxes, plain, memory, settings)
-    kept_by_memory = ((1.0 - plain[:, 0]) < die_threshold) & ((1.0 - p[:, 0]) >= die_threshold)
+    # asked of the player: a spot the classifiers called no die that the memory keeps, and one the look changed
+    ask = ((1.0 - plain[:, 0]) < die_threshold) & ((1.0 - p[:, 0]) >= die_threshold)
+    if look is not None and look.ready(settings):
+        bare = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
+        ask |= changed_by_look(bare, plain, die_threshold)
     boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings, memory)
     p = second_opinion(frame_bgr, boxes, p, found.confidences, settings, memory)
     values = p[:, 1:].argmax(axis=1) + 1
@@ -428,8 +459,19 @@ def read_found(
         values=values.astype(np.int32),
         confidences=conf.astype(np.float32),
         faces=[],
-        flagged=found.flagged | kept_by_memory,
+        flagged=found.flagged | ask,
     )[keep]
+
+
+def changed_by_look(bare: np.ndarray, adapted: np.ndarray, die_threshold: float) -> np.ndarray:
+    """The spots whose reading the table's look changed (``bare``: the classifiers as trained, ``adapted``: as
+    adapted; (N, 7) each): a die they called no die, or another face. The look reads more of a new kind of dice
+    right, but also makes the classifiers surer of some wrong faces; these are flagged for the player to check
+    (docs/dice-reader.md, eighteenth session)."""
+    was = (1.0 - bare[:, 0]) >= die_threshold
+    now = (1.0 - adapted[:, 0]) >= die_threshold
+    other_face = bare[:, 1:].argmax(axis=1) != adapted[:, 1:].argmax(axis=1)
+    return np.asarray(now & (~was | other_face), bool)
 
 
 def remembered(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,7 +41,7 @@ class OrtNet:
     """A network run by onnxruntime on one thread (deterministic; about twice as fast as OpenCV's ``dnn`` on these
     small depthwise networks)."""
 
-    def __init__(self, path: str, ort: Any) -> None:
+    def __init__(self, path: str | bytes, ort: Any) -> None:
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -48,24 +49,37 @@ class OrtNet:
         options.enable_cpu_mem_arena = False  # its arena kept ~15 MB more at peak for no speed gain here
         self.session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
+        self.output = self.session.get_outputs()[0].name
 
     def run(self, x: np.ndarray) -> np.ndarray:
-        return np.asarray(self.session.run(None, {self.input: x})[0], dtype=np.float32)
+        return np.asarray(self.session.run([self.output], {self.input: x})[0], dtype=np.float32)
+
+    def outputs(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
+        return [np.asarray(o, dtype=np.float32) for o in self.session.run(names, {self.input: x})]
 
 
 class OpenCvNet:
     """A network run by OpenCV's ``dnn`` on its CPU backend. ``classic``: on OpenCV 5, its classic engine (a
     quarter faster than the new one for the small batches of crops; the new one is faster for the detector)."""
 
-    def __init__(self, path: str, classic: bool = False) -> None:
+    def __init__(self, path: str | bytes, classic: bool = False) -> None:
         engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None) if classic else None
-        self.net = cv2.dnn.readNetFromONNX(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine)
+        src: Any = np.frombuffer(path, np.uint8) if isinstance(path, bytes) else path  # a file's bytes or its path
+        self.net = cv2.dnn.readNetFromONNX(src) if engine is None else cv2.dnn.readNetFromONNX(src, engine)
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        self._lock = threading.Lock()  # setInput then forward: one caller at a time (the camera thread and the
+        # dice memory's learning share the loaded networks; onnxruntime's sessions need no such lock)
 
     def run(self, x: np.ndarray) -> np.ndarray:
-        self.net.setInput(x)
-        return np.asarray(self.net.forward(), dtype=np.float32)
+        with self._lock:
+            self.net.setInput(x)
+            return np.asarray(self.net.forward(), dtype=np.float32)
+
+    def outputs(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
+        with self._lock:
+            self.net.setInput(x)
+            return [np.asarray(o, dtype=np.float32) for o in self.net.forward(names)]
 
 
 class MeanNet:
@@ -82,11 +96,21 @@ class MeanNet:
         return np.asarray(out / len(self.nets), dtype=np.float32)
 
 
-def load_mean(paths: Sequence[Path], classic: bool = False, runner: str | None = None, first_only: bool = False) -> Net:
+Adapt = Callable[[Path, Net, "str | None"], Net]  # a loaded network -> the one to read with (table_look.adapter)
+
+
+def load_mean(
+    paths: Sequence[Path],
+    classic: bool = False,
+    runner: str | None = None,
+    first_only: bool = False,
+    adapt: Adapt | None = None,
+) -> Net:
     """The networks of ``paths`` run as one, the mean of their outputs (``MeanNet``; one alone is itself). A file
     that is missing or damaged is logged once and the others read without it; with none that loads, the first
     one's error (``FileNotFoundError`` or :class:`ModelLoadError`). ``first_only``: the first of them that loads,
-    alone. ``classic``, ``runner``: ``load_net``'s."""
+    alone. ``classic``, ``runner``: ``load_net``'s. ``adapt``: each loaded network is replaced by what it gives
+    (the table's look, ``table_look.adapter``)."""
     nets: list[Net] = []
     names: list[str] = []
     failed: list[FileNotFoundError | ModelLoadError] = []
@@ -94,7 +118,8 @@ def load_mean(paths: Sequence[Path], classic: bool = False, runner: str | None =
         if first_only and nets:
             break
         try:
-            nets.append(load_net(str(path), classic, runner))
+            net = load_net(str(path), classic, runner)
+            nets.append(adapt(Path(path), net, runner) if adapt is not None else net)
             names.append(Path(path).name)
         except (FileNotFoundError, ModelLoadError) as err:
             failed.append(err)
@@ -158,3 +183,21 @@ def loaded(path: str, classic: bool, runner: str) -> Net:
         return OrtNet(path, ort) if ort is not None else OpenCvNet(path, classic)
     except Exception as err:  # onnxruntime and OpenCV each raise their own types for a damaged file
         raise ModelLoadError(f"dice model {path} could not be loaded ({type(err).__name__}: {err})") from err
+
+
+def load_bytes(data: bytes, runner: str | None = None) -> Net:
+    """A network from an ONNX file's bytes (an adapted copy, ``table_look``; not cached here), run by ``runner``
+    (default ``backend()``); :class:`ModelLoadError` when the bytes cannot be loaded."""
+    runner = runner or backend()
+    ort = onnxruntime() if runner == "onnxruntime" else None
+    try:
+        return OrtNet(data, ort) if ort is not None else OpenCvNet(data, True)
+    except Exception as err:  # onnxruntime and OpenCV each raise their own types
+        raise ModelLoadError(f"an adapted dice model could not be loaded ({type(err).__name__}: {err})") from err
+
+
+def run_outputs(data: bytes, x: np.ndarray, names: list[str], runner: str | None = None) -> list[np.ndarray]:
+    """The network in ``data`` (its ``names`` made outputs, ``onnx_bytes.with_outputs``) run once on ``x``: the
+    tensors ``names``."""
+    net = load_bytes(data, runner)
+    return net.outputs(x, names)  # type: ignore[attr-defined,no-any-return]

@@ -348,6 +348,23 @@ def remember(
     return learn(memory, view, b if homography is None else boxes_through(b, homography), values, p.learned)
 
 
+def remember_look(
+    memory: DiceMemory,
+    frame_bgr: np.ndarray,
+    used: Sequence[Sequence[float]],
+    profile: VisionProfile | None = None,
+) -> DiceMemory:
+    """``memory`` with a used roll's frame added to the table's look (``dice_memory.learn_look``; ``used``: the
+    boxes of the dice the player used, frame pixels), seen as ``read_dice`` sees the frame (with a tray outline,
+    its straight-on view, the boxes carried into it)."""
+    from companion.vision.dice_memory import learn_look
+
+    p = profile or DEFAULT_PROFILE
+    b = np.asarray(used, np.float32).reshape(-1, 4)
+    view, homography = tray_frame(frame_bgr, p)
+    return learn_look(memory, view, b if homography is None or not len(b) else boxes_through(b, homography), p.learned)
+
+
 def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:
     """The plain-Python roll a game screen receives; unsure dice are flagged for the player to check: those a
     stage flagged, and those read with less confidence than ``flag_below``."""

@@ -81,6 +81,12 @@ class ReaderSettings:
     memory_min: int = 10  # a memory of fewer views is not asked
     memory_cap: int = 600  # views kept (the oldest go first)
     memory_turns: int = 1  # each die is remembered as seen in this many quarter turns (1-4)
+    # the face classifiers adapted to the table's look (table_look.TableLook, learned from the candidate spots of the
+    # rolls the dice screen used; measured on the leave-one-set-out folds: docs/dice-reader.md, eighteenth session)
+    look_min: int = 100  # a look learned from fewer used dice is not used
+    look_cap: int = 400  # its statistics stand for this many dice and as many other spots (older ones weigh less)
+    look_far: float = 0.1  # a table nearer than this to a training set's photos reads unadapted (table_look.choice)
+    look_strength: float = 1.0  # how far each layer is mapped onto the training photos' numbers (1: all the way)
 
     # what the player is asked to check
     flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's

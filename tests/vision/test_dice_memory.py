@@ -255,7 +255,7 @@ def test_the_keeper_loads_each_cameras_memory_once_learns_saves_and_forgets(tmp_
     assert len(keeper.get("cam@640x480")) == 0
     assert keeper.take_problem("cam@640x480") == UNREADABLE and keeper.take_problem("cam@640x480") is None
     frame, boxes, values = sample()
-    learned_once = keeper.learn("cam@640x480", frame, boxes, values)
+    learned_once = keeper.learn("cam@640x480", frame, boxes, values, look=False)  # the look: test_table_look
     assert len(learned_once) == len(boxes) and keeper.get("cam@640x480") is learned_once
     assert len(MemoryKeeper(store, network="x").get("cam@640x480")) == len(boxes)  # saved: a restart has it
     assert len(keeper.get("other@640x480")) == 0  # each camera and size its own
@@ -270,7 +270,7 @@ def test_a_spot_the_classifiers_call_no_die_that_the_memory_keeps_is_flagged(mon
     no_die = np.array([0.9, 0.02, 0.02, 0.02, 0.02, 0.01, 0.01], np.float32)
     sure_three = np.array([0.02, 0.0, 0.0, 0.96, 0.01, 0.01, 0.0], np.float32)
 
-    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None):  # type: ignore[no-untyped-def]
+    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None, look=None):  # type: ignore[no-untyped-def]
         return np.stack([no_die, sure_three, no_die][: len(boxes)])
 
     def kept_first(frame, boxes, p, memory, settings=DEFAULT_SETTINGS):  # type: ignore[no-untyped-def]

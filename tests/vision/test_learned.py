@@ -223,7 +223,9 @@ def test_two_stages_keep_what_the_classifier_calls_a_die_and_take_its_value(monk
     monkeypatch.setattr(learned, "find_dice", find)
     seconds: list[int] = []
 
-    def classify(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None) -> np.ndarray:
+    def classify(
+        frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None, look=None
+    ) -> np.ndarray:
         if nets is not None:  # the second opinion on the rivet: no die either
             seconds.append(len(boxes))
             return np.tile(np.array([[0.9, 0.1, 0, 0, 0, 0, 0]], np.float32), (len(boxes), 1))
@@ -246,7 +248,9 @@ def test_a_ruled_out_spot_the_detector_found_gets_a_second_opinion(monkeypatch: 
     peaks = np.array([0.9, 0.6, 0.25, 0.5], np.float32)  # the third: too weak a find to ask about
     seen: list[list[float]] = []
 
-    def layouts(frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None) -> np.ndarray:
+    def layouts(
+        frame, boxes, die_threshold=None, sure=None, nets=None, settings=None, memory=None, look=None
+    ) -> np.ndarray:
         assert nets is not None and len(nets) == len(learned.LAYOUT_PATHS)  # the other pair, not the first
         seen.append(boxes[:, 0].tolist())
         big_one = [0.1, 0.85, 0.05, 0, 0, 0, 0]  # a big 1, read
@@ -280,7 +284,7 @@ def test_a_no_die_spot_of_the_wrong_size_is_read_again_at_the_frames_die_size(mo
     asked: list[list[float]] = []
 
     def classify(
-        frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float, settings=None, memory=None
+        frame: np.ndarray, b: np.ndarray, die_threshold: float, sure: float, settings=None, memory=None, look=None
     ) -> np.ndarray:
         asked.extend(b.tolist())
         three = [0.05, 0.0, 0.0, 0.93, 0.01, 0.01, 0.0]
@@ -791,7 +795,7 @@ def test_unsure_spots_are_read_in_four_views_by_every_classifier(monkeypatch) ->
 
     nets = [ByCorner(0), ByCorner(2)]
     monkeypatch.setattr(learned, "die_crops", lambda frame, boxes: crops)
-    monkeypatch.setattr(learned, "load_faces", lambda: nets)
+    monkeypatch.setattr(learned, "load_faces", lambda **_: nets)
     got = learned.classify_faces(np.zeros((64, 64, 3), np.uint8), np.zeros((3, 4), np.float32))
     every = [crops, crops[:, :, :, ::-1], np.rot90(crops, 1, axes=(2, 3)), np.rot90(crops, 2, axes=(2, 3))]
     each = np.stack([np.mean([net.run(np.ascontiguousarray(v)) for v in every], axis=0) for net in nets])

@@ -281,6 +281,7 @@ def memory_from_shots(
     settings: ReaderSettings = DEFAULT_SETTINGS,
     careless: bool = False,
     clutter: bool = False,
+    fold: bool = True,
 ) -> tuple[DiceMemory, list[Path]]:
     """The memory a family's first ``n`` checked rolls leave (``--memory-shots``): ``n`` photos of the left-out
     set's ``train`` part (``sets.few_shots``, drawn by ``seed``) read one after the other as the reader reads
@@ -288,17 +289,24 @@ def memory_from_shots(
     is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked;
     ``clutter``: each photo with things that are not dice put on its table, ``cluttered``, other seeds than the
     reported photos'). The features network is the fold's first face classifier cut after its mean
-    (``features_net.features_of``)."""
+    (``features_net.features_of``). Each photo's candidate spots are also learned into the table's look
+    (``dice_memory.learn_look``), against the statistics of the sets the fold trained on (``look_source.for_fold``;
+    not ``fold``: the shipped reader at a table of a set it trained on, ``--folds all --sets SET``, the shipped
+    statistics)."""
     import tempfile
 
     from companion.vision import dice_memory as memory_module
+    from companion.vision import table_look
     from tools.dicetrain.features_net import features_of
+    from tools.dicetrain.look_source import for_fold
     from tools.dicetrain.sets import few_shots
 
     scratch = tempfile.TemporaryDirectory(prefix="loso-memory-")  # removed at exit (a folder per run was left)
     _SCRATCH.append(scratch)
     net = features_of(learned.FACES_PATHS[0], Path(scratch.name) / "features.onnx")
     memory_module.FEATURES_PATH = net
+    if fold:
+        table_look.SOURCE_PATH = for_fold(root, leave_out, Path(scratch.name) / "look.json")
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
     for k, path in enumerate(shots):
@@ -307,11 +315,17 @@ def memory_from_shots(
         truth = labels(path, w, h)
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
-        cands = learned.read_found(img, learned.find_at_the_right_scale(img, settings), settings, mem)
+        found = learned.find_at_the_right_scale(img, settings)
+        cands = learned.read_found(img, found, settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         mem = memory_module.learn(mem, img, boxes, values, settings)
-    said = f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) from {len(shots)} checked photos"
+        used = [box for box, value in zip(boxes, values, strict=True) if value]
+        mem = memory_module.learn_look(mem, img, used, settings, found.boxes)
+    said = (
+        f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) and a look of {mem.look.crops} crops"
+        f" from {len(shots)} checked photos"
+    )
     print(said, file=sys.stderr)
     return mem, shots
 
@@ -479,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         "--memory-shots",
         type=int,
         default=0,
-        help="a family's first N rolls, checked: N photos of the left-out set's train part read one after another "
+        help="a family's first N rolls, checked: N photos of the left-out set's train part (with --folds all and one "
+        "--sets, that set's) read one after another "
         "and checked as a player would, the reader remembering them (dice_memory.DiceMemory); the fold is reported on "
         "its other photos",
     )
@@ -530,10 +545,12 @@ def main(argv: list[str] | None = None) -> int:
             if model is None:
                 print(f"{name}: no verifier in {Path(args.models) / name}; scored without one", file=sys.stderr)
         memory = None
-        if args.memory_shots and leave_out:
+        sets = args.sets.split(",")
+        table = leave_out or (sets[0] if len(sets) == 1 else None)  # whose photos the family's rolls are
+        if args.memory_shots and table:
             n, seed = args.memory_shots, args.memory_seed
             memory, shots = memory_from_shots(
-                args.root, leave_out, n, seed, model, settings, args.careless, args.memory_clutter
+                args.root, table, n, seed, model, settings, args.careless, args.memory_clutter, fold=bool(leave_out)
             )
             parts = {k: [p for p in v if p not in set(shots)] for k, v in parts.items()}
         for part in args.parts.split(",") + (["renders"] if args.renders else []):
