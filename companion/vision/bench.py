@@ -50,7 +50,7 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
         "median_ms_by_set": {k: round(float(np.median(v)), 2) for k, v in sorted(by_folder.items())},
         "with_memory_median_ms": round(float(np.median(mem_wall)), 2),
         "with_memory_p90_ms": round(float(np.percentile(mem_wall, 90)), 2),
-        "with_memory_look_spots": remembering.memory.look.crops,  # the table's look it read with (look_min: used)
+        "with_memory_look_dice": remembering.memory.look.dice,  # the table's look it read with (from look_min: used)
         "read_peak_mb": peak_mb,
         "read_exit": status,
         **big,
@@ -76,24 +76,27 @@ runpy.run_module("companion.cli", run_name="__main__")
 def full_memory(frames: list[Any]) -> Any:
     """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
     ``frames``, learned once and repeated as a player's used rolls of the same dice would be (the reading then
-    asks it every time), with the table's look learned from the frames (the face classifiers read adapted)."""
+    asks it every time), with the table's look learned from the frames: the face classifiers read adapted, and
+    again as trained for the flag (the sample photos are of the development sets, whose tables the reader leaves
+    unadapted: ``look_far`` is 0 here, to measure what a new table costs)."""
     from companion.vision.dice_memory import DiceMemory, fingerprint, learn, learn_look
     from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
 
+    settings = replace(DEFAULT_PROFILE.learned, look_far=0.0)
     once = DiceMemory(network=fingerprint())
     for frame in frames:
         det = read_dice(frame)
         once = learn(once, frame, det.boxes, [int(v) for v in det.values])
-        once = learn_look(once, frame, det.boxes)
+        once = learn_look(once, frame, det.boxes, settings)
     if not len(once):  # no dice read at all: views of the frames' corners stand in
         once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap
     memory = once
     while len(memory) < cap:
         memory = memory.with_views(once.features, once.values, cap)
-    if not memory.look.ready(DEFAULT_PROFILE.learned):
-        log.warning("the sample frames' look (%d spots) is too small to be used; read unadapted", memory.look.crops)
-    return replace(DEFAULT_PROFILE, memory=memory)
+    if not memory.look.ready(settings):
+        log.warning("the sample frames' look (%d dice) is too small to be used; read unadapted", memory.look.dice)
+    return replace(DEFAULT_PROFILE, memory=memory, learned=settings)
 
 
 def timed_reads(frames: list[Any], repeats: int, profile: Any = None) -> tuple[list[float], list[float]]:

@@ -5,16 +5,19 @@ A face classifier trained on some kinds of dice and tables reads a kind it never
 shifted: neon marbled dice under a warm lamp give each channel of each layer another mean and spread than the
 training photos' dice did, and the classifier calls them "no die" or counts their veins as pips. Every roll a
 player uses on the dice screen shows the table's candidate spots (the detector's finds: dice and whatever else
-it took for one) as this camera sees them. :class:`TableLook` keeps, for each classifier, each convolution's
-per-channel mean and spread over those crops; :func:`adapted` gives the classifier with each convolution's
-output mapped (scale and shift per channel, folded into its weights) so that over the table's crops it has the
-mean and spread it had over the training photos' (``SOURCE_PATH``, made by ``tools/dicetrain/look_source.py``).
-Layers are matched in order, each measured with the ones before it already adapted (:func:`learn`).
+it took for one) as this camera sees them, and which of them are dice. :class:`TableLook` keeps, for each
+classifier, each convolution's per-channel mean and spread over those crops, dice and other spots apart;
+:func:`adapted` gives the classifier with each convolution's output mapped (scale and shift per channel, folded
+into its weights) so that over the table's crops, mixed in the training photos' share of dice, it has the mean
+and spread it had over the photos of the training set the table is most like (:func:`nearest`; ``SOURCE_PATH``,
+made by ``tools/dicetrain/look_source.py``). Layers are matched in order, each measured with the ones before it
+already adapted (:func:`learn`).
 
-Only the face classifiers adapt. The die verifier, which guards against invented dice, keeps what it learned:
-adapted the same way it let through carpet weave and cloth prints as dice (docs/dice-reader.md, "eighteenth
-session"). A look of fewer than ``ReaderSettings.look_min`` crops is not used; its statistics stand for the last
-``look_cap`` crops (older ones weigh less as new ones come).
+It is used only once ``ReaderSettings.look_min`` used dice were seen, and only on a table unlike every training
+set (:func:`choice`, ``look_far``): a table the classifiers know reads as they were trained (mapped, such tables
+read worse). Only the face classifiers adapt: the die verifier, which guards against invented dice, let carpet
+weave and cloth prints through when adapted the same way (docs/dice-reader.md, "eighteenth session"). The
+statistics stand for the last ``look_cap`` dice and as many other spots (older ones weigh less as new ones come).
 
 A look is a value (frozen): the dice memory (``dice_memory.DiceMemory.look``) carries it, saves it and forgets
 it with the remembered dice. Standard library and numpy; the networks are read and rewritten as bytes
@@ -29,6 +32,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -143,9 +147,9 @@ class TableLook:
     def ready(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
         return self.dice >= settings.look_min and bool(self.layers)
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """Names this look's numbers (adapted networks are kept per key)."""
+        """Names this look's numbers (adapted networks are kept per key; worked out once per look)."""
         h = hashlib.sha256()
         for name in sorted(self.layers):
             h.update(name.encode())

@@ -23,6 +23,8 @@ each false die's centre, ``false_on``), so a change to the reader can be judged 
 ``--steps`` also says where the missed dice were lost ("missed dice lost at: never found 91, no die 329, ...":
 the first of the reader's steps, detector, face classifiers, verifier, last steps, that kept no box on the die,
 ``lost_at_step``), so a fold's losses can be put down to the network that makes them.
+``--memory-shots N`` reads a fold with what a family's first N checked rolls teach the reader: the dice memory and
+the table's look (``memory_from_shots``; ``--set memory_min=100000`` / ``--set look_min=100000`` leave one out).
 
 Usage, from the repository root:
     .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
