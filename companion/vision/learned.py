@@ -447,8 +447,11 @@ def read_found(
     # asked of the player: a spot the classifiers called no die that the memory keeps, and one the look changed
     ask = ((1.0 - plain[:, 0]) < die_threshold) & ((1.0 - p[:, 0]) >= die_threshold)
     if look is not None and look.ready(settings):
-        bare = classify_faces(frame_bgr, boxes, die_threshold, settings.sure, settings=settings)
-        ask |= changed_by_look(bare, plain, die_threshold)
+        dice = (1.0 - plain[:, 0]) >= die_threshold  # only a spot the look reads as a die can be changed to one
+        if dice.any():
+            # the first pair as trained, one view (sure=0: no spot read again): the flag costs one small run
+            bare = classify_faces(frame_bgr, boxes[dice], sure=0.0, nets=load_faces()[:1], settings=settings)
+            ask[dice] |= changed_by_look(bare, plain[dice], die_threshold)
     boxes, p = reread_odd_sizes(frame_bgr, boxes, p, settings, memory)
     p = second_opinion(frame_bgr, boxes, p, found.confidences, settings, memory)
     values = p[:, 1:].argmax(axis=1) + 1

@@ -285,7 +285,7 @@ def test_a_reading_the_look_changed_is_flagged_for_the_player() -> None:
     found = learned.find_at_the_right_scale(frame, S)
     with_look = learned.read_found(frame, found, S, memory)
     without = learned.read_found(frame, found, S, DiceMemory())
-    bare_p = learned.classify_faces(frame, found.boxes.astype(np.float32), settings=S)
+    bare_p = learned.classify_faces(frame, found.boxes.astype(np.float32), sure=0.0, nets=learned.load_faces()[:1])
     adapted_p = learned.classify_faces(frame, found.boxes.astype(np.float32), settings=S, look=look)
     changed = learned.changed_by_look(bare_p, adapted_p, S.die_threshold)
     keep = (1.0 - adapted_p[:, 0]) >= S.die_threshold
