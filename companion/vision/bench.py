@@ -76,18 +76,18 @@ runpy.run_module("companion.cli", run_name="__main__")
 def full_memory(frames: list[Any]) -> Any:
     """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
     ``frames``, learned once and repeated as a player's used rolls of the same dice would be (the reading then
-    asks it every time), with the table's look learned from the frames: the face classifiers read adapted, and
-    again as trained for the flag (the sample photos are of the development sets, whose tables the reader leaves
-    unadapted: ``look_far`` is 0 here, to measure what a new table costs)."""
+    asks it every time), and the table's look learned from the frames where the settings turn it on (off as
+    shipped)."""
     from companion.vision.dice_memory import DiceMemory, fingerprint, learn, learn_look
     from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
 
-    settings = replace(DEFAULT_PROFILE.learned, look_far=0.0)
+    settings = DEFAULT_PROFILE.learned  # the table's look is off as shipped (``ReaderSettings.look``)
     once = DiceMemory(network=fingerprint())
     for frame in frames:
         det = read_dice(frame)
         once = learn(once, frame, det.boxes, [int(v) for v in det.values])
-        once = learn_look(once, frame, det.boxes, settings)
+        if settings.look:
+            once = learn_look(once, frame, det.boxes, settings)
     if not len(once):  # no dice read at all: views of the frames' corners stand in
         once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap

@@ -339,18 +339,21 @@ class MemoryKeeper:
         boxes: list[tuple[int, int, int, int]],
         values: list[int],
         profile: Any = None,
-        look: bool = True,
+        look: bool | None = None,
     ) -> DiceMemory:
         """Add a checked roll (``pipeline.remember``: boxes in frame pixels, each with its value, 0 not a die,
-        read as ``profile`` reads) and save; with ``look``, the frame is also learned into the table's look, in
-        the background. The memory is kept even when the file cannot be written: then :class:`DiceMemoryError`
-        says why (the network's own errors are raised as the reader raises them)."""
+        read as ``profile`` reads) and save; with ``look`` (default: ``profile``'s settings' ``look``, off as
+        shipped), the frame is also learned into the table's look, in the background. The memory is kept even
+        when the file cannot be written: then :class:`DiceMemoryError` says why (the network's own errors are
+        raised as the reader raises them)."""
         from companion.vision.pipeline import remember
 
         memory = remember(self.get(key), frame_bgr, boxes, values, profile)
         with self._lock:
             self._memories[key] = memory
             generation = self._generation.get(key, 0)
+        if look is None:
+            look = bool(getattr(getattr(profile, "learned", None) or DEFAULT_SETTINGS, "look", False))
         if look:
             used = [box for box, value in zip(boxes, values, strict=True) if value != NOT_A_DIE]
             job = threading.Thread(

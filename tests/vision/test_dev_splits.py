@@ -296,19 +296,23 @@ def test_a_folds_memory_is_learned_from_a_few_checked_photos_of_the_left_out_set
     """``loso.memory_from_shots``: the photos come from the left-out set's ``train`` part, each read with the
     memory so far and checked; their dice (and the things removed from a cluttered table) are remembered."""
     pytest.importorskip("onnx")
+    from dataclasses import replace
+
     from companion.vision import dice_memory, learned, table_look
+    from companion.vision.reader_settings import DEFAULT_SETTINGS
     from tools.dicetrain import loso
 
     before = dice_memory.FEATURES_PATH, table_look.SOURCE_PATH
     try:
-        memory, shots = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None)
+        on = replace(DEFAULT_SETTINGS, look=True)  # the table's look, off as shipped
+        memory, shots = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None, on)
         assert len(shots) == 2 and all(p in sets.parts(DICE / "angled-webcam")["train"] for p in shots)
         assert memory.dice >= 2 and memory.network == dice_memory.fingerprint(dice_memory.FEATURES_PATH)
         # the table's look too, against the statistics of the two sets the fold trained on
         assert memory.look.crops >= 2 and before[1] != table_look.SOURCE_PATH
         names = {s.name for s in table_look.sources()[learned.FACES_PATHS[0].name]}
         assert names == {"felt-trays", "grey-mixed"}
-        cluttered, _ = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None, clutter=True)
+        cluttered, _ = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None, on, clutter=True)
         assert cluttered.dice == memory.dice and len(cluttered) > len(memory)  # things read as dice, removed
         assert cluttered.look.crops > memory.look.crops  # the things on the table are candidate spots too
     finally:

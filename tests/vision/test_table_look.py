@@ -22,7 +22,7 @@ from companion.vision.table_look import LayerStats, LookError, TableLook
 SAMPLES = Path(dice_memory.__file__).parent / "samples"
 # A sample photo has ~10 candidate spots (the app waits for 100 used dice), and it is one of a set the classifiers
 # trained on (the app leaves such a table unadapted, look_far): these tests adapt it all the same.
-S = replace(DEFAULT_SETTINGS, look_min=4, look_far=0.0)
+S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0)  # and the look is off as shipped
 
 
 def frame_and_boxes(kind: str = "felt-trays", k: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -142,8 +142,8 @@ def test_a_look_maps_every_layer_of_the_tables_crops_onto_the_training_photos_nu
     # the reader with the look reads otherwise than without; a look too small is not used
     plain = learned.classify_faces(frame, boxes)
     assert not np.allclose(learned.classify_faces(frame, boxes, settings=S, look=look), plain, atol=1e-3)
-    few = replace(DEFAULT_SETTINGS, look_min=len(x) + 1)
-    assert not look.ready(few)
+    few = replace(S, look_min=len(x) + 1)
+    assert not look.ready(few) and not look.ready(replace(S, look=False))
     assert np.allclose(learned.classify_faces(frame, boxes, settings=few, look=look), plain)
     # the adapted network is made once per look
     assert table_look.adapted(path, look, S) is table_look.adapted(path, look, S)
@@ -239,13 +239,16 @@ def test_the_keeper_learns_the_look_in_the_background_and_forgetting_drops_it(tm
     few = [tuple(int(v) for v in b) for b in boxes[:3]]
     keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]
     keeper.settle(60)
+    assert keeper.get("cam@640x480").look.crops == 0  # off as shipped
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=True)  # type: ignore[arg-type]
+    keeper.settle(60)
     memory = keeper.get("cam@640x480")
-    assert len(memory) == 3 and memory.look.crops == len(boxes)
+    assert len(memory) == 6 and memory.look.crops == len(boxes)  # two rolls remembered, one of them looked at
     assert MemoryKeeper(store, network="x").get("cam@640x480").look.crops == len(boxes)  # saved with it
     keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=False)
     assert keeper.get("cam@640x480").look.crops == len(boxes)
     # a look still being learned when the player forgets is not kept
-    keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=True)  # type: ignore[arg-type]
     keeper.forget("cam@640x480")
     keeper.settle(60)
     assert keeper.get("cam@640x480").look.crops == 0 and len(keeper.get("cam@640x480")) == 0

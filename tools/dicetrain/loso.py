@@ -24,7 +24,8 @@ each false die's centre, ``false_on``), so a change to the reader can be judged 
 the first of the reader's steps, detector, face classifiers, verifier, last steps, that kept no box on the die,
 ``lost_at_step``), so a fold's losses can be put down to the network that makes them.
 ``--memory-shots N`` reads a fold with what a family's first N checked rolls teach the reader: the dice memory and
-the table's look (``memory_from_shots``; ``--set memory_min=100000`` / ``--set look_min=100000`` leave one out).
+the table's look where ``--set look=1`` (``memory_from_shots``; ``--set memory_min=100000`` leaves the memory's
+vote out).
 
 Usage, from the repository root:
     .venv/bin/python -m tools.dicetrain.loso ../shared/dice --models /tmp/verifier [--json]
@@ -291,7 +292,8 @@ def memory_from_shots(
     is then not reported on (``careless``: by a player who looks only at the dice drawn to be checked;
     ``clutter``: each photo with things that are not dice put on its table, ``cluttered``, other seeds than the
     reported photos'). The features network is the fold's first face classifier cut after its mean
-    (``features_net.features_of``). Each photo's candidate spots are also learned into the table's look
+    (``features_net.features_of``). With ``settings.look``, each photo's candidate spots are also learned into the
+    table's look
     (``dice_memory.learn_look``), against the statistics of the sets the fold trained on (``look_source.for_fold``;
     not ``fold``: the shipped reader at a table of a set it trained on, ``--folds all --sets SET``, the shipped
     statistics)."""
@@ -322,8 +324,9 @@ def memory_from_shots(
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         mem = memory_module.learn(mem, img, boxes, values, settings)
-        used = [box for box, value in zip(boxes, values, strict=True) if value]
-        mem = memory_module.learn_look(mem, img, used, settings, found.boxes)
+        if settings.look:  # off as shipped: --set look=1
+            used = [box for box, value in zip(boxes, values, strict=True) if value]
+            mem = memory_module.learn_look(mem, img, used, settings, found.boxes)
     said = (
         f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) and a look of {mem.look.crops} crops"
         f" from {len(shots)} checked photos"
