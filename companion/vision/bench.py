@@ -94,7 +94,7 @@ def full_memory(frames: list[Any]) -> Any:
     memory = once
     while len(memory) < cap:
         memory = memory.with_views(once.features, once.values, cap)
-    if not memory.look.ready(settings):
+    if settings.look and not memory.look.ready(settings):
         log.warning("the sample frames' look (%d dice) is too small to be used; read unadapted", memory.look.dice)
     return replace(DEFAULT_PROFILE, memory=memory, learned=settings)
 

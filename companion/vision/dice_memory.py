@@ -346,14 +346,14 @@ class MemoryKeeper:
         shipped), the frame is also learned into the table's look, in the background. The memory is kept even
         when the file cannot be written: then :class:`DiceMemoryError` says why (the network's own errors are
         raised as the reader raises them)."""
-        from companion.vision.pipeline import remember
+        from companion.vision.pipeline import DEFAULT_PROFILE, remember
 
         memory = remember(self.get(key), frame_bgr, boxes, values, profile)
         with self._lock:
             self._memories[key] = memory
             generation = self._generation.get(key, 0)
         if look is None:
-            look = bool(getattr(getattr(profile, "learned", None) or DEFAULT_SETTINGS, "look", False))
+            look = (profile or DEFAULT_PROFILE).learned.look
         if look:
             used = [box for box, value in zip(boxes, values, strict=True) if value != NOT_A_DIE]
             job = threading.Thread(

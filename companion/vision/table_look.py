@@ -358,7 +358,7 @@ def learn(
         maps: list[tuple[np.ndarray, np.ndarray]] = []
         for k, conv in enumerate(net.convs):
             probe = onnx_bytes.with_weights(net.data, net.info, _with_layers(net, maps)) if maps else net.data
-            probe = onnx_bytes.with_outputs(probe, onnx_bytes.parse(probe), [conv.outputs[0]])
+            probe = onnx_bytes.with_outputs(probe, net.info, [conv.outputs[0]])  # same-size weights: same offsets
             z = run_outputs(probe, crops, [conv.outputs[0]], runner)[0].astype(np.float64)
             before = old[k] if k < len(old) else (EMPTY, EMPTY)
             merged = []

@@ -309,7 +309,7 @@ def memory_from_shots(
     _SCRATCH.append(scratch)
     net = features_of(learned.FACES_PATHS[0], Path(scratch.name) / "features.onnx")
     memory_module.FEATURES_PATH = net
-    if fold:
+    if fold and settings.look:
         table_look.SOURCE_PATH = for_fold(root, leave_out, Path(scratch.name) / "look.json")
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
