@@ -85,9 +85,10 @@ def full_memory(frames: list[Any]) -> Any:
     once = DiceMemory(network=fingerprint())
     for frame in frames:
         det = read_dice(frame)
-        once = learn(once, frame, det.boxes, [int(v) for v in det.values])
+        values = [int(v) for v in det.values]
+        once = learn(once, frame, det.boxes, values)
         if settings.look:
-            once = learn_look(once, frame, det.boxes, settings)
+            once = learn_look(once, frame, det.boxes, values, settings)
     if not len(once):  # no dice read at all: views of the frames' corners stand in
         once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap

@@ -26,6 +26,7 @@ import hashlib
 import json
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -219,27 +220,63 @@ def learn(
 def learn_look(
     memory: DiceMemory,
     frame_bgr: np.ndarray,
-    used: np.ndarray | list[tuple[float, float, float, float]],
+    checked: np.ndarray | Sequence[Sequence[float]],
+    values: Sequence[int],
     settings: ReaderSettings = DEFAULT_SETTINGS,
     boxes: np.ndarray | None = None,
 ) -> DiceMemory:
-    """``memory`` with a used roll's frame added to the table's look (``table_look.learn``): the crops of its
+    """``memory`` with a checked roll's frame added to the table's look (``table_look.learn``): the crops of its
     candidate spots, the detector's finds (or ``boxes``, frame pixels), as the reader sees them; those whose
-    centre lies in a box of ``used`` (the dice the player used, frame pixels) count as dice, the rest as other
-    spots. The networks' errors and ``LookError`` are raised (the caller keeps the memory)."""
+    centre lies in a box of ``checked`` (frame pixels) whose value in ``values`` is a face (the dice the player
+    used) count as dice, the rest as other spots. First, where the look as it stands can be used
+    (``TableLook.usable``), the checked roll is its trial (``try_look``). The networks' errors and ``LookError``
+    are raised (the caller keeps the memory)."""
     from companion.vision import learned
     from companion.vision.crops import die_crops
     from companion.vision.table_look import centres_in
     from companion.vision.table_look import learn as learn_table
 
+    look = try_look(memory.look, frame_bgr, checked, values, settings)
     if boxes is None:
         boxes = learned.find_at_the_right_scale(frame_bgr, settings).boxes
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
     if not len(b):
-        return memory
+        return replace(memory, look=look)
+    c = np.asarray(checked, np.float32).reshape(-1, 4)
+    used = c[np.asarray(values, np.int64).reshape(-1) != NOT_A_DIE] if len(c) else c
     crops = die_crops(frame_bgr, b)
-    look = learn_table(memory.look, crops, centres_in(b, np.asarray(used, np.float32)), learned.look_paths(), settings)
-    return replace(memory, look=look)
+    return replace(memory, look=learn_table(look, crops, centres_in(b, used), learned.look_paths(), settings))
+
+
+def try_look(
+    look: TableLook,
+    frame_bgr: np.ndarray,
+    checked: np.ndarray | Sequence[Sequence[float]],
+    values: Sequence[int],
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> TableLook:
+    """``look`` with a checked roll in its trial (``TableLook.tried``): each box of ``checked`` (frame pixels) read by
+    the face classifiers as trained and as adapted to ``look`` (as the reader reads a candidate, without the
+    memory's vote), right where it is a die with the face of ``values`` (1-6), or no die where that is 0. Only
+    where the look can be used (``TableLook.usable``); the reader reads adapted only while the trial says it reads
+    better (``TableLook.ready``)."""
+    from companion.vision import learned
+
+    b = np.asarray(checked, np.float32).reshape(-1, 4)
+    if not look.usable(settings) or not len(b):
+        return look
+    v = np.asarray(values, np.int64).reshape(-1)
+    if len(v) != len(b):
+        raise DiceMemoryError(f"{len(b)} checked boxes but {len(v)} values")
+
+    def right(nets: list[Any]) -> np.ndarray:
+        p = learned.classify_faces(frame_bgr, b, settings.die_threshold, settings.sure, nets=nets, settings=settings)
+        die = (1.0 - p[:, 0]) >= settings.die_threshold
+        return np.where(v == NOT_A_DIE, ~die, die & (p[:, 1:].argmax(axis=1) + 1 == v))
+
+    trained = right(learned.load_faces(settings=settings))
+    adapted = right(learned.load_faces(look=look, settings=settings, on_trial=True))
+    return look.tried(trained.tolist(), adapted.tolist(), settings.look_trial)
 
 
 class MemoryStore:
@@ -355,10 +392,9 @@ class MemoryKeeper:
         if look is None:
             look = (profile or DEFAULT_PROFILE).learned.look
         if look:
-            used = [box for box, value in zip(boxes, values, strict=True) if value != NOT_A_DIE]
             job = threading.Thread(
                 target=self._learn_look,
-                args=(key, frame_bgr.copy(), used, profile, generation),
+                args=(key, frame_bgr.copy(), list(boxes), list(values), profile, generation),
                 name="dice-look",
                 daemon=True,
             )
@@ -375,12 +411,14 @@ class MemoryKeeper:
             if memory is not None:
                 self.store.save(key, memory)
 
-    def _learn_look(self, key: str, frame_bgr: np.ndarray, used: list[Any], profile: Any, generation: int) -> None:
+    def _learn_look(
+        self, key: str, frame_bgr: np.ndarray, boxes: list[Any], values: list[int], profile: Any, generation: int
+    ) -> None:
         from companion.vision.pipeline import remember_look
 
         with self._look_lock:
             try:
-                learned = remember_look(self.get(key), frame_bgr, used, profile)
+                learned = remember_look(self.get(key), frame_bgr, boxes, values, profile)
             except Exception as err:  # a network or statistics file that cannot be used: the look stays as it was
                 log.error("the table's look was not learned from this roll: %s", err)
                 return

@@ -351,18 +351,20 @@ def remember(
 def remember_look(
     memory: DiceMemory,
     frame_bgr: np.ndarray,
-    used: Sequence[Sequence[float]],
+    boxes: Sequence[Sequence[float]],
+    values: list[int],
     profile: VisionProfile | None = None,
 ) -> DiceMemory:
-    """``memory`` with a used roll's frame added to the table's look (``dice_memory.learn_look``; ``used``: the
-    boxes of the dice the player used, frame pixels), seen as ``read_dice`` sees the frame (with a tray outline,
-    its straight-on view, the boxes carried into it)."""
+    """``memory`` with a checked roll's frame added to the table's look (``dice_memory.learn_look``; ``boxes``: frame
+    pixels, each with its value, 0 not a die, as ``remember`` takes them), seen as ``read_dice`` sees the frame
+    (with a tray outline, its straight-on view, the boxes carried into it)."""
     from companion.vision.dice_memory import learn_look
 
     p = profile or DEFAULT_PROFILE
-    b = np.asarray(used, np.float32).reshape(-1, 4)
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
     view, homography = tray_frame(frame_bgr, p)
-    return learn_look(memory, view, b if homography is None or not len(b) else boxes_through(b, homography), p.learned)
+    b = b if homography is None or not len(b) else boxes_through(b, homography)
+    return learn_look(memory, view, b, values, p.learned)
 
 
 def to_roll(detections: Detections, source: str = "camera", flag_below: float = FLAG_BELOW) -> Roll:

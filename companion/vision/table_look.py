@@ -33,7 +33,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 SOURCE_PATH = Path(__file__).parent / "models" / "dice_faces_look.json"
 SCHEMA = 1
 EPS = 1e-5
+TRAINED_RIGHT, ADAPTED_RIGHT = 1, 2  # a checked die in the trial (TableLook.trial): who read it right
 
 
 class LookError(ValueError):
@@ -145,11 +146,36 @@ class TableLook:
     shas: dict[str, str] = field(default_factory=dict)
     crops: int = 0
     dice: int = 0  # of them, dice the player used (capped by ``look_cap``)
+    trial: tuple[int, ...] = ()  # the checked dice read both ways, oldest first: TRAINED_RIGHT | ADAPTED_RIGHT bits
+
+    def usable(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
+        """Whether the classifiers can be adapted to it: ``settings.look`` on and at least ``look_min`` used dice
+        seen (the trial then reads each checked roll both ways, ``dice_memory.learn_look``)."""
+        return settings.look and self.dice >= settings.look_min and bool(self.layers)
+
+    def score(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> tuple[int, int]:
+        """Over the trial's last ``look_trial`` checked dice: how many the adapted classifiers read right where
+        the classifiers as trained read them wrong, and the other way round."""
+        last = self.trial[-settings.look_trial :] if settings.look_trial > 0 else ()
+        return sum(1 for t in last if t == ADAPTED_RIGHT), sum(1 for t in last if t == TRAINED_RIGHT)
+
+    def winning(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
+        """Whether the checked rolls say the look reads this table better: the adapted classifiers right on at least
+        ``look_margin`` more of the trial's dice than the classifiers as trained."""
+        wins, losses = self.score(settings)
+        return wins - losses >= settings.look_margin
 
     def ready(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
-        """Whether the classifiers read adapted to it: ``settings.look`` on (off as shipped) and at least
-        ``look_min`` used dice seen."""
-        return settings.look and self.dice >= settings.look_min and bool(self.layers)
+        """Whether the reader reads with the classifiers adapted to it: ``usable`` and ``winning``. A table the
+        look reads worse (the grey-mixed fold's ring-faced dice called "no die") stays unadapted, and a table whose
+        later rolls stop bearing it out goes back to unadapted."""
+        return self.usable(settings) and self.winning(settings)
+
+    def tried(self, trained: Sequence[bool], adapted: Sequence[bool], cap: int) -> TableLook:
+        """This look with checked dice added to the trial: per die, whether the classifiers as trained and as
+        adapted read it right; the last ``cap`` are kept."""
+        new = tuple(TRAINED_RIGHT * bool(t) | ADAPTED_RIGHT * bool(a) for t, a in zip(trained, adapted, strict=True))
+        return replace(self, trial=(self.trial + new)[-max(cap, 0) :] if cap > 0 else ())
 
     @cached_property
     def key(self) -> str:
@@ -175,6 +201,7 @@ class TableLook:
         return {
             "crops": self.crops,
             "dice": self.dice,
+            "trial": list(self.trial),
             "networks": {
                 name: {
                     "sha256": self.shas.get(name, ""),
@@ -204,7 +231,10 @@ class TableLook:
             for name, entry in data["networks"].items():
                 layers[str(name)] = tuple((one(layer["dice"]), one(layer["spots"])) for layer in entry["layers"])
                 shas[str(name)] = str(entry["sha256"])
-            return cls(layers, shas, int(data["crops"]), int(data["dice"]))
+            trial = tuple(int(t) for t in data.get("trial", ()))
+            if any(t < 0 or t > TRAINED_RIGHT | ADAPTED_RIGHT for t in trial):
+                raise ValueError("the trial's marks are damaged")
+            return cls(layers, shas, int(data["crops"]), int(data["dice"]), trial)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise LookError(f"the table's look is damaged ({err})") from None
 
@@ -379,7 +409,11 @@ def learn(
     if not learned_any:
         raise LookError("no face classifier could learn the table's look")
     return TableLook(
-        layers, shas, int(min(look.crops + len(crops), 2 * cap)), int(min(look.dice + int(dice.sum()), cap))
+        layers,
+        shas,
+        int(min(look.crops + len(crops), 2 * cap)),
+        int(min(look.dice + int(dice.sum()), cap)),
+        look.trial if shas == look.shas else (),  # a trial of other networks says nothing of these
     )
 
 
@@ -390,8 +424,9 @@ def adapted(
     path: Path, look: TableLook | None, settings: ReaderSettings = DEFAULT_SETTINGS, runner: str | None = None
 ) -> Net | None:
     """The classifier at ``path`` adapted to ``look``, or None where it is not (no look, too few crops, no
-    statistics for this file, or measured with another file). The last adapted network per file is kept."""
-    if look is None or not look.ready(settings):
+    statistics for this file, or measured with another file). The last adapted network per file is kept. (Whether
+    the reader reads with it is the trial's word, ``TableLook.ready``.)"""
+    if look is None or not look.usable(settings):
         return None
     stats = look.layers.get(Path(path).name)
     if not stats:

@@ -22,7 +22,8 @@ from companion.vision.table_look import LayerStats, LookError, TableLook
 SAMPLES = Path(dice_memory.__file__).parent / "samples"
 # A sample photo has ~10 candidate spots (the app waits for 100 used dice), and it is one of a set the classifiers
 # trained on (the app leaves such a table unadapted, look_far): these tests adapt it all the same.
-S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0)  # and the look is off as shipped
+S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0, look_margin=0)  # and the look is off as shipped;
+# with look_margin 0 the look is used before any checked roll bore it out (the trial: its own test)
 
 
 def frame_and_boxes(kind: str = "felt-trays", k: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -214,7 +215,7 @@ def test_classifiers_without_statistics_read_unadapted_and_a_look_survives_json(
 
 def test_the_memory_carries_the_look_saves_it_and_a_damaged_one_is_refused(tmp_path: Path) -> None:
     frame, boxes = frame_and_boxes()
-    m = dice_memory.learn_look(DiceMemory(network="x"), frame, boxes[:3])
+    m = dice_memory.learn_look(DiceMemory(network="x"), frame, boxes[:3], [1, 2, 3])
     assert m.look.crops == len(boxes) and len(m) == 0
     m = m.with_views(np.ones((2, 64), np.float32), [1, 2], 600)
     assert m.look.crops == len(boxes)  # views added keep the look
@@ -226,7 +227,7 @@ def test_the_memory_carries_the_look_saves_it_and_a_damaged_one_is_refused(tmp_p
     data["look"]["networks"][next(iter(data["look"]["networks"]))]["layers"][0]["dice"]["mean"] = "nonsense"
     store.path("cam@640x480").write_text(json.dumps(data), encoding="utf-8")
     assert store.load("cam@640x480", "x")[1] == UNREADABLE
-    assert dice_memory.learn_look(DiceMemory(), frame, [], boxes=np.zeros((0, 4))).look.crops == 0
+    assert dice_memory.learn_look(DiceMemory(), frame, [], [], boxes=np.zeros((0, 4))).look.crops == 0
     # the candidates in the used dice's boxes are the dice
     name = learned.FACES_PATHS[0].name
     assert all(dice.weight == 3 and spots.weight == len(boxes) - 3 for dice, spots in m.look.layers[name])
@@ -262,7 +263,7 @@ def test_a_table_is_mapped_onto_the_training_set_it_looks_most_like_and_one_of_t
     candidates = table_look.sources()[name]
     for kind in ("felt-trays", "angled-webcam"):
         frame, boxes = frame_and_boxes(kind, 1)
-        look = dice_memory.learn_look(DiceMemory(), frame, boxes).look
+        look = dice_memory.learn_look(DiceMemory(), frame, boxes, [1] * len(boxes)).look
         first = look.layers[name][0]
         assert table_look.nearest(candidates, first).name == kind
         assert table_look.distance(table_look.nearest(candidates, first), first) < 0.1
@@ -302,3 +303,84 @@ def test_a_reading_the_look_changed_is_flagged_for_the_player() -> None:
 
 def table_look_changed(bare: np.ndarray, adapted: np.ndarray) -> list[bool]:
     return [bool(v) for v in learned.changed_by_look(bare, adapted, 0.5)]
+
+
+def test_the_trial_keeps_a_look_only_while_the_checked_rolls_say_it_reads_better() -> None:
+    """``TableLook.trial``: each checked die read by the classifiers as trained and as adapted; the look is used
+    only while the adapted ones are right on ``look_margin`` more of the last ``look_trial`` dice."""
+    on = replace(S, look_margin=2, look_trial=6)
+    look = table_look.learn(TableLook(), *crops_and_dice(), learned.look_paths(), on)
+    assert look.usable(on) and look.trial == () and not look.ready(on)  # nothing bore it out yet
+    look = look.tried([False, False, True], [True, True, True], on.look_trial)
+    assert look.score(on) == (2, 0) and look.ready(on)
+    assert not look.ready(replace(on, look_margin=3)) and not look.ready(replace(on, look=False))
+    look = look.tried([True, True, False, False], [False, False, False, False], on.look_trial)
+    assert len(look.trial) == 6 and look.score(on) == (1, 2) and not look.ready(on)  # the oldest win went
+    # the trial is saved with the look, a damaged one refused, and kept while the look learns more
+    again = TableLook.from_json(json.loads(json.dumps(look.to_json())))
+    assert again.trial == look.trial and not again.ready(on)
+    data = look.to_json()
+    data["trial"] = [7]
+    with pytest.raises(LookError):
+        TableLook.from_json(data)
+    more = table_look.learn(look, *crops_and_dice(), learned.look_paths(), on)
+    assert more.trial == look.trial and more.crops == 2 * look.crops
+
+
+def crops_and_dice() -> tuple[np.ndarray, np.ndarray]:
+    frame, boxes = frame_and_boxes("felt-trays", 2)
+    x = die_crops(frame, boxes)
+    return x, some_dice(len(x))
+
+
+def test_a_checked_roll_is_the_looks_trial_and_the_reader_reads_adapted_only_when_it_wins() -> None:
+    """``dice_memory.try_look``: a roll whose checked values are what the classifiers as trained read leaves the
+    look unused (it can only lose there); a roll whose values are what the adapted ones read, where they differ,
+    makes it used; a die the player said is no die is right where the classifiers call it none."""
+    on = replace(S, look_margin=2)
+    frame, boxes = frame_and_boxes("felt-trays", 2)
+    look = table_look.learn(TableLook(), die_crops(frame, boxes), some_dice(len(boxes)), learned.look_paths(), on)
+    thr = on.die_threshold
+
+    def reading(nets: list) -> list[int]:  # type: ignore[type-arg]
+        p = learned.classify_faces(frame, boxes, thr, on.sure, nets=nets, settings=on)
+        return [int(v) if d >= thr else 0 for v, d in zip(p[:, 1:].argmax(axis=1) + 1, 1.0 - p[:, 0], strict=True)]
+
+    trained = reading(learned.load_faces(settings=on))
+    adapted = reading(learned.load_faces(look=look, settings=on, on_trial=True))
+    differ = sum(a != b for a, b in zip(trained, adapted, strict=True))
+    assert differ >= 2  # this photo's spots read otherwise adapted (the test would prove nothing without)
+    lost = dice_memory.try_look(look, frame, boxes, trained, on)
+    assert lost.score(on) == (0, differ) and not lost.ready(on)
+    won = dice_memory.try_look(look, frame, boxes, adapted, on)
+    assert won.score(on) == (differ, 0) and won.ready(on)
+    # the reader follows the trial: unadapted while the look loses, adapted while it wins
+    found = learned.find_at_the_right_scale(frame, on)
+    plain = learned.read_found(frame, found, on, DiceMemory())
+    assert learned.read_found(frame, found, on, DiceMemory(look=lost)).values.tolist() == plain.values.tolist()
+    assert not np.allclose(
+        learned.classify_faces(frame, boxes, settings=on, look=won), learned.classify_faces(frame, boxes), atol=1e-3
+    )
+    # a look that cannot be used yet is not tried; nor is a roll with no checked box
+    assert dice_memory.try_look(look, frame, boxes, adapted, replace(on, look_min=10_000)).trial == ()
+    assert dice_memory.try_look(look, frame, np.zeros((0, 4)), [], on).trial == ()
+    # learn_look tries the roll before it learns from it
+    memory = dice_memory.learn_look(DiceMemory(look=look), frame, boxes, adapted, on)
+    assert memory.look.trial == won.trial and memory.look.crops == 2 * look.crops
+
+
+def test_the_keeper_gives_the_look_each_checked_roll_as_its_trial(tmp_path: Path) -> None:
+    from companion.vision.pipeline import DEFAULT_PROFILE
+
+    frame, boxes = frame_and_boxes()
+    keeper = MemoryKeeper(MemoryStore(tmp_path), network="x")
+    profile = replace(DEFAULT_PROFILE, learned=replace(S, look_margin=2, look_min=1))
+    few = [tuple(int(v) for v in b) for b in boxes[:3]]
+    keeper.learn("cam@640x480", frame, few, [1, 2, 0], profile)  # type: ignore[arg-type]
+    keeper.settle(60)
+    assert keeper.get("cam@640x480").look.trial == ()  # no look to try before the first roll
+    keeper.learn("cam@640x480", frame, few, [1, 2, 0], profile)  # type: ignore[arg-type]
+    keeper.settle(60)
+    look = keeper.get("cam@640x480").look
+    assert len(look.trial) == 3 and look.dice == 4  # the second roll tried; two used dice a roll
+    assert MemoryKeeper(MemoryStore(tmp_path), network="x").get("cam@640x480").look.trial == look.trial
