@@ -384,3 +384,10 @@ def test_the_keeper_gives_the_look_each_checked_roll_as_its_trial(tmp_path: Path
     look = keeper.get("cam@640x480").look
     assert len(look.trial) == 3 and look.dice == 4  # the second roll tried; two used dice a roll
     assert MemoryKeeper(MemoryStore(tmp_path), network="x").get("cam@640x480").look.trial == look.trial
+
+
+def test_a_table_like_a_training_sets_gives_the_trial_nothing_to_try() -> None:
+    frame, boxes = frame_and_boxes("felt-trays", 1)
+    near = replace(S, look_margin=2, look_far=0.1)  # a felt-trays sample: nearer than look_far to its set
+    look = table_look.learn(TableLook(), die_crops(frame, boxes), some_dice(len(boxes)), learned.look_paths(), near)
+    assert look.usable(near) and dice_memory.try_look(look, frame, boxes, [1] * len(boxes), near).trial == ()
