@@ -261,12 +261,12 @@ def try_look(
     where the look can be used (``TableLook.usable``); the reader reads adapted only while the trial says it reads
     better (``TableLook.ready``)."""
     from companion.vision import learned
-    from companion.vision.table_look import adapted
+    from companion.vision.table_look import adapted as adapted_net
 
     b = np.asarray(checked, np.float32).reshape(-1, 4)
     if not look.usable(settings) or not len(b):
         return look
-    if all(adapted(path, look, settings) is None for path in learned.look_paths()):
+    if all(adapted_net(path, look, settings) is None for path in learned.look_paths()):
         return look  # a table like a training set's (look_far): the classifiers read it as trained, nothing to try
     v = np.asarray(values, np.int64).reshape(-1)
     if len(v) != len(b):

@@ -80,6 +80,7 @@ from companion.vision.networks import (
     OpenCvNet,
     OrtNet,
     backend,
+    error_once,
     load_mean,
     load_net,
     onnxruntime,
@@ -499,14 +500,9 @@ def remembered(
     try:
         feats = memory_module.features(frame_bgr, boxes, settings)
     except (FileNotFoundError, ModelLoadError) as err:
-        if str(err) not in _missing_features_logged:
-            _missing_features_logged.add(str(err))
-            log.error("%s; dice are read without the table's remembered dice", err)
+        error_once(log, err, f"{err}; dice are read without the table's remembered dice")
         return p
     return memory.adjust(p, feats, settings)
-
-
-_missing_features_logged: set[str] = set()
 
 
 def read_dice_learned(

@@ -17,7 +17,18 @@ import cv2
 import numpy as np
 
 log = logging.getLogger(__name__)
-_missing_logged: set[str] = set()
+_missing_logged: set[str] = set()  # what error_once said already
+
+
+def error_once(logger: logging.Logger, error: object, message: str) -> None:
+    """Log ``message`` as an error the first time ``error`` comes to ``logger`` (by its words): a model file missing
+    or damaged is said once by each module that reads on without it, not on every frame."""
+    key = f"{logger.name}: {error}"
+    if key not in _missing_logged:
+        _missing_logged.add(key)
+        logger.error("%s", message)
+
+
 _damaged: dict[tuple[str, bool, str], ModelLoadError] = {}  # load_net's files that could not be loaded
 
 MODELS = Path(__file__).parent / "models"
@@ -126,9 +137,7 @@ def load_mean(
     if not nets:
         raise failed[0] if failed else FileNotFoundError("no dice model named")
     for said in map(str, failed):
-        if said not in _missing_logged:
-            _missing_logged.add(said)
-            log.error("%s; read with %s without it", said, ", ".join(names))
+        error_once(log, said, f"{said}; read with {', '.join(names)} without it")
     return nets[0] if len(nets) == 1 else MeanNet(nets)
 
 

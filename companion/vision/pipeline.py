@@ -240,9 +240,6 @@ def read_faces_classical(image_bgr: np.ndarray, p: VisionProfile) -> Detections:
     return det
 
 
-_missing_model_logged: set[str] = set()
-
-
 def warm_up(profile: VisionProfile | None = None) -> None:
     """Load what the reader of ``profile`` needs before the first frame is read and timed: the networks of the
     learned and hybrid readers (``learned.warm_up``). A missing or damaged model file is left for the first read
@@ -261,14 +258,13 @@ def read_faces_learned(image_bgr: np.ndarray, p: VisionProfile | None = None) ->
     network files). Should a network file be missing or damaged (a broken install), the classical reader stands
     in, with one logged error naming the file, so the table keeps its dice reader."""
     from companion.vision.learned import ModelLoadError, read_dice_learned
+    from companion.vision.networks import error_once
 
     try:
         profile = p or DEFAULT_PROFILE
         return read_dice_learned(image_bgr, profile.learned, profile.memory)
     except (FileNotFoundError, ModelLoadError) as err:
-        if str(err) not in _missing_model_logged:
-            _missing_model_logged.add(str(err))
-            log.error("%s; reading dice with the classical reader instead", err)
+        error_once(log, err, f"{err}; reading dice with the classical reader instead")
         return read_faces_classical(image_bgr, p or DEFAULT_PROFILE)
 
 

@@ -38,7 +38,6 @@ MODEL_PATHS = (
 MODEL_PATH = MODEL_PATHS[0]  # the first verifier (the training tools' default output)
 CROP = 48  # side of the square crop the verifier reads
 CONTEXT = 2.25  # the crop covers the candidate box grown this much (the die and what lies around it)
-_missing_logged: set[str] = set()
 
 
 def crops(frame_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -78,13 +77,12 @@ def die_probability(
     files than ``MODEL_PATHS``, see ``model_files``; at most ``settings.crop_batch`` crops in one run). A file
     that cannot be loaded is left out (said once in the log, ``networks.load_mean``); None when none can be."""
     from companion.vision.learned import ModelLoadError, load_mean, run_batched
+    from companion.vision.networks import error_once
 
     try:
         net = load_mean(model_files(path), True)
     except (FileNotFoundError, ModelLoadError) as err:
-        if str(err) not in _missing_logged:
-            _missing_logged.add(str(err))
-            log.error("%s; dice are read without the verifier", err)
+        error_once(log, err, f"{err}; dice are read without the verifier")
         return None
     if not len(boxes):
         return np.zeros(0, np.float32)

@@ -507,6 +507,7 @@ def test_a_missing_network_file_falls_back_to_the_classical_reader_and_says_so(m
         raise FileNotFoundError("dice model /broken/dice_faces.onnx is missing")
 
     monkeypatch.setattr(learned, "read_dice_learned", missing)
+    monkeypatch.setattr(networks, "_missing_logged", set())  # said once a run: this test's run
     with caplog.at_level("ERROR"):
         det = read_dice(img, VisionProfile(method="learned"))
         read_dice(img, VisionProfile(method="learned"))
