@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from companion.vision import detector, learned, verifier
+from companion.vision import detector, learned, networks, verifier
 from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
@@ -401,10 +401,10 @@ def figures(scores: list[ImageScore]) -> dict[str, Any]:
 # which development sets each shipped detector trained on (the first on 80 % of two sets by image, ``data.split``;
 # the second on all three sets' ``train`` parts, ``--parts --spare-held-out``): a fold without models of its own
 # reads with the shipped detectors that never saw the set it leaves out
-SHIPPED_DETECTORS_SAW = dict(zip(learned.MODEL_PATHS, (("felt-trays", "angled-webcam"), ALL_SETS), strict=True))
+SHIPPED_DETECTORS_SAW = dict(zip(networks.MODEL_PATHS, (("felt-trays", "angled-webcam"), ALL_SETS), strict=True))
 
 
-SECOND_DETECTOR = learned.MODEL_PATHS[-1].name  # the detector pair's second, dice_centernet_2.onnx
+SECOND_DETECTOR = networks.MODEL_PATHS[-1].name  # the detector pair's second, dice_centernet_2.onnx
 SHIPPED_PARTNERS = learned.FACES_PARTNERS
 
 
@@ -600,4 +600,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # run as the imported module: ``look_source`` imports it again while this run has the reader's networks
+    # swapped for a fold's (``use_detector``), and a second copy of the module would be made from those
+    from tools.dicetrain import loso
+
+    raise SystemExit(loso.main())
