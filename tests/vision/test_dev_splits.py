@@ -318,3 +318,21 @@ def test_a_folds_memory_is_learned_from_a_few_checked_photos_of_the_left_out_set
         assert cluttered.look.crops > memory.look.crops  # the things on the table are candidate spots too
     finally:
         dice_memory.FEATURES_PATH, table_look.SOURCE_PATH = before
+
+
+def test_loso_read_again_while_a_fold_has_its_detector_swapped_in_knows_the_shipped_detectors(monkeypatch) -> None:
+    """``look_source`` imports ``loso`` while a ``python -m tools.dicetrain.loso`` run reads with one fold detector
+    (``use_detector``); the module's own figures must not be made from the swapped names (a grey-mixed fold with
+    the look on crashed there)."""
+    import importlib.util
+
+    from companion.vision import learned, networks
+    from tools.dicetrain import loso
+
+    monkeypatch.setattr(learned, "MODEL_PATHS", learned.MODEL_PATHS[:1])
+    spec = importlib.util.spec_from_file_location("loso_again", loso.__file__)
+    assert spec is not None and spec.loader is not None
+    again = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(again)
+    assert set(again.SHIPPED_DETECTORS_SAW) == set(networks.MODEL_PATHS)
+    assert again.never_saw(networks.MODEL_PATHS, "grey-mixed") == networks.MODEL_PATHS[:1]
