@@ -304,7 +304,7 @@ def test_a_folds_memory_is_learned_from_a_few_checked_photos_of_the_left_out_set
 
     before = dice_memory.FEATURES_PATH, table_look.SOURCE_PATH
     try:
-        on = replace(DEFAULT_SETTINGS, look=True, look_min=1, look_far=0.0)  # the table's look, off as shipped
+        on = replace(DEFAULT_SETTINGS, look=True, look_min=1, look_far=0.0)  # the table's look on any table, early
         memory, shots = loso.memory_from_shots(DICE, "angled-webcam", 2, 0, None, on)
         assert len(shots) == 2 and all(p in sets.parts(DICE / "angled-webcam")["train"] for p in shots)
         assert memory.dice >= 2 and memory.network == dice_memory.fingerprint(dice_memory.FEATURES_PATH)

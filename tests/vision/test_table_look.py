@@ -22,8 +22,8 @@ from companion.vision.table_look import LayerStats, LookError, TableLook
 SAMPLES = Path(dice_memory.__file__).parent / "samples"
 # A sample photo has ~10 candidate spots (the app waits for 100 used dice), and it is one of a set the classifiers
 # trained on (the app leaves such a table unadapted, look_far): these tests adapt it all the same.
-S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0, look_margin=0)  # and the look is off as shipped;
-# with look_margin 0 the look is used before any checked roll bore it out (the trial: its own test)
+S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0, look_margin=0)  # with look_margin 0 the look is
+# used before any checked roll bore it out (the trial: its own tests)
 
 
 def frame_and_boxes(kind: str = "felt-trays", k: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -238,10 +238,10 @@ def test_the_keeper_learns_the_look_in_the_background_and_forgetting_drops_it(tm
     store = MemoryStore(tmp_path)
     keeper = MemoryKeeper(store, network="x")
     few = [tuple(int(v) for v in b) for b in boxes[:3]]
-    keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=False)  # type: ignore[arg-type]
     keeper.settle(60)
-    assert keeper.get("cam@640x480").look.crops == 0  # off as shipped
-    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=True)  # type: ignore[arg-type]
+    assert keeper.get("cam@640x480").look.crops == 0
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]  # on as shipped
     keeper.settle(60)
     memory = keeper.get("cam@640x480")
     assert len(memory) == 6 and memory.look.crops == len(boxes)  # two rolls remembered, one of them looked at
