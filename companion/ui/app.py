@@ -51,6 +51,7 @@ __all__ = ["CompanionApp", "KeepRunning", "Screens", "fit_text"]  # the last thr
 KEY_SEATS = {ord(str(n)): n for n in range(1, 6)}
 ROLL_KEYS = {ord("r"), ord(" ")}  # roll the simulated tray again
 CAMERA_PROBE_S = 5.0  # how often the camera is checked while no screen reads it
+SETTLE_S = 3.0  # at most this long the app waits when it stops for the table's look still being learned
 
 
 class CompanionApp(App):
@@ -169,6 +170,9 @@ class CompanionApp(App):
             self.feed.stop()
         self.buttons.close()
         self.history.store.close()
+        keeper = getattr(self, "_memory_keeper", None)
+        if keeper is not None:  # the last used roll's look, still being learned, is saved with the memory
+            keeper.settle(SETTLE_S)
 
     # -- hardware events ---------------------------------------------------------------------------------
 
@@ -396,6 +400,19 @@ class CompanionApp(App):
             )
             self.hub.put("notice", (Topic.DICE_MEMORY, Notice(Topic.DICE_MEMORY, Severity.WARNING, words)))
         return memory
+
+    def dice_tuned(self, resolution: tuple[int, int]) -> bool:
+        """Whether the camera's frames at ``resolution`` are read with the face classifiers tuned to this table's
+        look (``table_look.TableLook.ready``: enough used dice, a table unlike the training photos, and checked
+        rolls that bear it out). Never raises."""
+        from companion.vision.pipeline import DEFAULT_PROFILE
+
+        try:
+            settings = (self.vision_profile(resolution) or DEFAULT_PROFILE).learned  # uncalibrated: the shipped
+            return bool(self.dice_memory(resolution).look.ready(settings))
+        except Exception as err:  # the screen then says nothing of it; the log has the details
+            log.warning("whether the dice reader is tuned to the table is not known: %s", err)
+            return False
 
     def learn_dice(self, frame: Any, boxes: list[tuple[int, int, int, int]], values: list[int]) -> int:
         """Remember a checked roll's dice (boxes in the frame's pixels; value 0: not a die), read as the camera's

@@ -328,6 +328,9 @@ def test_a_used_roll_teaches_the_reader_this_tables_dice_and_forget_empties_it(u
     assert len(memory) == read + 1 and memory.dice == read  # the dice used and the one added; the spot removed
     assert memory.values.tolist().count(0) == 1
     assert list((paths.calibration_dir() / "dice-memory").glob("*.json"))
+    ui.app.memory_keeper().settle(60)  # the table's look is learned from the used roll in the background
+    look = ui.app.dice_memory(screen.frame_size).look
+    assert look.crops >= read and look.dice >= 1 and not look.ready()  # a sample's table: read as trained
     # the memory is asked at every reading from now on (here: a second settled roll of the same photo)
     ui.app.open_dice("ratatat")
     ui.advance(3)
@@ -386,3 +389,37 @@ def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
     assert "No space left" in str(ui.app.notices[Topic.DICE_MEMORY])
     assert len(ui.app.dice_memory(screen.frame_size)) > 0  # kept until the app stops
     ui.screenshot("dice-memory-not-saved")
+
+
+def test_the_dice_screen_says_when_the_reading_is_tuned_to_the_table(ui: UI) -> None:
+    """The learned line says when the face classifiers read tuned to the table's look: only while the look is
+    ready (enough used dice, and a trial the adapted classifiers win), not while they lose it."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from companion.vision.table_look import ADAPTED_RIGHT, TRAINED_RIGHT, TableLook
+
+    image, _values = labelled_sample()
+    screen = settled_for_a_game(ui, image)
+    size = screen.frame_size
+    keeper = ui.app.memory_keeper()
+    key = ui.app.dice_memory_key(size)
+    assert not ui.app.dice_tuned(size)
+    learned = ui.app.dice_memory(size).with_views(np.ones((3, 64), np.float32), [1, 2, 3], 600)
+    winning = TableLook(layers={"dice_faces.onnx": ()}, dice=200, trial=(ADAPTED_RIGHT,) * 3)
+    keeper._memories[key] = replace(learned, look=winning)
+    assert ui.app.dice_tuned(size)
+    screen._count_learned()
+    assert "3" in screen.memory_text and "tuned to your table" in screen.memory_text
+    ui.advance(1)
+    ui.screenshot("dice-learned-tuned")
+    from companion.notices import Topic
+
+    ui.app.notice(Topic.DICE_MEMORY, "What the dice reader learned could not be saved (No space left on device)")
+    ui.advance(3)
+    ui.screenshot("dice-learned-tuned-banner")  # the line and the banner together
+    ui.app.notice(Topic.DICE_MEMORY, None)
+    keeper._memories[key] = replace(learned, look=replace(winning, trial=(TRAINED_RIGHT,) * 3))  # the look loses
+    screen._count_learned()
+    assert not ui.app.dice_tuned(size) and "tuned" not in screen.memory_text and "3" in screen.memory_text

@@ -128,7 +128,7 @@ def tool_screens(shots: Shots) -> None:
     shots.take("dice-correct")
     ui.screen().cancel_pick()
     # what the reader has learned of the table's dice, and Forget; then Forget's question
-    ui.screen()._show_learned(128)
+    ui.screen()._show_learned(128, tuned=True)  # the longer line: the reading tuned to the table
     shots.take("dice-learned")
     ui.screen().ask_forget()
     shots.take("dice-forget")

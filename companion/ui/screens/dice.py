@@ -576,17 +576,26 @@ class DiceScreen(Screen):
         boxes += self._removed
         values += [0] * len(self._removed)
         if boxes:
-            self._show_learned(self.app.learn_dice(frame, boxes, values))
+            self._show_learned(self.app.learn_dice(frame, boxes, values), self.app.dice_tuned(self.frame_size))
         self._forget_roll_frame(frame)  # a roll is learned once
 
     def _count_learned(self) -> None:
         if self.frame_size is not None:
-            self._show_learned(int(self.app.dice_memory(self.frame_size).dice))
+            self._show_learned(int(self.app.dice_memory(self.frame_size).dice), self.app.dice_tuned(self.frame_size))
 
-    def _show_learned(self, n: int) -> None:
-        self.memory_text = (
-            ngettext("Learned {n} of your dice", "Learned {n} of your dice", n).format(n=n) if n > 0 else ""
-        )
+    def _show_learned(self, n: int, tuned: bool = False) -> None:
+        """Say how many of the table's dice the reader has learned, and whether it now reads them with its face
+        classifiers tuned to the table's look (``table_look``: only while the checked rolls say that reads better)."""
+        if n <= 0:
+            self.memory_text = ""
+        elif tuned:
+            self.memory_text = ngettext(
+                "Learned {n} of your dice; reading tuned to your table",
+                "Learned {n} of your dice; reading tuned to your table",
+                n,
+            ).format(n=n)
+        else:
+            self.memory_text = ngettext("Learned {n} of your dice", "Learned {n} of your dice", n).format(n=n)
 
     def ask_forget(self) -> Any:
         """Forget what the reader learned of this table's dice, after a confirmation."""
