@@ -236,13 +236,15 @@ def learn_look(
     from companion.vision.table_look import centres_in
     from companion.vision.table_look import learn as learn_table
 
-    look = try_look(memory.look, frame_bgr, checked, values, settings)
+    c = np.asarray(checked, np.float32).reshape(-1, 4)
+    if len(c) != len(values):
+        raise DiceMemoryError(f"{len(c)} checked boxes but {len(values)} values")
+    look = try_look(memory.look, frame_bgr, c, values, settings)
     if boxes is None:
         boxes = learned.find_at_the_right_scale(frame_bgr, settings).boxes
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
     if not len(b):
         return replace(memory, look=look)
-    c = np.asarray(checked, np.float32).reshape(-1, 4)
     used = c[np.asarray(values, np.int64).reshape(-1) != NOT_A_DIE] if len(c) else c
     crops = die_crops(frame_bgr, b)
     return replace(memory, look=learn_table(look, crops, centres_in(b, used), learned.look_paths(), settings))

@@ -364,6 +364,8 @@ def test_a_checked_roll_is_the_looks_trial_and_the_reader_reads_adapted_only_whe
     # a look that cannot be used yet is not tried; nor is a roll with no checked box
     assert dice_memory.try_look(look, frame, boxes, adapted, replace(on, look_min=10_000)).trial == ()
     assert dice_memory.try_look(look, frame, np.zeros((0, 4)), [], on).trial == ()
+    with pytest.raises(dice_memory.DiceMemoryError):  # a value per checked box, or a sentence why not
+        dice_memory.learn_look(DiceMemory(look=look), frame, boxes[:2], [1], on)
     # learn_look tries the roll before it learns from it
     memory = dice_memory.learn_look(DiceMemory(look=look), frame, boxes, adapted, on)
     assert memory.look.trial == won.trial and memory.look.crops == 2 * look.crops
