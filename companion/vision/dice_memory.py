@@ -384,7 +384,7 @@ class MemoryKeeper:
         look: bool | None = None,
     ) -> DiceMemory:
         """Add a checked roll (``pipeline.remember``: boxes in frame pixels, each with its value, 0 not a die,
-        read as ``profile`` reads) and save; with ``look`` (default: ``profile``'s settings' ``look``, on as
+        read as ``profile`` reads) and save; with ``look`` (default: ``profile``'s settings' ``look``, off as
         shipped), the roll is first the look's trial and then learned into it, in the background. The memory is
         kept even when the file cannot be written: then :class:`DiceMemoryError` says why (the network's own
         errors are raised as the reader raises them)."""

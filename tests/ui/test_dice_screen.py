@@ -328,9 +328,8 @@ def test_a_used_roll_teaches_the_reader_this_tables_dice_and_forget_empties_it(u
     assert len(memory) == read + 1 and memory.dice == read  # the dice used and the one added; the spot removed
     assert memory.values.tolist().count(0) == 1
     assert list((paths.calibration_dir() / "dice-memory").glob("*.json"))
-    ui.app.memory_keeper().settle(60)  # the table's look is learned from the used roll in the background
-    look = ui.app.dice_memory(screen.frame_size).look
-    assert look.crops >= read and look.dice >= 1 and not look.ready()  # a sample's table: read as trained
+    ui.app.memory_keeper().settle(60)
+    assert ui.app.dice_memory(screen.frame_size).look.crops == 0  # the table's look is off as shipped
     # the memory is asked at every reading from now on (here: a second settled roll of the same photo)
     ui.app.open_dice("ratatat")
     ui.advance(3)
@@ -391,13 +390,15 @@ def test_a_memory_that_cannot_be_saved_or_read_is_said_and_the_game_goes_on(
     ui.screenshot("dice-memory-not-saved")
 
 
-def test_the_dice_screen_says_when_the_reading_is_tuned_to_the_table(ui: UI) -> None:
+def test_the_dice_screen_says_when_the_reading_is_tuned_to_the_table(ui: UI, monkeypatch: pytest.MonkeyPatch) -> None:
     """The learned line says when the face classifiers read tuned to the table's look: only while the look is
-    ready (enough used dice, and a trial the adapted classifiers win), not while they lose it."""
+    on (off as shipped) and ready (enough used dice, and a trial the adapted classifiers win), not while they lose
+    it."""
     from dataclasses import replace
 
     import numpy as np
 
+    from companion.vision.pipeline import DEFAULT_PROFILE
     from companion.vision.table_look import ADAPTED_RIGHT, TRAINED_RIGHT, TableLook
 
     image, _values = labelled_sample()
@@ -406,8 +407,12 @@ def test_the_dice_screen_says_when_the_reading_is_tuned_to_the_table(ui: UI) -> 
     keeper = ui.app.memory_keeper()
     key = ui.app.dice_memory_key(size)
     assert not ui.app.dice_tuned(size)
-    learned = ui.app.dice_memory(size).with_views(np.ones((3, 64), np.float32), [1, 2, 3], 600)
     winning = TableLook(layers={"dice_faces.onnx": ()}, dice=200, trial=(ADAPTED_RIGHT,) * 3)
+    keeper._memories[key] = replace(ui.app.dice_memory(size), look=winning)
+    assert not ui.app.dice_tuned(size)  # the look is off as shipped
+    on = replace(DEFAULT_PROFILE, learned=replace(DEFAULT_PROFILE.learned, look=True))
+    monkeypatch.setattr(ui.app, "vision_profile", lambda resolution: on)  # a profile that turns it on
+    learned = ui.app.dice_memory(size).with_views(np.ones((3, 64), np.float32), [1, 2, 3], 600)
     keeper._memories[key] = replace(learned, look=winning)
     assert ui.app.dice_tuned(size)
     screen._count_learned()

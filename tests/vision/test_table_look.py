@@ -238,10 +238,10 @@ def test_the_keeper_learns_the_look_in_the_background_and_forgetting_drops_it(tm
     store = MemoryStore(tmp_path)
     keeper = MemoryKeeper(store, network="x")
     few = [tuple(int(v) for v in b) for b in boxes[:3]]
-    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=False)  # type: ignore[arg-type]
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]
     keeper.settle(60)
-    assert keeper.get("cam@640x480").look.crops == 0
-    keeper.learn("cam@640x480", frame, few, [1, 2, 3])  # type: ignore[arg-type]  # on as shipped
+    assert keeper.get("cam@640x480").look.crops == 0  # off as shipped
+    keeper.learn("cam@640x480", frame, few, [1, 2, 3], look=True)  # type: ignore[arg-type]
     keeper.settle(60)
     memory = keeper.get("cam@640x480")
     assert len(memory) == 6 and memory.look.crops == len(boxes)  # two rolls remembered, one of them looked at

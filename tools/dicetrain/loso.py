@@ -324,7 +324,7 @@ def memory_from_shots(
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         mem = memory_module.learn(mem, img, boxes, values, settings)
-        if settings.look:  # on as shipped (--set look=0: the memory alone)
+        if settings.look:  # off as shipped: --set look=1
             mem = memory_module.learn_look(mem, img, boxes, values, settings, found.boxes)
     wins, losses = mem.look.score(settings)
     said = (
