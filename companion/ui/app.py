@@ -408,8 +408,11 @@ class CompanionApp(App):
         from companion.vision.pipeline import DEFAULT_PROFILE
 
         try:
+            look = self.dice_memory(resolution).look
+            if not look.layers:  # nothing learned (the look off, as shipped): no calibration profile to read
+                return False
             settings = (self.vision_profile(resolution) or DEFAULT_PROFILE).learned  # uncalibrated: the shipped
-            return bool(self.dice_memory(resolution).look.ready(settings))
+            return bool(look.ready(settings))
         except Exception as err:  # the screen then says nothing of it; the log has the details
             log.warning("whether the dice reader is tuned to the table is not known: %s", err)
             return False

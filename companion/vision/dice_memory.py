@@ -237,9 +237,7 @@ def learn_look(
     from companion.vision.table_look import learn as learn_table
 
     c = np.asarray(checked, np.float32).reshape(-1, 4)
-    if len(c) != len(values):
-        raise DiceMemoryError(f"{len(c)} checked boxes but {len(values)} values")
-    look = try_look(memory.look, frame_bgr, c, values, settings)
+    look = try_look(memory.look, frame_bgr, c, values, settings)  # a value missing: DiceMemoryError
     if boxes is None:
         boxes = learned.find_at_the_right_scale(frame_bgr, settings).boxes
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
@@ -266,13 +264,13 @@ def try_look(
     from companion.vision.table_look import adapted as adapted_net
 
     b = np.asarray(checked, np.float32).reshape(-1, 4)
+    v = np.asarray(values, np.int64).reshape(-1)
+    if len(v) != len(b):
+        raise DiceMemoryError(f"{len(b)} checked boxes but {len(v)} values")
     if not look.usable(settings) or not len(b):
         return look
     if all(adapted_net(path, look, settings) is None for path in learned.look_paths()):
         return look  # a table like a training set's (look_far): the classifiers read it as trained, nothing to try
-    v = np.asarray(values, np.int64).reshape(-1)
-    if len(v) != len(b):
-        raise DiceMemoryError(f"{len(b)} checked boxes but {len(v)} values")
 
     def right(nets: list[Any]) -> np.ndarray:
         p = learned.classify_faces(frame_bgr, b, settings.die_threshold, settings.sure, nets=nets, settings=settings)

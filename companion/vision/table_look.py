@@ -181,7 +181,7 @@ class TableLook:
         """This look with checked dice added to the trial: per die, whether the classifiers as trained and as
         adapted read it right; the last ``cap`` are kept."""
         new = tuple(TRAINED_RIGHT * bool(t) | ADAPTED_RIGHT * bool(a) for t, a in zip(trained, adapted, strict=True))
-        return replace(self, trial=(self.trial + new)[-max(cap, 0) :] if cap > 0 else ())
+        return replace(self, trial=(self.trial + new)[-cap:] if cap > 0 else ())
 
     @cached_property
     def key(self) -> str:

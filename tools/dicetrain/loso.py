@@ -293,10 +293,9 @@ def memory_from_shots(
     ``clutter``: each photo with things that are not dice put on its table, ``cluttered``, other seeds than the
     reported photos'). The features network is the fold's first face classifier cut after its mean
     (``features_net.features_of``). With ``settings.look``, each photo's candidate spots are also learned into the
-    table's look
-    (``dice_memory.learn_look``), against the statistics of the sets the fold trained on (``look_source.for_fold``;
-    not ``fold``: the shipped reader at a table of a set it trained on, ``--folds all --sets SET``, the shipped
-    statistics)."""
+    table's look (``dice_memory.learn_look``), against the statistics of the sets the fold trained on
+    (``look_source.for_fold``; not ``fold``: the shipped reader at a table of a set it trained on, ``--folds all
+    --sets SET``, the shipped statistics)."""
     import tempfile
 
     from companion.vision import dice_memory as memory_module
