@@ -30,9 +30,10 @@ def bench_vision(images: list[str] | None = None, repeats: int = 3) -> dict[str,
     )
     frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
     wall, cpu = timed_reads(frames, repeats)
-    remembering = full_memory(frames)
+    reads = first_reads(frames)
+    remembering = full_memory(frames, reads=reads)
     mem_wall, _ = timed_reads(frames, repeats, remembering)
-    adapting = full_memory(frames, adapted_anyway(remembering.learned))
+    adapting = full_memory(frames, adapted_anyway(remembering.learned), reads)
     look_wall, _ = timed_reads(frames, repeats, adapting)
     by_folder: dict[str, list[float]] = {}
     for p, ms in zip(paths * repeats, wall, strict=True):
@@ -80,26 +81,34 @@ runpy.run_module("companion.cli", run_name="__main__")
 def adapted_anyway(settings: Any) -> Any:
     """``settings`` with the table's look used on any table from the first used die on: the sample photos are of
     sets the classifiers trained on, which the shipped reader reads unadapted (``look_far``), and no trial
-    (``look_margin``) is waited for."""
-    return replace(settings, look=True, look_min=1, look_far=0.0, look_margin=-max(settings.look_trial, 1))
+    (``table_look.forced``) is waited for."""
+    from companion.vision.table_look import forced
+
+    return forced(replace(settings, look=True, look_min=1, look_far=0.0))
 
 
-def full_memory(frames: list[Any], settings: Any = None) -> Any:
+def first_reads(frames: list[Any]) -> list[Any]:
+    """Each frame as the shipped reader reads it without a memory: the rolls ``full_memory`` takes as checked."""
+    from companion.vision.pipeline import read_dice
+
+    return [read_dice(frame) for frame in frames]
+
+
+def full_memory(frames: list[Any], settings: Any = None, reads: list[Any] | None = None) -> Any:
     """A profile whose memory of the table's dice is full (``ReaderSettings.memory_cap`` views): the dice read on
-    ``frames``, learned once and repeated as a player's used rolls of the same dice would be (the reading then
-    asks it every time), and the table's look learned from the frames where ``settings`` (default: the shipped
-    reader's) turn it on."""
+    ``frames`` (``reads``, as ``first_reads`` reads them, where already read), learned once and repeated as a
+    player's used rolls of the same dice would be (the reading then asks it every time), and the table's look
+    learned from the frames where ``settings`` (default: the shipped reader's) turn it on."""
     from companion.vision.dice_memory import DiceMemory, fingerprint, learn, learn_look
-    from companion.vision.pipeline import DEFAULT_PROFILE, read_dice
+    from companion.vision.pipeline import DEFAULT_PROFILE
 
     settings = settings or DEFAULT_PROFILE.learned
     once = DiceMemory(network=fingerprint())
-    for frame in frames:
-        det = read_dice(frame)
+    for frame, det in zip(frames, reads or first_reads(frames), strict=True):
         values = [int(v) for v in det.values]
-        once = learn(once, frame, det.boxes, values)
-        if settings.look:
+        if settings.look:  # first: its trial reads with the memory before this roll
             once = learn_look(once, frame, det.boxes, values, settings)
+        once = learn(once, frame, det.boxes, values)
     if not len(once):  # no dice read at all: views of the frames' corners stand in
         once = learn(once, frames[0], [(0, 0, 32, 32)] * 16, [0] * 16)
     cap = DEFAULT_PROFILE.learned.memory_cap

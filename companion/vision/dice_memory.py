@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 
 from calibration.store import atomic_write
+from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
+from companion.vision.roll import PIPS
 from companion.vision.table_look import LookError, TableLook
 
 log = logging.getLogger(__name__)
@@ -229,15 +231,16 @@ def learn_look(
     candidate spots, the detector's finds (or ``boxes``, frame pixels), as the reader sees them; those whose
     centre lies in a box of ``checked`` (frame pixels) whose value in ``values`` is a face (the dice the player
     used) count as dice, the rest as other spots. First, where the look as it stands can be used
-    (``TableLook.usable``), the checked roll is its trial (``try_look``). The networks' errors and ``LookError``
-    are raised (the caller keeps the memory)."""
+    (``TableLook.usable``), the checked roll is its trial (``try_look``, reading with ``memory``'s remembered dice:
+    pass the memory as it was before this roll's views were added by ``learn``). The networks' errors and
+    ``LookError`` are raised (the caller keeps the memory)."""
     from companion.vision import learned
     from companion.vision.crops import die_crops
     from companion.vision.table_look import centres_in
     from companion.vision.table_look import learn as learn_table
 
     c = np.asarray(checked, np.float32).reshape(-1, 4)
-    look = try_look(memory.look, frame_bgr, c, values, settings)  # a value missing: DiceMemoryError
+    look = try_look(memory.look, frame_bgr, c, values, settings, memory)  # a value missing: DiceMemoryError
     if boxes is None:
         boxes = learned.find_at_the_right_scale(frame_bgr, settings).boxes
     b = np.asarray(boxes, np.float32).reshape(-1, 4)
@@ -254,14 +257,17 @@ def try_look(
     checked: np.ndarray | Sequence[Sequence[float]],
     values: Sequence[int],
     settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
 ) -> TableLook:
-    """``look`` with a checked roll in its trial (``TableLook.tried``): each box of ``checked`` (frame pixels) read by
-    the face classifiers as trained and as adapted to ``look`` (as the reader reads a candidate, without the
-    memory's vote), right where it is a die with the face of ``values`` (1-6), or no die where that is 0. Only
-    where the look can be used (``TableLook.usable``); the reader reads adapted only while the trial says it reads
-    better (``TableLook.ready``)."""
+    """``look`` with a checked roll in its trial (``TableLook.tried``): the frame read by the whole reader
+    (``learned.read_dice_learned``: its finds, second looks, memory vote, second opinions, verifier and last
+    steps) once with the face classifiers as trained and once adapted to ``look``, each reading scored against the
+    checked roll by the scoring rule (``trial_marks``). ``memory``: the table's remembered dice both readings ask
+    (the memory before this roll; none by default). Only where the look can be used (``TableLook.usable``); the
+    reader reads adapted only while the trial says it reads better (``TableLook.ready``)."""
     from companion.vision import learned
     from companion.vision.table_look import adapted as adapted_net
+    from companion.vision.table_look import forced
 
     b = np.asarray(checked, np.float32).reshape(-1, 4)
     v = np.asarray(values, np.int64).reshape(-1)
@@ -271,15 +277,44 @@ def try_look(
         return look
     if all(adapted_net(path, look, settings) is None for path in learned.look_paths()):
         return look  # a table like a training set's (look_far): the classifiers read it as trained, nothing to try
+    with_look = replace(memory, look=look) if memory is not None else DiceMemory(look=look)
+    as_trained = learned.read_dice_learned(frame_bgr, replace(settings, look=False), with_look)
+    as_adapted = learned.read_dice_learned(frame_bgr, forced(settings), with_look)  # whatever the trial says so far
+    trained, adapted = trial_marks(b, v, as_trained, as_adapted)
+    return look.tried(trained, adapted, settings.look_trial)
 
-    def right(nets: list[Any]) -> np.ndarray:
-        p = learned.classify_faces(frame_bgr, b, settings.die_threshold, settings.sure, nets=nets, settings=settings)
-        die = (1.0 - p[:, 0]) >= settings.die_threshold
-        return np.where(v == NOT_A_DIE, ~die, die & (p[:, 1:].argmax(axis=1) + 1 == v))
 
-    trained = right(learned.load_faces(settings=settings))
-    adapted = right(learned.load_faces(look=look, settings=settings, on_trial=True))
-    return look.tried(trained.tolist(), adapted.tolist(), settings.look_trial)
+def trial_marks(
+    checked: np.ndarray, values: np.ndarray, first: Detections, second: Detections
+) -> tuple[list[bool], list[bool]]:
+    """Two readings of a checked roll, scored against it as ``companion dice eval`` scores (``scoring.match``):
+    per die of the roll (``values`` 1-6; a spot said to be no die, 0, is no die to find), whether each reading has
+    it with its face; then, for the false dice (readings matched to no die of the roll, on a spot said to be no die
+    or anywhere else), one mark per false die that one reading has more of than the other, against that reading."""
+    from companion.vision.scoring import Label, Prediction, match
+
+    dice = [
+        Label(int(value), (float(x0), float(y0), float(x1), float(y1)))
+        for (x0, y0, x1, y1), value in zip(checked.tolist(), values.tolist(), strict=True)
+        if value != NOT_A_DIE
+    ]
+
+    def marks(read: Detections) -> tuple[list[bool], int]:
+        said = [
+            Prediction(int(value), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+            for b, value, _, kind in read
+            if kind == PIPS and value
+        ]
+        pairs = match(dice, said)
+        right = [False] * len(dice)
+        for li, pi in pairs:
+            right[li] = dice[li].value == said[pi].value
+        return right, len(said) - len(pairs)
+
+    right_1, false_1 = marks(first)
+    right_2, false_2 = marks(second)
+    extra = false_2 - false_1  # > 0: the second reading's false dice more, each a mark the first won
+    return right_1 + [extra > 0] * abs(extra), right_2 + [extra < 0] * abs(extra)
 
 
 class MemoryStore:
@@ -336,7 +371,7 @@ class MemoryKeeper:
     each loaded from ``store`` once (why one was not used is kept for the screen to say, ``take_problem``), read
     by the camera thread (``get``), learned into and saved by the dice screen (``learn``), forgotten on the
     player's word (``forget``). Thread-safe: a memory is a value, swapped whole under a lock. The table's look
-    (``learn_look``: a detector pass and a few runs of each face classifier, up to a second on a Pi) is learned
+    (``learn_look``: the trial's two readings of the frame and a detector pass, a second or two on a Pi) is learned
     in a background thread, one roll at a time; ``settle`` waits for it."""
 
     def __init__(self, store: MemoryStore, network: str | None = None) -> None:
@@ -388,7 +423,8 @@ class MemoryKeeper:
         errors are raised as the reader raises them)."""
         from companion.vision.pipeline import DEFAULT_PROFILE, remember
 
-        memory = remember(self.get(key), frame_bgr, boxes, values, profile)
+        before = self.get(key)  # the look's trial reads with the memory as it was before this roll
+        memory = remember(before, frame_bgr, boxes, values, profile)
         with self._lock:
             self._memories[key] = memory
             generation = self._generation.get(key, 0)
@@ -397,7 +433,7 @@ class MemoryKeeper:
         if look:
             job = threading.Thread(
                 target=self._learn_look,
-                args=(key, frame_bgr.copy(), list(boxes), list(values), profile, generation),
+                args=(key, frame_bgr.copy(), list(boxes), list(values), profile, generation, before),
                 name="dice-look",
                 daemon=True,
             )
@@ -415,13 +451,20 @@ class MemoryKeeper:
                 self.store.save(key, memory)
 
     def _learn_look(
-        self, key: str, frame_bgr: np.ndarray, boxes: list[Any], values: list[int], profile: Any, generation: int
+        self,
+        key: str,
+        frame_bgr: np.ndarray,
+        boxes: list[Any],
+        values: list[int],
+        profile: Any,
+        generation: int,
+        before: DiceMemory,
     ) -> None:
         from companion.vision.pipeline import remember_look
 
         with self._look_lock:
-            try:
-                learned = remember_look(self.get(key), frame_bgr, boxes, values, profile)
+            try:  # the remembered dice from before this roll, the look as the rolls before it left it
+                learned = remember_look(replace(before, look=self.get(key).look), frame_bgr, boxes, values, profile)
             except Exception as err:  # a network or statistics file that cannot be used: the look stays as it was
                 log.error("the table's look was not learned from this roll: %s", err)
                 return

@@ -173,17 +173,15 @@ def load_faces(
     runner: str | None = None,
     look: TableLook | None = None,
     settings: ReaderSettings = DEFAULT_SETTINGS,
-    on_trial: bool = False,
 ) -> list[Net]:
     """The face classifiers (ONNX, each file loaded once): each the mean of a network of ``FACES_PATHS`` and its
     partner in ``FACES_PARTNERS`` (since 2026-12-06: the same recipe trained 15 min more on all three development
     sets' ``train`` parts; averaged, the pair leaves a fifth fewer mistakes unflagged on photos neither saw and flags
     fewer right dice, docs/dice-reader.md, twelfth session). A partner that is missing is logged once and its
     classifier reads alone (``networks.load_mean``); none are used where ``FACES_PARTNERS`` is empty. ``look``:
-    each network adapted to the table's look where it is ready (``table_look``); ``on_trial``: where it can be
-    adapted at all, whatever the trial says (``dice_memory.learn_look`` reads the checked dice both ways)."""
-    use = look is not None and (look.usable(settings) if on_trial else look.ready(settings))
-    adapt = adapter(look, settings) if use else None
+    each network adapted to the table's look where it is ready (``table_look``; the look's trial,
+    ``dice_memory.try_look``, reads with it whatever the trial says, under ``table_look.forced`` settings)."""
+    adapt = adapter(look, settings) if look is not None and look.ready(settings) else None
     return [
         load_mean((path, *FACES_PARTNERS[i : i + 1]), True, runner, adapt=adapt) for i, path in enumerate(FACES_PATHS)
     ]

@@ -90,10 +90,12 @@ class ReaderSettings:
     look_cap: int = 400  # its statistics stand for this many dice and as many other spots (older ones weigh less)
     look_far: float = 0.1  # a table nearer than this to a training set's photos reads unadapted (table_look.choice)
     look_strength: float = 1.0  # how far each layer is mapped onto the training photos' numbers (1: all the way)
-    look_trial: int = 100  # the trial: the last this many checked dice (and spots said to be no die), each read by
-    # the classifiers as trained and as adapted to the look as it stood before that roll (table_look.TableLook.trial)
-    look_margin: int = 2  # the look is used only while, over the trial, the adapted classifiers read at least this
-    # many more of them right than the classifiers as trained
+    look_trial: int = 100  # the trial: the last this many checked dice (and false dice one reading has more of), each
+    # read by the whole reader as trained and as adapted to the look as it stood before that roll (TableLook.trial)
+    look_margin: int = 2  # the look is used only while, over the trial, the adapted reader is right on at least this
+    # many more of them than the reader as trained,
+    look_z: float = 2.0  # and on at least this many times the square root of the dice they differ on more: a sign
+    # test (the two equally good, the difference spreads by that root), so a few dice either way prove nothing
 
     # what the player is asked to check
     flag_small: float = 0.65  # a die whose box's longer side is under this share of the median of the frame's

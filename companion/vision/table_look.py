@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -160,16 +161,18 @@ class TableLook:
         return settings.look and self.dice >= settings.look_min and bool(self.layers)
 
     def score(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> tuple[int, int]:
-        """Over the trial's last ``look_trial`` checked dice: how many the adapted classifiers read right where
-        the classifiers as trained read them wrong, and the other way round."""
+        """Over the trial's last ``look_trial`` marks: how many the adapted reader had right where the reader as
+        trained had them wrong, and the other way round."""
         last = self.trial[-settings.look_trial :] if settings.look_trial > 0 else ()
         return sum(1 for t in last if t == ADAPTED_RIGHT), sum(1 for t in last if t == TRAINED_RIGHT)
 
     def winning(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
-        """Whether the checked rolls say the look reads this table better: the adapted classifiers right on at least
-        ``look_margin`` more of the trial's dice than the classifiers as trained."""
+        """Whether the checked rolls say the look reads this table better: the adapted reader right on at least
+        ``look_margin`` more of the trial's dice than the reader as trained, and on at least ``look_z`` times the
+        square root of the dice only one of them read right more (a sign test: 6 won and 4 lost is chance)."""
         wins, losses = self.score(settings)
-        return wins - losses >= settings.look_margin
+        ahead = wins - losses
+        return ahead >= settings.look_margin and ahead >= settings.look_z * math.sqrt(wins + losses)
 
     def ready(self, settings: ReaderSettings = DEFAULT_SETTINGS) -> bool:
         """Whether the reader reads with the classifiers adapted to it: ``usable`` and ``winning``. A table the
@@ -178,8 +181,8 @@ class TableLook:
         return self.usable(settings) and self.winning(settings)
 
     def tried(self, trained: Sequence[bool], adapted: Sequence[bool], cap: int) -> TableLook:
-        """This look with checked dice added to the trial: per die, whether the classifiers as trained and as
-        adapted read it right; the last ``cap`` are kept."""
+        """This look with a checked roll's marks added to the trial (``dice_memory.trial_marks``): per mark,
+        whether the reader as trained and as adapted had it right; the last ``cap`` are kept."""
         new = tuple(TRAINED_RIGHT * bool(t) | ADAPTED_RIGHT * bool(a) for t, a in zip(trained, adapted, strict=True))
         return replace(self, trial=(self.trial + new)[-cap:] if cap > 0 else ())
 
@@ -424,6 +427,13 @@ def learn(
 
 
 _adapted: dict[tuple[str, str], tuple[str, Net]] = {}  # (file, runner) -> (look key, adapted network)
+
+
+def forced(settings: ReaderSettings) -> ReaderSettings:
+    """``settings`` under which a usable look (``TableLook.usable``) is read with whatever its trial says: the
+    trial's own reading adapted (``dice_memory.try_look``), and the benchmark's and the folds' look forced on."""
+    behind = -float(abs(settings.look_trial) + 1)  # no trial of look_trial marks is this far behind
+    return replace(settings, look_margin=int(behind), look_z=behind)
 
 
 def adapted(

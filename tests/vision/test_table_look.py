@@ -22,8 +22,8 @@ from companion.vision.table_look import LayerStats, LookError, TableLook
 SAMPLES = Path(dice_memory.__file__).parent / "samples"
 # A sample photo has ~10 candidate spots (the app waits for 100 used dice), and it is one of a set the classifiers
 # trained on (the app leaves such a table unadapted, look_far): these tests adapt it all the same.
-S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0, look_margin=0)  # with look_margin 0 the look is
-# used before any checked roll bore it out (the trial: its own tests)
+S = replace(DEFAULT_SETTINGS, look=True, look_min=4, look_far=0.0, look_margin=0, look_z=0.0)  # with look_margin 0
+# the look is used before any checked roll bore it out (the trial: its own tests)
 
 
 def frame_and_boxes(kind: str = "felt-trays", k: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -325,6 +325,17 @@ def test_the_trial_keeps_a_look_only_while_the_checked_rolls_say_it_reads_better
         TableLook.from_json(data)
     more = table_look.learn(look, *crops_and_dice(), learned.look_paths(), on)
     assert more.trial == look.trial and more.crops == 2 * look.crops
+    # the sign test (look_z): ahead by at least look_z times the root of the marks only one reading had right
+    signed = replace(on, look_trial=100, look_z=2.0)
+    chance = look.tried([False] * 6 + [True] * 4 + [True] * 20, [True] * 6 + [False] * 4 + [True] * 20, 100)
+    assert chance.score(signed) == (6 + 1, 4 + 2) and not chance.ready(signed)  # 7 won, 6 lost: chance
+    clear = chance.tried([False] * 12, [True] * 12, 100)
+    assert clear.score(signed) == (19, 6) and clear.ready(signed)  # 13 ahead of 2 x 5 = 10
+    assert not clear.ready(replace(signed, look_z=2.7))  # 13 < 2.7 x 5
+    # forced: read adapted whatever the trial says (the trial's own reading, the benchmark)
+    behind = look.tried([True] * 100, [False] * 100, 100)
+    assert not behind.ready(signed) and behind.ready(table_look.forced(signed))
+    assert not behind.ready(table_look.forced(replace(signed, look=False)))  # but never where the look is off
 
 
 def crops_and_dice() -> tuple[np.ndarray, np.ndarray]:
@@ -334,44 +345,60 @@ def crops_and_dice() -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_checked_roll_is_the_looks_trial_and_the_reader_reads_adapted_only_when_it_wins() -> None:
-    """``dice_memory.try_look``: a roll whose checked values are what the classifiers as trained read leaves the
-    look unused (it can only lose there); a roll whose values are what the adapted ones read, where they differ,
-    makes it used; a die the player said is no die is right where the classifiers call it none."""
+    """``dice_memory.try_look``: the frame read by the whole reader as trained and adapted; a roll checked as the
+    reader as trained read it leaves the look unused (it can only lose there); a roll checked as the adapted reader
+    read it, where the two differ, makes it used."""
     on = replace(S, look_margin=2)
     frame, boxes = frame_and_boxes("felt-trays", 2)
     look = table_look.learn(TableLook(), die_crops(frame, boxes), some_dice(len(boxes)), learned.look_paths(), on)
-    thr = on.die_threshold
-
-    def reading(nets: list) -> list[int]:  # type: ignore[type-arg]
-        p = learned.classify_faces(frame, boxes, thr, on.sure, nets=nets, settings=on)
-        return [int(v) if d >= thr else 0 for v, d in zip(p[:, 1:].argmax(axis=1) + 1, 1.0 - p[:, 0], strict=True)]
-
-    trained = reading(learned.load_faces(settings=on))
-    adapted = reading(learned.load_faces(look=look, settings=on, on_trial=True))
-    differ = sum(a != b for a, b in zip(trained, adapted, strict=True))
-    assert differ >= 2  # this photo's spots read otherwise adapted (the test would prove nothing without)
-    lost = dice_memory.try_look(look, frame, boxes, trained, on)
-    assert lost.score(on) == (0, differ) and not lost.ready(on)
-    won = dice_memory.try_look(look, frame, boxes, adapted, on)
-    assert won.score(on) == (differ, 0) and won.ready(on)
+    with_look = DiceMemory(look=look)
+    as_trained = learned.read_dice_learned(frame, replace(on, look=False), with_look)
+    as_adapted = learned.read_dice_learned(frame, table_look.forced(on), with_look)
+    _, differ = dice_memory.trial_marks(as_trained.boxes, as_trained.values, as_trained, as_adapted)
+    differ_by = len(differ) - sum(differ)
+    assert differ_by >= 2  # this photo's dice read otherwise adapted (the test would prove nothing without)
+    lost = dice_memory.try_look(look, frame, as_trained.boxes, as_trained.values.tolist(), on)
+    assert lost.score(on) == (0, differ_by) and not lost.ready(on)
+    won = dice_memory.try_look(look, frame, as_adapted.boxes, as_adapted.values.tolist(), on)
+    assert won.score(on)[0] >= 2 and won.score(on)[1] == 0 and won.ready(on)
     # the reader follows the trial: unadapted while the look loses, adapted while it wins
     found = learned.find_at_the_right_scale(frame, on)
     plain = learned.read_found(frame, found, on, DiceMemory())
     assert learned.read_found(frame, found, on, DiceMemory(look=lost)).values.tolist() == plain.values.tolist()
-    assert not np.allclose(
-        learned.classify_faces(frame, boxes, settings=on, look=won), learned.classify_faces(frame, boxes), atol=1e-3
-    )
+    assert learned.read_dice_learned(frame, on, DiceMemory(look=won)).values.tolist() == as_adapted.values.tolist()
     # a look that cannot be used yet is not tried; nor is a roll with no checked box
-    assert dice_memory.try_look(look, frame, boxes, adapted, replace(on, look_min=10_000)).trial == ()
+    assert dice_memory.try_look(look, frame, boxes, [1] * len(boxes), replace(on, look_min=10_000)).trial == ()
     assert dice_memory.try_look(look, frame, np.zeros((0, 4)), [], on).trial == ()
     with pytest.raises(dice_memory.DiceMemoryError):  # a value per checked box, or a sentence why not
         dice_memory.learn_look(DiceMemory(look=look), frame, boxes[:2], [1], on)
     # learn_look tries the roll before it learns from it
-    memory = dice_memory.learn_look(DiceMemory(look=look), frame, boxes, adapted, on)
+    memory = dice_memory.learn_look(DiceMemory(look=look), frame, as_adapted.boxes, as_adapted.values.tolist(), on)
     assert memory.look.trial == won.trial and memory.look.crops == 2 * look.crops
 
 
-def test_the_keeper_gives_the_look_each_checked_roll_as_its_trial(tmp_path: Path) -> None:
+def test_the_trial_scores_both_readings_by_the_scoring_rule() -> None:
+    """``dice_memory.trial_marks``: per checked die, whether each reading has it with its face (a box near enough
+    by the scoring rule); a spot said to be no die is not a die to find, and a false die (there or anywhere) that
+    one reading has more of than the other is a mark against that reading."""
+    from companion.vision.detections import Detections
+
+    checked = np.array([[0, 0, 20, 20], [40, 0, 60, 20], [80, 0, 100, 20], [120, 0, 140, 20]], np.float32)
+    values = np.array([3, 5, 0, 2])  # the third a spot the player said is no die
+    first = Detections.from_lists([[1, 1, 21, 21], [41, 0, 61, 20], [80, 0, 100, 20]], [3, 6, 4], [0.9] * 3)
+    second = Detections.from_lists([[0, 0, 20, 20], [40, 1, 60, 21], [121, 0, 141, 20]], [3, 5, 2], [0.9] * 3)
+    a, b = dice_memory.trial_marks(checked, values, first, second)
+    # dice 3, 5, 2: the first reads 3 right, 5 as a 6, misses the 2 and reads the no-die spot as a 4 (one false)
+    assert a == [True, False, False, False] and b == [True, True, True, True]
+    look = TableLook().tried(a, b, 10)
+    assert look.score(replace(S, look_trial=10)) == (3, 0)
+    # the same false die in both readings marks neither; none at all, nothing but the dice
+    assert dice_memory.trial_marks(checked, values, first, first) == ([True, False, False], [True, False, False])
+    assert dice_memory.trial_marks(checked[:0], values[:0], Detections.empty(), Detections.empty()) == ([], [])
+
+
+def test_the_keeper_gives_the_look_each_checked_roll_as_its_trial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from companion.vision.pipeline import DEFAULT_PROFILE
 
     frame, boxes = frame_and_boxes()
@@ -381,10 +408,20 @@ def test_the_keeper_gives_the_look_each_checked_roll_as_its_trial(tmp_path: Path
     keeper.learn("cam@640x480", frame, few, [1, 2, 0], profile)  # type: ignore[arg-type]
     keeper.settle(60)
     assert keeper.get("cam@640x480").look.trial == ()  # no look to try before the first roll
+    views = len(keeper.get("cam@640x480"))
+    asked: list[int] = []
+    read = learned.read_dice_learned
+
+    def reading(frame_bgr: np.ndarray, settings: object, memory: DiceMemory) -> object:
+        asked.append(len(memory))
+        return read(frame_bgr, settings, memory)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(learned, "read_dice_learned", reading)
     keeper.learn("cam@640x480", frame, few, [1, 2, 0], profile)  # type: ignore[arg-type]
     keeper.settle(60)
     look = keeper.get("cam@640x480").look
-    assert len(look.trial) == 3 and look.dice == 4  # the second roll tried; two used dice a roll
+    assert asked == [views, views]  # read both ways with the memory as it was before this roll
+    assert len(look.trial) >= 2 and look.dice == 4  # the second roll tried: its two dice (and any false die)
     assert MemoryKeeper(MemoryStore(tmp_path), network="x").get("cam@640x480").look.trial == look.trial
 
 

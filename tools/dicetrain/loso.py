@@ -312,6 +312,8 @@ def memory_from_shots(
         table_look.SOURCE_PATH = for_fold(root, leave_out, Path(scratch.name) / "look.json")
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
+    shipped_verifiers = verifier.MODEL_PATHS
+    verifier.MODEL_PATHS = model or shipped_verifiers  # the look's trial reads as the fold reads (try_look)
     for k, path in enumerate(shots):
         img = load_image(path)
         h, w = img.shape[:2]
@@ -322,9 +324,10 @@ def memory_from_shots(
         cands = learned.read_found(img, found, settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
-        mem = memory_module.learn(mem, img, boxes, values, settings)
-        if settings.look:  # off as shipped: --set look=1
+        if settings.look:  # off as shipped (--set look=1); first: its trial reads with the memory before this roll
             mem = memory_module.learn_look(mem, img, boxes, values, settings, found.boxes)
+        mem = memory_module.learn(mem, img, boxes, values, settings)
+    verifier.MODEL_PATHS = shipped_verifiers
     wins, losses = mem.look.score(settings)
     said = (
         f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) and a look of {mem.look.crops} crops"
