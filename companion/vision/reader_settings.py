@@ -84,8 +84,8 @@ class ReaderSettings:
     # the face classifiers adapted to the table's look (table_look.TableLook, learned from the candidate spots of the
     # rolls the dice screen used where ``look`` is on; measured on the leave-one-set-out folds: docs/dice-reader.md,
     # eighteenth session)
-    look: bool = False  # off as shipped: on the felt-trays fold +1.0-2.1 points; on the grey-mixed fold 4.4-6.9 worse,
-    # and its trial (look_margin) keeps it out there at 60 checked photos but lets it in at 100 (68.1 -> 63.6 %)
+    look: bool = False  # off as shipped: on the felt-trays fold +1.0-2.1 points; on the grey-mixed fold 4.3-7.0 worse;
+    # its trial over the whole reading keeps it out of both (docs/dice-reader.md, twentieth session)
     look_min: int = 100  # a look learned from fewer used dice is not used
     look_cap: int = 400  # its statistics stand for this many dice and as many other spots (older ones weigh less)
     look_far: float = 0.1  # a table nearer than this to a training set's photos reads unadapted (table_look.choice)

@@ -13,19 +13,18 @@ and spread it had over the photos of the training set the table is most like (:f
 made by ``tools/dicetrain/look_source.py``). Layers are matched in order, each measured with the ones before it
 already adapted (:func:`learn`).
 
-Off as shipped (``ReaderSettings.look``; the trial below is not yet enough, docs/dice-reader.md, "nineteenth
-session"). On, the look is used only once ``look_min`` used dice were seen; only on a table unlike every training
-set (:func:`choice`, ``look_far``): a table the classifiers know reads as they were trained (mapped, such tables
-read worse); and only while the player's checked rolls say it reads better (:attr:`TableLook.trial`: each checked
-die read by the classifiers as trained and as adapted to the look as it stood before that roll,
-``dice_memory.try_look``; the adapted ones must be right on ``look_margin`` more of the last ``look_trial`` dice,
-:meth:`TableLook.ready`). On the leave-one-set-out folds the look reads the felt-trays fold's dice 1.0-2.1 points
-better and the grey-mixed fold's 4.4-6.9 points worse; there the trial keeps it unused with 60 checked photos but
-not with 100 (it scores the first classifier pair on the checked boxes, where the adapted ones win; the whole
-reading loses: docs/dice-reader.md, "eighteenth" and "nineteenth session"). Only the face classifiers adapt: the die
-verifier, which guards against invented dice, let carpet weave and cloth prints through when adapted the same way.
-The statistics stand for the last ``look_cap`` dice and as many other spots (older ones weigh less as new ones
-come).
+Off as shipped (``ReaderSettings.look``; docs/dice-reader.md, "twentieth session"). On, the look is used only once
+``look_min`` used dice were seen; only on a table unlike every training set (:func:`choice`, ``look_far``): a table
+the classifiers know reads as they were trained (mapped, such tables read worse); and only while the player's
+checked rolls say it reads better (:attr:`TableLook.trial`: each checked roll read by the whole reader as trained
+and as adapted to the look as it stood before that roll, ``dice_memory.try_look``, scored by the scoring rule; the
+adapted reader must be ahead on ``look_margin`` of the last ``look_trial`` marks and by ``look_z`` times the root of
+the marks they differ on, :meth:`TableLook.ready`). On the leave-one-set-out folds the look reads the felt-trays
+fold's dice 1.0-2.0 points better and the grey-mixed fold's 4.3-7.0 points worse; the trial keeps it out of both
+(a gain of two dice in a hundred is under what a hundred checked dice can show). Only the face classifiers
+adapt: the die verifier, which guards against invented dice, let carpet weave and cloth prints through when adapted
+the same way. The statistics stand for the last ``look_cap`` dice and as many other spots (older ones weigh less
+as new ones come).
 
 A look is a value (frozen): the dice memory (``dice_memory.DiceMemory.look``) carries it, saves it and forgets
 it with the remembered dice. Standard library and numpy; the networks are read and rewritten as bytes
