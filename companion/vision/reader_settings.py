@@ -81,6 +81,11 @@ class ReaderSettings:
     memory_min: int = 10  # a memory of fewer views is not asked
     memory_cap: int = 600  # views kept (the oldest go first)
     memory_turns: int = 1  # each die is remembered as seen in this many quarter turns (1-4)
+    memory_find: float = 0.1  # detector peaks this weak (under find_threshold) are dice too where the memory vouches
+    # for them (learned.remembered_finds): a remembered view at least memory_find_near alike, at least memory_find_dice
+    memory_find_near: float = 0.85  # of the memory_k most alike views dice, and the verifier at least
+    memory_find_dice: float = 1.0  # memory_find_verify sure; each is flagged for the player (chosen on the
+    memory_find_verify: float = 0.8  # leave-one-set-out folds: docs/dice-reader.md, twentieth session)
     # the face classifiers adapted to the table's look (table_look.TableLook, learned from the candidate spots of the
     # rolls the dice screen used where ``look`` is on; measured on the leave-one-set-out folds: docs/dice-reader.md,
     # eighteenth session)

@@ -295,3 +295,34 @@ def test_a_die_can_be_remembered_in_quarter_turns_too() -> None:
         DiceMemory(network="x"), frame, boxes[:3], values[:3], replace(DEFAULT_SETTINGS, memory_turns=4)
     )
     assert len(four) == 12 and four.values.tolist() == values[:3] * 4
+
+
+def test_weak_finds_the_remembered_dice_vouch_for_are_read_and_flagged() -> None:
+    """``learned.remembered_finds``: a die whose detector peak is under ``find_threshold`` (here: the threshold
+    set so high that the first look keeps only some of a photo's dice) is found again among the weak peaks where
+    the table's memory has seen it as a die, the verifier agrees, and it is flagged for the player; not where the
+    player said such spots are no die, not without a memory, not where the verifier doubts it."""
+    frame = cv2.imread(str(sorted((SAMPLES / "felt-trays" / "images").glob("*.jpg"))[0]))
+    all_found = learned.find_at_the_right_scale(frame)
+    assert len(all_found) >= 6
+    strict = replace(DEFAULT_SETTINGS, find_threshold=float(np.median(all_found.confidences)) + 1e-3)
+    found = learned.find_at_the_right_scale(frame, strict)
+    assert 0 < len(found) < len(all_found)  # the weaker half of the dice missed at this threshold
+    boxes = all_found.boxes.astype(np.float32)
+    dice = dice_memory.learn(DiceMemory(network="x"), frame, boxes, [3] * len(boxes))
+    dice = dice.with_views(dice.features, dice.values, 600)  # memory_min views
+    again = learned.remembered_finds(frame, found, strict, dice)
+    added = len(again) - len(found)
+    assert added >= 2 and again.flagged.sum() >= added and not found.flagged.any()
+    # the reader reads them: read_candidates asks the memory's weak finds
+    assert len(learned.read_candidates(frame, strict, dice)) > len(learned.read_candidates(frame, strict, None))
+    # spots the player removed as no die vouch for nothing; nor does a memory too small to ask
+    spots = dice_memory.learn(DiceMemory(network="x"), frame, boxes, [NOT_A_DIE] * len(boxes))
+    spots = spots.with_views(spots.features, spots.values, 600)
+    assert len(learned.remembered_finds(frame, found, strict, spots)) == len(found)
+    assert learned.remembered_finds(frame, found, strict, None) is found
+    assert learned.remembered_finds(frame, found, replace(strict, memory_min=10_000), dice) is found
+    # the verifier must agree, and a memory_find not under find_threshold asks for no weak peak
+    assert len(learned.remembered_finds(frame, found, replace(strict, memory_find_verify=1.01), dice)) == len(found)
+    no_weak = replace(strict, memory_find=strict.find_threshold)
+    assert learned.remembered_finds(frame, found, no_weak, dice) is found

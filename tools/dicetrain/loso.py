@@ -233,7 +233,7 @@ def score(
         if clutter:
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        found = learned.find_at_the_right_scale(img, settings)
+        found = learned.remembered_finds(img, learned.find_at_the_right_scale(img, settings), settings, memory)
         cands = learned.read_found(img, found, settings, memory)  # as learned.read_candidates
         for t in thresholds:
             kept = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
@@ -312,8 +312,6 @@ def memory_from_shots(
         table_look.SOURCE_PATH = for_fold(root, leave_out, Path(scratch.name) / "look.json")
     mem = memory_module.DiceMemory(network=memory_module.fingerprint(net))
     shots = few_shots(root, leave_out, n, seed)
-    shipped_verifiers = verifier.MODEL_PATHS
-    verifier.MODEL_PATHS = model or shipped_verifiers  # the look's trial reads as the fold reads (try_look)
     for k, path in enumerate(shots):
         img = load_image(path)
         h, w = img.shape[:2]
@@ -321,13 +319,12 @@ def memory_from_shots(
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
         found = learned.find_at_the_right_scale(img, settings)
-        cands = learned.read_found(img, found, settings, mem)
+        cands = learned.read_found(img, learned.remembered_finds(img, found, settings, mem), settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         if settings.look:  # off as shipped (--set look=1); first: its trial reads with the memory before this roll
             mem = memory_module.learn_look(mem, img, boxes, values, settings, found.boxes)
         mem = memory_module.learn(mem, img, boxes, values, settings)
-    verifier.MODEL_PATHS = shipped_verifiers
     wins, losses = mem.look.score(settings)
     said = (
         f"{leave_out}: memory of {len(mem)} views ({mem.dice} dice) and a look of {mem.look.crops} crops"
@@ -529,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     shipped = (learned.MODEL_PATHS, learned.FACES_PATHS, learned.LAYOUT_PATHS)
     partners = learned.FACES_PARTNERS
+    shipped_verifiers = verifier.MODEL_PATHS
     for name in args.folds.split(","):
         leave_out = None if name == "all" else name
         use_detector(*never_saw(shipped[0], leave_out))
@@ -552,6 +550,8 @@ def main(argv: list[str] | None = None) -> int:
             model = tuple(sorted((Path(args.models) / name).glob("dice_verifier*.onnx"))) or None
             if model is None:
                 print(f"{name}: no verifier in {Path(args.models) / name}; scored without one", file=sys.stderr)
+        # where the reader asks the verifier itself (the memory's weak finds, the look's trial), it asks the fold's
+        verifier.MODEL_PATHS = model or shipped_verifiers
         memory = None
         sets = args.sets.split(",")
         table = leave_out or (sets[0] if len(sets) == 1 else None)  # whose photos the family's rolls are
@@ -596,6 +596,7 @@ def main(argv: list[str] | None = None) -> int:
                     if fig["lost_at"]:
                         lost = ", ".join(f"{k} {n}" for k, n in fig["lost_at"].items())
                         print(f"{'':14} {part:6} verifier {key:14} missed dice lost at: {lost}", flush=True)
+    verifier.MODEL_PATHS = shipped_verifiers
     if args.json:
         print(json.dumps(results, indent=1))
     return 0
