@@ -7,6 +7,10 @@ that suits the frame's dice (``second_look``), and the same die found twice kept
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import cv2
 import numpy as np
 
@@ -19,6 +23,21 @@ STRIDE = 4  # output grid cell in network-input pixels
 MULTIPLE = 16  # input sides are padded to a multiple of this
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 BIG_FRAME = 1.5  # a frame at least this many times the first look's input has finer detail to show (second_look)
+
+# the network's outputs kept while one frame is looked at twice (``outputs_kept``): by input size and network
+_KEPT: ContextVar[dict[tuple[tuple[int, ...], bool], np.ndarray] | None] = ContextVar("detector_outputs", default=None)
+
+
+@contextmanager
+def outputs_kept() -> Iterator[None]:
+    """Within it, ``find_dice`` runs the detector once per input size (and network): a frame looked at again with
+    other thresholds (``learned.remembered_finds``' weak peaks) only decodes the outputs again. For one frame
+    only: the outputs are kept by the input's size, not its pixels."""
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
 
 
 def load_detector(first_only: bool = False) -> Net:
@@ -181,7 +200,12 @@ def find_dice(
     input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``). ``first_only``: the pair's first
     network alone (``load_detector``)."""
     small, f = resized(frame_bgr, settings.long_side if long_side is None else long_side)
-    out = run_in_tiles(load_detector(first_only), small)
+    kept, key = _KEPT.get(), (small.shape, first_only)
+    out = kept.get(key) if kept is not None else None
+    if out is None:
+        out = run_in_tiles(load_detector(first_only), small)
+        if kept is not None:
+            kept[key] = out
     det = decode(out, f, min_confidence, settings=settings)
     if len(det):
         h, w = frame_bgr.shape[:2]

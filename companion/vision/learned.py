@@ -63,6 +63,7 @@ from companion.vision.detector import (
     find_dice,
     load_detector,
     one_per_die,
+    outputs_kept,
     oversized,
     prepare,
     resized,
@@ -125,6 +126,7 @@ __all__ = [
     "die_crops",
     "find_at_the_right_scale",
     "find_dice",
+    "find_with_memory",
     "flag_small_dice",
     "last_steps",
     "load_detector",
@@ -478,8 +480,16 @@ def read_candidates(
     classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
     die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
     probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``)."""
-    found = remembered_finds(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings, memory)
-    return read_found(frame_bgr, found, settings, memory)
+    return read_found(frame_bgr, find_with_memory(frame_bgr, settings, memory), settings, memory)
+
+
+def find_with_memory(
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+) -> Detections:
+    """``find_at_the_right_scale``'s finds and the weak ones ``memory`` vouches for (``remembered_finds``), the
+    detector run once for both (``detector.outputs_kept``)."""
+    with outputs_kept():
+        return remembered_finds(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings, memory)
 
 
 def read_found(

@@ -326,3 +326,34 @@ def test_weak_finds_the_remembered_dice_vouch_for_are_read_and_flagged() -> None
     assert len(learned.remembered_finds(frame, found, replace(strict, memory_find_verify=1.01), dice)) == len(found)
     no_weak = replace(strict, memory_find=strict.find_threshold)
     assert learned.remembered_finds(frame, found, no_weak, dice) is found
+
+
+def test_the_weak_finds_cost_no_second_run_of_the_detector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``learned.find_with_memory`` looks at the frame twice (the first finds, then the weak peaks) with the
+    detector run once per input size (``detector.outputs_kept``), and reads as the two calls made apart."""
+    from companion.vision import detector
+
+    frame = cv2.imread(str(sorted((SAMPLES / "felt-trays" / "images").glob("*.jpg"))[0]))
+    boxes = learned.find_at_the_right_scale(frame).boxes.astype(np.float32)
+    memory = dice_memory.learn(DiceMemory(network="x"), frame, boxes, [3] * len(boxes))
+    memory = memory.with_views(memory.features, memory.values, 600)
+    strict = replace(DEFAULT_SETTINGS, find_threshold=0.6)
+    runs: list[tuple[int, ...]] = []
+    run = detector.run_in_tiles
+
+    def counted(net: object, small: np.ndarray, *args: object) -> np.ndarray:
+        runs.append(small.shape)
+        return run(net, small, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detector, "run_in_tiles", counted)
+    apart = learned.remembered_finds(frame, learned.find_at_the_right_scale(frame, strict), strict, memory)
+    twice = len(runs)
+    runs.clear()
+    together = learned.find_with_memory(frame, strict, memory)
+    assert len(runs) == len(set(runs)) and len(runs) < twice  # each input size once
+    assert together.boxes.tolist() == apart.boxes.tolist() and together.flagged.tolist() == apart.flagged.tolist()
+    assert together.flagged.any()  # weak finds were added: the second look was made
+    runs.clear()
+    learned.find_at_the_right_scale(frame, strict)
+    learned.find_at_the_right_scale(frame, strict)
+    assert len(runs) == 2 * len(set(runs))  # outside it, nothing is kept

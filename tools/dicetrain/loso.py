@@ -233,7 +233,7 @@ def score(
         if clutter:
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        found = learned.remembered_finds(img, learned.find_at_the_right_scale(img, settings), settings, memory)
+        found = learned.find_with_memory(img, settings, memory)
         cands = learned.read_found(img, found, settings, memory)  # as learned.read_candidates
         for t in thresholds:
             kept = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
@@ -318,8 +318,8 @@ def memory_from_shots(
         truth = labels(path, w, h)
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
-        found = learned.find_at_the_right_scale(img, settings)
-        cands = learned.read_found(img, learned.remembered_finds(img, found, settings, mem), settings, mem)
+        found = learned.find_with_memory(img, settings, mem)
+        cands = learned.read_found(img, found, settings, mem)
         kept = cands if model is None else verifier.verify(img, cands, settings, model)
         boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
         if settings.look:  # off as shipped (--set look=1); first: its trial reads with the memory before this roll
