@@ -436,10 +436,13 @@ def remembered_finds(
     kept when a remembered view is at least ``memory_find_near`` alike, at least ``memory_find_dice`` of the
     ``memory_k`` most alike views are dice (not spots the player removed) and the verifier gives it at least
     ``memory_find_verify``. Each one kept is flagged for the player to check. ``found`` as it was without a
-    memory of ``memory_min`` views, with ``memory_find`` not under ``find_threshold``, or when the features
-    network or the verifier cannot be loaded (logged once). On the felt-trays fold with 20 checked photos: +4.4 to
-    +4.5 points for 3-4 more false dice in 1,100 (docs/dice-reader.md, twentieth session)."""
+    memory of ``memory_min`` views, with ``memory_find`` not under ``find_threshold``, without the verifier
+    (``settings.verify`` off), or when the features network or the verifier cannot be loaded (logged once). On the
+    felt-trays fold with 20 checked photos: +4.1 to +4.6 points for 3 to 7 more false dice in 1,100
+    (docs/dice-reader.md, twentieth session)."""
     if memory is None or len(memory) < settings.memory_min or settings.memory_find >= settings.find_threshold:
+        return found
+    if not settings.verify:  # no die on the memory's word alone
         return found
     weak = find_at_the_right_scale(frame_bgr, replace(settings, find_threshold=settings.memory_find))
     if len(weak) and len(found):

@@ -324,6 +324,7 @@ def test_weak_finds_the_remembered_dice_vouch_for_are_read_and_flagged() -> None
     assert learned.remembered_finds(frame, found, replace(strict, memory_min=10_000), dice) is found
     # the verifier must agree, and a memory_find not under find_threshold asks for no weak peak
     assert len(learned.remembered_finds(frame, found, replace(strict, memory_find_verify=1.01), dice)) == len(found)
+    assert learned.remembered_finds(frame, found, replace(strict, verify=False), dice) is found
     no_weak = replace(strict, memory_find=strict.find_threshold)
     assert learned.remembered_finds(frame, found, no_weak, dice) is found
 
