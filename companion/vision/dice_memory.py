@@ -36,7 +36,6 @@ import numpy as np
 from calibration.store import atomic_write
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
-from companion.vision.roll import PIPS
 from companion.vision.table_look import LookError, TableLook
 
 log = logging.getLogger(__name__)
@@ -291,7 +290,8 @@ def trial_marks(
     per die of the roll (``values`` 1-6; a spot said to be no die, 0, is no die to find), whether each reading has
     it with its face; then, for the false dice (readings matched to no die of the roll, on a spot said to be no die
     or anywhere else), one mark per false die that one reading has more of than the other, against that reading."""
-    from companion.vision.scoring import Label, Prediction, match
+    from companion.vision.dataset import predictions
+    from companion.vision.scoring import Label, match
 
     dice = [
         Label(int(value), (float(x0), float(y0), float(x1), float(y1)))
@@ -300,11 +300,7 @@ def trial_marks(
     ]
 
     def marks(read: Detections) -> tuple[list[bool], int]:
-        said = [
-            Prediction(int(value), (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
-            for b, value, _, kind in read
-            if kind == PIPS and value
-        ]
+        said = predictions(read)  # its pip dice, as the scorer takes them
         pairs = match(dice, said)
         right = [False] * len(dice)
         for li, pi in pairs:
