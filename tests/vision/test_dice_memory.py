@@ -329,6 +329,24 @@ def test_weak_finds_the_remembered_dice_vouch_for_are_read_and_flagged() -> None
     assert learned.remembered_finds(frame, found, no_weak, dice) is found
 
 
+def test_weak_finds_without_the_features_network_or_with_a_stale_memory_are_no_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A features network that cannot be loaded, or a memory made by another one (other numbers per view): the
+    first finds as they were, no traceback."""
+    frame = cv2.imread(str(sorted((SAMPLES / "felt-trays" / "images").glob("*.jpg"))[0]))
+    strict = replace(DEFAULT_SETTINGS, find_threshold=0.6)
+    found = learned.find_at_the_right_scale(frame, strict)
+    stale = DiceMemory(network="x").with_views(np.ones((20, 7), np.float32), [3] * 20, 600)
+    assert learned.remembered_finds(frame, found, strict, stale) is found
+    monkeypatch.setattr(dice_memory, "FEATURES_PATH", tmp_path / "missing.onnx")
+    boxes = learned.find_at_the_right_scale(frame).boxes.astype(np.float32)
+    memory = DiceMemory(network="x").with_views(np.ones((20, 64), np.float32), [3] * 20, 600)
+    assert learned.remembered_finds(frame, found, strict, memory) is found
+    assert len(learned.read_candidates(frame, strict, memory)) >= 1  # the reader reads on without it
+    assert len(boxes) > len(found)
+
+
 def test_the_weak_finds_cost_no_second_run_of_the_detector(monkeypatch: pytest.MonkeyPatch) -> None:
     """``learned.find_with_memory`` looks at the frame twice (the first finds, then the weak peaks) with the
     detector run once per input size (``detector.outputs_kept``), and reads as the two calls made apart."""
