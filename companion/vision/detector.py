@@ -288,14 +288,22 @@ def one_per_die(det: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) ->
     return det[np.asarray(sorted(keep))]
 
 
-def add_missing(primary: Detections, extra: Detections) -> Detections:
-    """``primary`` finds plus the ``extra`` finds that are none of its dice (no primary box holds the extra's
-    centre and the extra's box holds no primary centre): a second look at another scale adds to the first."""
+def apart_from(primary: Detections, extra: Detections) -> np.ndarray:
+    """Which of the ``extra`` finds are none of ``primary``'s dice (N,) bool: no primary box holds the extra's
+    centre and the extra's box holds no primary centre."""
     if not len(extra) or not len(primary):
-        return primary if len(primary) else extra
+        return np.ones(len(extra), bool)
     in_primary = centres_in(extra.centres, primary.boxes).any(axis=1)
     holds_primary = centres_in(primary.centres, extra.boxes).any(axis=0)
-    new = ~in_primary & ~holds_primary
+    return np.asarray(~in_primary & ~holds_primary)
+
+
+def add_missing(primary: Detections, extra: Detections) -> Detections:
+    """``primary`` finds plus the ``extra`` finds that are none of its dice (``apart_from``): a second look at
+    another scale adds to the first."""
+    if not len(extra) or not len(primary):
+        return primary if len(primary) else extra
+    new = apart_from(primary, extra)
     if not new.any():
         return primary
     return Detections.merge([primary, extra[new]]).sorted_left_to_right()

@@ -58,7 +58,7 @@ from companion.vision.detector import (
     TILE,
     TILE_MARGIN,
     add_missing,
-    centres_in,
+    apart_from,
     decode,
     find_dice,
     load_detector,
@@ -445,10 +445,7 @@ def remembered_finds(
     if not settings.verify:  # no die on the memory's word alone
         return found
     weak = find_at_the_right_scale(frame_bgr, replace(settings, find_threshold=settings.memory_find))
-    if len(weak) and len(found):
-        inside = centres_in(weak.centres, found.boxes).any(axis=1)
-        holds = centres_in(found.centres, weak.boxes).any(axis=0)
-        weak = weak[~inside & ~holds]
+    weak = weak[apart_from(found, weak)]  # only what the first finds do not hold
     if not len(weak):
         return found
     from companion.vision import dice_memory as memory_module
@@ -472,7 +469,7 @@ def remembered_finds(
         return found
     extra = weak[keep]
     extra = extra.replace(flagged=np.ones(len(extra), bool))  # found only for the memory: the player is asked
-    return add_missing(found, extra).sorted_left_to_right() if len(found) else extra
+    return Detections.merge([found, extra]).sorted_left_to_right() if len(found) else extra  # apart already
 
 
 def read_candidates(
