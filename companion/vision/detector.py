@@ -24,15 +24,23 @@ MULTIPLE = 16  # input sides are padded to a multiple of this
 MEAN, SCALE = 128.0, 1.0 / 64.0  # input normalisation: (pixel - MEAN) * SCALE
 BIG_FRAME = 1.5  # a frame at least this many times the first look's input has finer detail to show (second_look)
 
-# the network's outputs kept while one frame is looked at twice (``outputs_kept``): by input size and network
-_KEPT: ContextVar[dict[tuple[tuple[int, ...], bool], np.ndarray] | None] = ContextVar("detector_outputs", default=None)
+# the network's outputs kept while one frame is looked at twice (``outputs_kept``): by frame size, input size and
+# network
+_KEPT: ContextVar[dict[tuple[tuple[int, ...], tuple[int, ...], bool], np.ndarray] | None] = ContextVar(
+    "detector_outputs", default=None
+)
 
 
 @contextmanager
 def outputs_kept() -> Iterator[None]:
     """Within it, ``find_dice`` runs the detector once per input size (and network): a frame looked at again with
-    other thresholds (``learned.remembered_finds``' weak peaks) only decodes the outputs again. For one frame
-    only: the outputs are kept by the input's size, not its pixels."""
+    other thresholds (``learned.remembered_finds``' weak peaks, the reading after ``learned.upright_frame``'s
+    first look) only decodes the outputs again. For one frame only (and the frame grown from it, which has
+    another size): the outputs are kept by the frame's and the input's size, not by pixels. One within another is
+    the outer one."""
+    if _KEPT.get() is not None:  # within another: one frame's reading, its outputs kept already
+        yield
+        return
     token = _KEPT.set({})
     try:
         yield
@@ -200,7 +208,7 @@ def find_dice(
     input bigger than ``TILE`` x ``TILE`` is run in tiles, ``run_in_tiles``). ``first_only``: the pair's first
     network alone (``load_detector``)."""
     small, f = resized(frame_bgr, settings.long_side if long_side is None else long_side)
-    kept, key = _KEPT.get(), (small.shape, first_only)
+    kept, key = _KEPT.get(), (frame_bgr.shape, small.shape, first_only)
     out = kept.get(key) if kept is not None else None
     if out is None:
         out = run_in_tiles(load_detector(first_only), small)

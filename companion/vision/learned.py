@@ -15,6 +15,9 @@ by OpenCV's ``dnn``; ``COMPANION_DNN=opencv`` or ``onnxruntime`` picks one).
    called no die whose box is far from the size of the frame's sure dice is read again at that size
    (``reread_odd_sizes``: a white die on a white table is boxed by its pips alone). A reading centred inside a
    surer one's box is the same die read twice and goes (``one_per_die``).
+0. Before both: a photo resized to a new aspect ratio (or a slanted camera) stretches every die alike; where the
+   first look's finds' pips say so, the whole reading is done on the frame grown back to square dice and mapped
+   back (``upright_frame``, :mod:`companion.vision.upright`).
 
 Trained by ``tools/dicetrain/train.py`` and ``train_values.py`` (PyTorch, offline); no torch at run
 time. Deterministic.
@@ -90,6 +93,7 @@ from companion.vision.networks import (
 )
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.table_look import TableLook, adapter
+from companion.vision.upright import Upright, mapped_back, upright_for
 
 if TYPE_CHECKING:
     from companion.vision.dice_memory import DiceMemory
@@ -155,6 +159,7 @@ __all__ = [
     "shrunk_first",
     "sure_size",
     "to_blob",
+    "upright_frame",
     "warm_up",
 ]
 
@@ -492,6 +497,19 @@ def find_with_memory(
         return remembered_finds(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings, memory)
 
 
+def upright_frame(
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> tuple[np.ndarray, ReaderSettings, Upright | None]:
+    """The frame the reader reads and its settings: the frame itself, or where the first look's finds' pips say it
+    is stretched (``upright.upright_for``), the frame grown back to square dice read with ``Upright.settings``,
+    and the ``Upright`` that maps its readings back to the frame's pixels (``upright.mapped_back``). Every step
+    after it assumes square dice (crops made square by the box, a die's size by its longer side,
+    ``verifier.at_the_frames_size``' square boxes), so the whole reading is done there. Within
+    ``detector.outputs_kept`` the first look's outputs serve the reading too where the frame is not grown."""
+    up = upright_for(frame_bgr, find_at_the_right_scale(frame_bgr, settings).boxes, settings)
+    return (frame_bgr, settings, None) if up is None else (up.frame(frame_bgr), up.settings(settings), up)
+
+
 def read_found(
     frame_bgr: np.ndarray,
     found: Detections,
@@ -574,10 +592,12 @@ def read_dice_learned(
     is False), and keep one reading per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right.
     ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default); ``memory``: the
     table's own dice, remembered from the player's checked rolls (``read_found``)."""
-    read = read_candidates(frame_bgr, settings, memory)
-    if settings.verify and len(read):
-        read = verifier.verify(frame_bgr, read, settings)
-    return last_steps(read, settings)
+    with outputs_kept():  # the first look serves both upright_frame and the reading
+        img, s, up = upright_frame(frame_bgr, settings)
+        read = read_candidates(img, s, memory)
+    if s.verify and len(read):
+        read = verifier.verify(img, read, s)
+    return mapped_back(up, last_steps(read, s), frame_bgr.shape[:2])
 
 
 def last_steps(read: Detections, settings: ReaderSettings = DEFAULT_SETTINGS) -> Detections:

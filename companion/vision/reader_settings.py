@@ -86,6 +86,14 @@ class ReaderSettings:
     memory_find_near: float = 0.85  # of the memory_k most alike views dice, and the verifier at least
     memory_find_dice: float = 1.0  # memory_find_verify sure; each is flagged for the player (chosen on the
     memory_find_verify: float = 0.8  # leave-one-set-out folds: docs/dice-reader.md, twentieth session)
+    upright: bool = True  # a frame whose dice's pips are stretched (a photo resized to a new aspect ratio, a
+    # slanted camera) is looked at again by the detector grown back to square dice (upright.upright_for)
+    upright_min: float = 0.15  # |log(width / height)| of the typical pip: less is square (the spread of photos whose
+    # dice are square, docs/dice-reader.md, twenty-first session)
+    upright_gain: float = 1.0  # the stretch taken out is this many times the pips' (blur makes small pips rounder)
+    upright_max: float = 0.8  # at most this much stretch is taken out (a 16:9 frame squeezed square is 0.58)
+    upright_pips: int = 3  # the stretch is measured on at least this many pips
+    upright_dice: int = 12  # in the biggest this many of the first look's finds
     # the face classifiers adapted to the table's look (table_look.TableLook, learned from the candidate spots of the
     # rolls the dice screen used where ``look`` is on; measured on the leave-one-set-out folds: docs/dice-reader.md,
     # eighteenth session)

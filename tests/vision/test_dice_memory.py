@@ -206,7 +206,10 @@ def test_the_features_network_is_the_first_classifier_cut_before_its_last_layer(
 
 def test_a_checked_roll_is_learned_and_the_reader_asks_the_memory() -> None:
     frame, boxes, _ = sample()
-    plain = learned.read_dice_learned(frame)
+    # the felt sample is a stretched photo, read upright (learned.upright_frame) unless told not to: the memory's
+    # own effect is measured on the frame's crops, as learnt
+    square = replace(DEFAULT_SETTINGS, upright=False)
+    plain = learned.read_dice_learned(frame, square)
     assert len(plain) >= 5
     m = dice_memory.learn(DiceMemory(network="x"), frame, boxes, [3] * len(boxes))
     assert len(m) == len(boxes) and m.dice == len(boxes)
@@ -217,9 +220,10 @@ def test_a_checked_roll_is_learned_and_the_reader_asks_the_memory() -> None:
         other, other_boxes, values = sample("angled-webcam", k)
         spots = dice_memory.learn(spots, other, other_boxes, values)
     spots = dice_memory.learn(spots, frame, boxes * 2, [NOT_A_DIE] * (2 * len(boxes)))
-    doubted = learned.read_dice_learned(frame, DEFAULT_SETTINGS, spots)
+    doubted = learned.read_dice_learned(frame, square, spots)
     assert doubted.confidences.mean() < plain.confidences.mean() - 0.2
-    heavy = replace(DEFAULT_SETTINGS, memory_weight=0.6)
+    assert len(learned.read_dice_learned(frame, DEFAULT_SETTINGS, spots)) < len(plain) / 2  # upright: doubted more
+    heavy = replace(square, memory_weight=0.6)
     gone = learned.read_dice_learned(frame, heavy, spots)
     assert len(gone) < len(plain) / 2
     profile = pipeline.VisionProfile(memory=spots, learned=heavy)

@@ -721,10 +721,15 @@ def test_a_big_sharp_frame_of_small_dice_is_read() -> None:
 LIGHT_FLOORS = {  # view: set: (min per-die accuracy, max false per labelled die), a little under the measured:
     # over webcam 34/42 right, 7 false (the classifiers before the exposure training: 30/42); over felt 136/166, 26
     # false; under webcam 38/42, 4 false; under felt 142/166, 1 false; warm webcam 39/42, 3 false (before the
-    # colour-cast training: 36/42); warm felt 153/166, 4 false; cold webcam 41/42, 1 false; cold felt 158/166, 6
+    # colour-cast training: 36/42); warm felt 153/166, 4 false; cold webcam 41/42, 1 false; cold felt 158/166, 6.
+    # Since the stretched frames are read upright (twenty-first session; the webcam's slanted camera squashes its
+    # dice's top faces, and upright its side faces look more like dice; the shipped networks learnt these felt dice
+    # stretched), measured with it off / on: over webcam 36 / 37 of 42, 6 / 7 false, felt 132 / 132 of 166, 5 / 7;
+    # under webcam 38 / 36, 2 / 6, felt 139 / 131, 1 / 0; warm webcam 40 / 40, 1 / 5, felt 149 / 153, 3 / 5; cold
+    # webcam 42 / 42, 2 / 2, felt 156 / 160, 4 / 5
     "over": {"angled-webcam": (0.78, 0.22), "felt-trays": (0.78, 0.2)},
-    "under": {"angled-webcam": (0.85, 0.12), "felt-trays": (0.8, 0.03)},
-    "warm": {"angled-webcam": (0.9, 0.1), "felt-trays": (0.88, 0.05)},
+    "under": {"angled-webcam": (0.83, 0.15), "felt-trays": (0.77, 0.03)},
+    "warm": {"angled-webcam": (0.9, 0.13), "felt-trays": (0.88, 0.05)},
     "cold": {"angled-webcam": (0.92, 0.06), "felt-trays": (0.92, 0.06)},
 }
 

@@ -347,8 +347,9 @@ def crops_and_dice() -> tuple[np.ndarray, np.ndarray]:
 def test_a_checked_roll_is_the_looks_trial_and_the_reader_reads_adapted_only_when_it_wins() -> None:
     """``dice_memory.try_look``: the frame read by the whole reader as trained and adapted; a roll checked as the
     reader as trained read it leaves the look unused (it can only lose there); a roll checked as the adapted reader
-    read it, where the two differ, makes it used."""
-    on = replace(S, look_margin=2)
+    read it, where the two differ, makes it used. (The felt photo read as it is, not upright: the look was learnt
+    on its own crops.)"""
+    on = replace(S, look_margin=2, upright=False)
     frame, boxes = frame_and_boxes("felt-trays", 2)
     look = table_look.learn(TableLook(), die_crops(frame, boxes), some_dice(len(boxes)), learned.look_paths(), on)
     with_look = DiceMemory(look=look)

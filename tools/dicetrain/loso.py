@@ -48,6 +48,7 @@ from companion.vision.dataset import load_image, predictions
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 from companion.vision.scoring import ImageScore, Label, Prediction, match, read_yolo_labels, score_image, total
+from companion.vision.upright import mapped_back
 from tools.dicetrain.data import matches
 from tools.dicetrain.sets import ALL_SETS, fold
 
@@ -233,15 +234,18 @@ def score(
         if clutter:
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        found = learned.find_with_memory(img, settings, memory)
-        cands = learned.read_found(img, found, settings, memory)  # as learned.read_candidates
+        with detector.outputs_kept():  # as learned.read_dice_learned
+            read, s, up = learned.upright_frame(img, settings)
+            found = learned.find_with_memory(read, s, memory)
+        cands = learned.read_found(read, found, s, memory)  # as learned.read_candidates
         for t in thresholds:
-            kept = cands if t is None or model is None else verifier.verify(img, cands, at(t, settings), model)
-            det = learned.last_steps(kept, settings)
+            kept = cands if t is None or model is None else verifier.verify(read, cands, at(t, s), model)
+            det = mapped_back(up, learned.last_steps(kept, s), (h, w))
             key = "none" if t is None else f"{t:g}"
             seen: Steps | None = None
             if steps:
-                seen = [(NEVER_FOUND, found), (NO_DIE, cands)] + ([(VERIFIER, kept)] if kept is not cands else [])
+                seen = [(NEVER_FOUND, mapped_back(up, found, (h, w))), (NO_DIE, mapped_back(up, cands, (h, w)))]
+                seen += [(VERIFIER, mapped_back(up, kept, (h, w)))] if kept is not cands else []
             tally(out, key, truth, det, things, seen)
             if fixed is not None:
                 tally(out, f"{key} corrected", fixed, det, things, seen)
@@ -318,12 +322,14 @@ def memory_from_shots(
         truth = labels(path, w, h)
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
-        found = learned.find_with_memory(img, settings, mem)
-        cands = learned.read_found(img, found, settings, mem)
-        kept = cands if model is None else verifier.verify(img, cands, settings, model)
-        boxes, values = checked(truth, learned.last_steps(kept, settings), careless)
+        with detector.outputs_kept():  # as learned.read_dice_learned
+            read, s, up = learned.upright_frame(img, settings)
+            found = learned.find_with_memory(read, s, mem)
+        cands = learned.read_found(read, found, s, mem)
+        kept = cands if model is None else verifier.verify(read, cands, s, model)
+        boxes, values = checked(truth, mapped_back(up, learned.last_steps(kept, s), (h, w)), careless)
         if settings.look:  # off as shipped (--set look=1); first: its trial reads with the memory before this roll
-            mem = memory_module.learn_look(mem, img, boxes, values, settings, found.boxes)
+            mem = memory_module.learn_look(mem, img, boxes, values, settings, mapped_back(up, found, (h, w)).boxes)
         mem = memory_module.learn(mem, img, boxes, values, settings)
     wins, losses = mem.look.score(settings)
     said = (
