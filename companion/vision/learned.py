@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -115,6 +115,7 @@ __all__ = [
     "TILE",
     "TILE_MARGIN",
     "VIEWS",
+    "FrameToRead",
     "MeanNet",
     "ModelLoadError",
     "Net",
@@ -478,36 +479,57 @@ def remembered_finds(
 
 
 def read_candidates(
-    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+    frame_bgr: np.ndarray,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
+    found: Detections | None = None,
 ) -> Detections:
     """The dice the detector and the face classifiers agree on, before the verifier and ``one_per_die``: the
     detector proposes die-like spots (a low threshold, ``find_threshold``, so few dice are missed), then the face
     classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
     die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
-    probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``)."""
-    return read_found(frame_bgr, find_with_memory(frame_bgr, settings, memory), settings, memory)
+    probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``); ``found``:
+    the first look's finds where they are known (``find_with_memory``)."""
+    return read_found(frame_bgr, find_with_memory(frame_bgr, settings, memory, found), settings, memory)
 
 
 def find_with_memory(
-    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+    frame_bgr: np.ndarray,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    memory: DiceMemory | None = None,
+    found: Detections | None = None,
 ) -> Detections:
-    """``find_at_the_right_scale``'s finds and the weak ones ``memory`` vouches for (``remembered_finds``), the
-    detector run once for both (``detector.outputs_kept``)."""
+    """``find_at_the_right_scale``'s finds (``found`` where they are known: ``upright_frame``'s first look) and the
+    weak ones ``memory`` vouches for (``remembered_finds``), the detector run once for both
+    (``detector.outputs_kept``)."""
     with outputs_kept():
-        return remembered_finds(frame_bgr, find_at_the_right_scale(frame_bgr, settings), settings, memory)
+        first = find_at_the_right_scale(frame_bgr, settings) if found is None else found
+        return remembered_finds(frame_bgr, first, settings, memory)
 
 
-def upright_frame(
-    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS
-) -> tuple[np.ndarray, ReaderSettings, Upright | None]:
+class FrameToRead(NamedTuple):
+    """What ``upright_frame`` says to read: the frame (maybe grown), its settings, the ``Upright`` that maps its
+    readings back (None: the frame itself) and its first look's finds where it is the frame itself (None where
+    it was grown: not looked at yet)."""
+
+    frame: np.ndarray
+    settings: ReaderSettings
+    upright: Upright | None
+    found: Detections | None
+
+
+def upright_frame(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS) -> FrameToRead:
     """The frame the reader reads and its settings: the frame itself, or where the first look's finds' pips say it
     is stretched (``upright.upright_for``), the frame grown back to square dice read with ``Upright.settings``,
     and the ``Upright`` that maps its readings back to the frame's pixels (``upright.mapped_back``). Every step
     after it assumes square dice (crops made square by the box, a die's size by its longer side,
-    ``verifier.at_the_frames_size``' square boxes), so the whole reading is done there. Within
-    ``detector.outputs_kept`` the first look's outputs serve the reading too where the frame is not grown."""
-    up = upright_for(frame_bgr, find_at_the_right_scale(frame_bgr, settings).boxes, settings)
-    return (frame_bgr, settings, None) if up is None else (up.frame(frame_bgr), up.settings(settings), up)
+    ``verifier.at_the_frames_size``' square boxes), so the whole reading is done there. Where the frame is not
+    grown its first look's finds are handed on (``find_with_memory``'s ``found``), so nothing is looked at twice."""
+    found = find_at_the_right_scale(frame_bgr, settings)
+    up = upright_for(frame_bgr, found.boxes, settings)
+    if up is None:
+        return FrameToRead(frame_bgr, settings, None, found)
+    return FrameToRead(up.frame(frame_bgr), up.settings(settings), up, None)
 
 
 def read_found(
@@ -592,9 +614,9 @@ def read_dice_learned(
     is False), and keep one reading per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right.
     ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default); ``memory``: the
     table's own dice, remembered from the player's checked rolls (``read_found``)."""
-    with outputs_kept():  # the first look serves both upright_frame and the reading
-        img, s, up = upright_frame(frame_bgr, settings)
-        read = read_candidates(img, s, memory)
+    with outputs_kept():  # the weak finds' look decodes the first look's outputs again
+        img, s, up, found = upright_frame(frame_bgr, settings)
+        read = read_candidates(img, s, memory, found)
     if s.verify and len(read):
         read = verifier.verify(img, read, s)
     return mapped_back(up, last_steps(read, s), frame_bgr.shape[:2])

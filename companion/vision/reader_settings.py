@@ -90,7 +90,8 @@ class ReaderSettings:
     # slanted camera) is looked at again by the detector grown back to square dice (upright.upright_for)
     upright_min: float = 0.15  # |log(width / height)| of the typical pip: less is square (the spread of photos whose
     # dice are square, docs/dice-reader.md, twenty-first session)
-    upright_gain: float = 1.0  # the stretch taken out is this many times the pips' (blur makes small pips rounder)
+    upright_gain: float = 1.5  # the stretch taken out is this many times the pips' (blur makes small pips rounder:
+    # against the labels' stretch they read 0.55-0.72 of it; 1.5 chosen over 1 and 2 on the folds' val parts)
     upright_max: float = 0.8  # at most this much stretch is taken out (a 16:9 frame squeezed square is 0.58)
     upright_pips: int = 3  # the stretch is measured on at least this many pips
     upright_dice: int = 12  # in the biggest this many of the first look's finds

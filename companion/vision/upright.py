@@ -51,10 +51,13 @@ class Upright:
         return np.asarray(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR))
 
     def settings(self, settings: ReaderSettings) -> ReaderSettings:
-        """The reader's settings for the grown frame: the first look's input grown as much (``long_side``), so
-        the dice come out there at the size they had in the frame's first look along the side not grown (at the
-        frame's own ``long_side`` they came out smaller and the closer looks found more that is no die: the
-        felt-trays fold 46.2 % right, 69 false, against 47.5 %, 51; docs/dice-reader.md, twenty-first session)."""
+        """The reader's settings for the grown frame: the first look's input grown as much (``long_side`` x the
+        growth), so the dice come out there at the size they had in the frame's first look along the side not
+        grown. At the frame's own ``long_side`` they come out smaller and the closer looks find more that is no
+        die (the felt-trays fold at gain 1: 46.2 % right, 69 false dice, against 47.5 %, 51); with as many input
+        pixels as the frame's first look (``long_side`` x the root of the growth) it is 20 % faster on such frames
+        and reads 78 fewer dice right for 37 fewer false over the eleven measures of docs/dice-reader.md,
+        twenty-first session."""
         return replace(settings, long_side=round(settings.long_side * max(self.fx, self.fy)))
 
     def back(self, det: Detections, frame_hw: tuple[int, int]) -> Detections:

@@ -132,7 +132,7 @@ def test_the_reader_runs_the_verifier_before_one_per_die(monkeypatch) -> None:
         lambda frame, *a: dice([giant, left, right], 0.9).replace(confidences=np.array([0.99, 0.8, 0.8], np.float32)),
     )
     monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.05, 0.9, 0.9]))
-    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None))  # no first look to run
+    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None, None))  # no first look
     read = learned.read_dice_learned(np.zeros((60, 110, 3), np.uint8))
     assert read.boxes.tolist() == [left, right]
 
@@ -333,7 +333,7 @@ def test_the_reader_drops_what_both_doubt_after_the_verifier(monkeypatch) -> Non
         ),
     )
     monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.97, 0.6]))
-    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None))  # no first look to run
+    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None, None))  # no first look
     frame = np.zeros((50, 120, 3), np.uint8)
     assert learned.read_dice_learned(frame).boxes[:, 0].tolist() == [0]
     off = replace(DEFAULT_SETTINGS, doubt_confidence=0.0, drop_small=0.0)

@@ -235,8 +235,8 @@ def score(
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
         with detector.outputs_kept():  # as learned.read_dice_learned
-            read, s, up = learned.upright_frame(img, settings)
-            found = learned.find_with_memory(read, s, memory)
+            read, s, up, first = learned.upright_frame(img, settings)
+            found = learned.find_with_memory(read, s, memory, first)
         cands = learned.read_found(read, found, s, memory)  # as learned.read_candidates
         for t in thresholds:
             kept = cands if t is None or model is None else verifier.verify(read, cands, at(t, s), model)
@@ -323,8 +323,8 @@ def memory_from_shots(
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
         with detector.outputs_kept():  # as learned.read_dice_learned
-            read, s, up = learned.upright_frame(img, settings)
-            found = learned.find_with_memory(read, s, mem)
+            read, s, up, first = learned.upright_frame(img, settings)
+            found = learned.find_with_memory(read, s, mem, first)
         cands = learned.read_found(read, found, s, mem)
         kept = cands if model is None else verifier.verify(read, cands, s, model)
         boxes, values = checked(truth, mapped_back(up, learned.last_steps(kept, s), (h, w)), careless)
