@@ -149,6 +149,7 @@ __all__ = [
     "read_candidates",
     "read_dice_learned",
     "read_found",
+    "read_upright",
     "remembered_finds",
     "reread_odd_sizes",
     "resized",
@@ -479,18 +480,14 @@ def remembered_finds(
 
 
 def read_candidates(
-    frame_bgr: np.ndarray,
-    settings: ReaderSettings = DEFAULT_SETTINGS,
-    memory: DiceMemory | None = None,
-    found: Detections | None = None,
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
 ) -> Detections:
     """The dice the detector and the face classifiers agree on, before the verifier and ``one_per_die``: the
     detector proposes die-like spots (a low threshold, ``find_threshold``, so few dice are missed), then the face
     classifiers read each spot again from a full-resolution crop; a spot they think is no die (probability of a
     die under ``die_threshold``, see ``classify_faces``) goes. Value = the most likely face, confidence = its
-    probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``); ``found``:
-    the first look's finds where they are known (``find_with_memory``)."""
-    return read_found(frame_bgr, find_with_memory(frame_bgr, settings, memory, found), settings, memory)
+    probability. The thresholds are ``settings``'; ``memory``: the table's own dice (``read_found``)."""
+    return read_found(frame_bgr, find_with_memory(frame_bgr, settings, memory), settings, memory)
 
 
 def find_with_memory(
@@ -530,6 +527,19 @@ def upright_frame(frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETT
     if up is None:
         return FrameToRead(frame_bgr, settings, None, found)
     return FrameToRead(up.frame(frame_bgr), up.settings(settings), up, None)
+
+
+def read_upright(
+    frame_bgr: np.ndarray, settings: ReaderSettings = DEFAULT_SETTINGS, memory: DiceMemory | None = None
+) -> tuple[FrameToRead, Detections, Detections]:
+    """``read_candidates`` on the frame ``upright_frame`` says to read: that frame (with its settings and
+    ``Upright``), its finds (``find_with_memory``) and its candidates, both in its pixels. The detector's
+    outputs are kept for all of it (``detector.outputs_kept``: the weak finds' look decodes the first look's
+    again). ``read_dice_learned`` reads on from here, and so do the training tools that score its steps."""
+    with outputs_kept():
+        to_read = upright_frame(frame_bgr, settings)
+        found = find_with_memory(to_read.frame, to_read.settings, memory, to_read.found)
+        return to_read, found, read_found(to_read.frame, found, to_read.settings, memory)
 
 
 def read_found(
@@ -614,9 +624,7 @@ def read_dice_learned(
     is False), and keep one reading per die (``one_per_die``). Boxes in the frame's pixels, sorted left to right.
     ``settings``: the reader's thresholds (:class:`ReaderSettings`; the shipped ones by default); ``memory``: the
     table's own dice, remembered from the player's checked rolls (``read_found``)."""
-    with outputs_kept():  # the weak finds' look decodes the first look's outputs again
-        img, s, up, found = upright_frame(frame_bgr, settings)
-        read = read_candidates(img, s, memory, found)
+    (img, s, up, _), _, read = read_upright(frame_bgr, settings, memory)
     if s.verify and len(read):
         read = verifier.verify(img, read, s)
     return mapped_back(up, last_steps(read, s), frame_bgr.shape[:2])

@@ -87,7 +87,7 @@ class ReaderSettings:
     memory_find_dice: float = 1.0  # memory_find_verify sure; each is flagged for the player (chosen on the
     memory_find_verify: float = 0.8  # leave-one-set-out folds: docs/dice-reader.md, twentieth session)
     upright: bool = True  # a frame whose dice's pips are stretched (a photo resized to a new aspect ratio, a
-    # slanted camera) is looked at again by the detector grown back to square dice (upright.upright_for)
+    # slanted camera) is read grown back to square dice (upright.upright_for, learned.upright_frame)
     upright_min: float = 0.15  # |log(width / height)| of the typical pip: less is square (the spread of photos whose
     # dice are square, docs/dice-reader.md, twenty-first session)
     upright_gain: float = 1.5  # the stretch taken out is this many times the pips' (blur makes small pips rounder:

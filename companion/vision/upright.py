@@ -9,10 +9,11 @@ box square) stay stretched too.
 Every die's pips are round, so the frame's stretch shows in them: ``frame_stretch`` measures the pips inside the
 first look's finds (each die's box scaled with its aspect kept, its pips found by a morphological hat and Otsu's
 threshold, their second moments) and takes log(width / height) of the typical pip. Where that is at least
-``settings.upright_min`` either way, ``upright_for`` says how much to grow the frame's short side to undo it; the
-detector looks again at the frame so grown, and its finds are mapped back to the frame's pixels
-(``Upright.back``). The boxes then have the dice's own stretched shape and everything after the detector reads
-the frame as it is. A frame whose pips are round (the product's camera looks straight down) is read as before.
+``settings.upright_min`` either way, ``upright_for`` says how much to grow the frame's short side to undo it
+(``upright_gain`` times the measure); the whole reading is done on the frame so grown (``learned.upright_frame``:
+every step after the detector assumes square dice), with the first look's input grown as much
+(``Upright.settings``), and the readings are mapped back to the frame's pixels (``Upright.back``). A frame whose
+pips are round (the product's camera looks straight down) is read as before.
 Measured on the leave-one-set-out folds: docs/dice-reader.md, twenty-first session.
 """
 

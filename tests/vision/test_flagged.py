@@ -119,7 +119,11 @@ def test_the_reader_ends_with_the_small_dice_flagged(monkeypatch: pytest.MonkeyP
     from companion.vision import learned
     from companion.vision.reader_settings import ReaderSettings
 
-    monkeypatch.setattr(learned, "read_candidates", lambda *_a: dice_of_sides([40, 41, 39, 20]))
+    def read_as_given(frame: np.ndarray, settings: ReaderSettings, *_a: object) -> tuple:
+        candidates = dice_of_sides([40, 41, 39, 20])
+        return learned.FrameToRead(frame, settings, None, None), candidates, candidates
+
+    monkeypatch.setattr(learned, "read_upright", read_as_given)  # the candidates, no detector
     out = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False))
     assert out.flagged.tolist() == [False, False, False, True]
     off = learned.read_dice_learned(np.zeros((200, 500, 3), np.uint8), ReaderSettings(verify=False, flag_small=0))

@@ -11,7 +11,7 @@ import pytest
 
 from companion.vision import learned, networks, verifier
 from companion.vision.detections import Detections
-from companion.vision.reader_settings import DEFAULT_SETTINGS
+from companion.vision.reader_settings import DEFAULT_SETTINGS, ReaderSettings
 
 
 class Stand:
@@ -29,6 +29,13 @@ class Stand:
 
 def dice(boxes: list[list[int]], conf: float = 0.9) -> Detections:
     return Detections.from_lists(boxes, [3] * len(boxes), [conf] * len(boxes))
+
+
+def read_as_given(
+    frame: np.ndarray, settings: ReaderSettings, candidates: Detections
+) -> tuple[learned.FrameToRead, Detections, Detections]:
+    """A stand-in for ``learned.read_upright``: the frame read as it is, with these candidates (no detector)."""
+    return learned.FrameToRead(frame, settings, None, None), candidates, candidates
 
 
 def test_the_verifier_model_is_shipped_small_and_reads_crops_of_the_box_and_its_surroundings() -> None:
@@ -126,13 +133,9 @@ def test_the_reader_runs_the_verifier_before_one_per_die(monkeypatch) -> None:
     """A rejected giant box must not delete the dice under it: verification comes first."""
     giant = [0, 0, 100, 50]
     left, right = [5, 5, 45, 45], [55, 5, 95, 45]
-    monkeypatch.setattr(
-        learned,
-        "read_candidates",
-        lambda frame, *a: dice([giant, left, right], 0.9).replace(confidences=np.array([0.99, 0.8, 0.8], np.float32)),
-    )
+    candidates = dice([giant, left, right], 0.9).replace(confidences=np.array([0.99, 0.8, 0.8], np.float32))
+    monkeypatch.setattr(learned, "read_upright", lambda frame, s, *a: read_as_given(frame, s, candidates))
     monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.05, 0.9, 0.9]))
-    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None, None))  # no first look
     read = learned.read_dice_learned(np.zeros((60, 110, 3), np.uint8))
     assert read.boxes.tolist() == [left, right]
 
@@ -325,15 +328,9 @@ def test_the_reader_drops_what_both_doubt_after_the_verifier(monkeypatch) -> Non
     settings, they stay."""
     from dataclasses import replace
 
-    monkeypatch.setattr(
-        learned,
-        "read_candidates",
-        lambda frame, *a: dice([[0, 0, 40, 40], [60, 0, 100, 40]]).replace(
-            confidences=np.array([0.95, 0.4], np.float32)
-        ),
-    )
+    candidates = dice([[0, 0, 40, 40], [60, 0, 100, 40]]).replace(confidences=np.array([0.95, 0.4], np.float32))
+    monkeypatch.setattr(learned, "read_upright", lambda frame, s, *a: read_as_given(frame, s, candidates))
     monkeypatch.setattr(networks, "load_net", lambda *a, **k: Stand([0.97, 0.6]))
-    monkeypatch.setattr(learned, "upright_frame", lambda frame, s: (frame, s, None, None))  # no first look
     frame = np.zeros((50, 120, 3), np.uint8)
     assert learned.read_dice_learned(frame).boxes[:, 0].tolist() == [0]
     off = replace(DEFAULT_SETTINGS, doubt_confidence=0.0, drop_small=0.0)

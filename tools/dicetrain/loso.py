@@ -234,10 +234,7 @@ def score(
         if clutter:
             img, things = cluttered(img, truth, CLUTTER_SEED + k)
         fixed = labels(path, w, h, corrections) if corrections else None
-        with detector.outputs_kept():  # as learned.read_dice_learned
-            read, s, up, first = learned.upright_frame(img, settings)
-            found = learned.find_with_memory(read, s, memory, first)
-        cands = learned.read_found(read, found, s, memory)  # as learned.read_candidates
+        (read, s, up, _), found, cands = learned.read_upright(img, settings, memory)  # as learned.read_dice_learned
         for t in thresholds:
             kept = cands if t is None or model is None else verifier.verify(read, cands, at(t, s), model)
             det = mapped_back(up, learned.last_steps(kept, s), (h, w))
@@ -322,10 +319,7 @@ def memory_from_shots(
         truth = labels(path, w, h)
         if clutter:
             img, _ = cluttered(img, truth, SHOT_CLUTTER_SEED + k)
-        with detector.outputs_kept():  # as learned.read_dice_learned
-            read, s, up, first = learned.upright_frame(img, settings)
-            found = learned.find_with_memory(read, s, mem, first)
-        cands = learned.read_found(read, found, s, mem)
+        (read, s, up, _), found, cands = learned.read_upright(img, settings, mem)  # as learned.read_dice_learned
         kept = cands if model is None else verifier.verify(read, cands, s, model)
         boxes, values = checked(truth, mapped_back(up, learned.last_steps(kept, s), (h, w)), careless)
         if settings.look:  # off as shipped (--set look=1); first: its trial reads with the memory before this roll
