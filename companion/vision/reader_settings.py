@@ -95,6 +95,8 @@ class ReaderSettings:
     upright_max: float = 0.8  # at most this much stretch is taken out (a 16:9 frame squeezed square is 0.58)
     upright_pips: int = 3  # the stretch is measured on at least this many pips
     upright_dice: int = 12  # in the biggest this many of the first look's finds
+    upright_camera_shaped: bool = False  # also frames in a camera's own shape (4:3, 3:2, 16:9: not resized; pips
+    # not round there mean a slanted camera, and read upright the side faces look like top faces)
     # the face classifiers adapted to the table's look (table_look.TableLook, learned from the candidate spots of the
     # rolls the dice screen used where ``look`` is on; measured on the leave-one-set-out folds: docs/dice-reader.md,
     # eighteenth session)

@@ -36,6 +36,18 @@ PIP_AREA = (5, 150)  # px at SIDE: what a pip's blob covers
 PIP_FILL = 0.5  # a pip's blob fills at least this share of its bounding box
 PIP_ELONGATION = 2.6  # and its bounding box is at most this much longer than wide (stretch is less than this)
 INNER = 0.76  # and its centre lies in the middle this share of the box either way (a 6's pips at about 0.5)
+CAMERA_SHAPES = (4 / 3, 3 / 2, 16 / 9)  # width / height of cameras' own frames (either way up): not resized
+SHAPE_TOLERANCE = 0.01  # a frame within this much (log) of one of them is in a camera's own shape
+
+
+def camera_shaped(frame_hw: tuple[int, int]) -> bool:
+    """Whether a frame of this height and width is in a camera's own shape (``CAMERA_SHAPES``): a photo stretched
+    to a new aspect ratio comes out in another (most often square), so a camera-shaped frame whose pips are not
+    round was taken at a slant, and reading it grown makes the side faces look like top faces (the angled-webcam
+    set, 640x480: a fifth of its frames measure 0.15 or more, and read upright it gave 18 more false dice)."""
+    h, w = frame_hw
+    ratio = max(h, w) / max(1, min(h, w))
+    return any(abs(np.log(ratio / shape)) <= SHAPE_TOLERANCE for shape in CAMERA_SHAPES)
 
 
 @dataclass(frozen=True)
@@ -131,9 +143,13 @@ def upright_for(
     """How to grow the frame so the dice in ``boxes`` come out square (``frame_stretch``, taken out up to
     ``upright_max``), or None where they are square enough (under ``upright_min`` either way), in a big frame
     (``detector.BIG_FRAME`` times ``long_side`` or more: the felt-tray samples tiled 3x3 read 88.7 % upright
-    against 94.4 %, the webcam samples 12 false dice against 3) or with ``settings.upright`` off."""
+    against 94.4 %, the webcam samples 12 false dice against 3), in a frame of a camera's own shape
+    (``camera_shaped``: not resized, so a slanted camera; unless ``settings.upright_camera_shaped``) or with
+    ``settings.upright`` off."""
     if not settings.upright or max(frame_bgr.shape[:2]) >= BIG_FRAME * settings.long_side:
         return None  # a big frame's small dice are found by looks tuned to it (the samples tiled 3x3 read worse)
+    if not settings.upright_camera_shaped and camera_shaped(frame_bgr.shape[:2]):
+        return None  # a frame as the camera took it: pips not round mean a slant, and the side faces show
     stretch, _ = frame_stretch(frame_bgr, boxes, settings)
     if abs(stretch) < settings.upright_min:
         return None

@@ -726,11 +726,13 @@ LIGHT_FLOORS = {  # view: set: (min per-die accuracy, max false per labelled die
     # dice's top faces, and upright its side faces look more like dice; the shipped networks learnt these felt dice
     # stretched), measured with it off / on: over webcam 36 / 36 of 42, 6 / 8 false, felt 132 / 134 of 166, 5 / 7;
     # under webcam 38 / 37, 2 / 4, felt 139 / 130, 1 / 0; warm webcam 40 / 39, 1 / 5, felt 149 / 151, 3 / 6; cold
-    # webcam 42 / 42, 2 / 2, felt 156 / 160, 4 / 6
-    "over": {"angled-webcam": (0.78, 0.22), "felt-trays": (0.78, 0.2)},
-    "under": {"angled-webcam": (0.83, 0.15), "felt-trays": (0.77, 0.03)},
-    "warm": {"angled-webcam": (0.9, 0.13), "felt-trays": (0.88, 0.05)},
-    "cold": {"angled-webcam": (0.92, 0.06), "felt-trays": (0.92, 0.06)},
+    # webcam 42 / 42, 2 / 2, felt 156 / 160, 4 / 6. Since a frame in a camera's own shape is not read upright
+    # (twenty-second session: the webcam's 640x480 frames were taken at a slant, not resized), the webcam's are the
+    # "off" figures again
+    "over": {"angled-webcam": (0.83, 0.17), "felt-trays": (0.78, 0.2)},
+    "under": {"angled-webcam": (0.88, 0.07), "felt-trays": (0.77, 0.03)},
+    "warm": {"angled-webcam": (0.92, 0.05), "felt-trays": (0.88, 0.05)},
+    "cold": {"angled-webcam": (0.95, 0.07), "felt-trays": (0.92, 0.06)},
 }
 
 

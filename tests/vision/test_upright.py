@@ -15,7 +15,7 @@ from companion.vision.dataset import SAMPLES
 from companion.vision.detections import Detections
 from companion.vision.reader_settings import DEFAULT_SETTINGS
 from companion.vision.scoring import read_yolo_labels
-from companion.vision.upright import Upright, frame_stretch, upright_for
+from companion.vision.upright import Upright, camera_shaped, frame_stretch, upright_for
 from tests.vision.scenes import scene
 
 DICE = [(v, 90 + 95 * (v - 1), 150 + 160 * (v % 2)) for v in range(1, 7)]
@@ -56,6 +56,19 @@ def test_a_squashed_frame_is_grown_back_along_its_short_side_and_a_square_one_is
     big[: squashed.shape[0], : squashed.shape[1]] = squashed
     assert upright_for(big, boxes) is None
     assert upright_for(big, boxes, replace(DEFAULT_SETTINGS, long_side=1024)) is not None
+
+
+@pytest.mark.parametrize(("h", "w"), [(480, 640), (640, 480), (1080, 1920), (400, 600)])
+def test_a_frame_in_a_camera_s_own_shape_is_a_slanted_camera_and_is_read_as_it_is(h: int, w: int) -> None:
+    squashed, boxes = _stretched(scene(DICE, size=48).image, 1.0, 0.7), _boxes(DICE, 48, fy=0.7)
+    assert camera_shaped((h, w)) and not camera_shaped((640, 640)) and not camera_shaped((h, round(w * 1.05)))
+    frame = np.zeros((h, w, 3), np.uint8)
+    part = squashed[:h, :w]
+    frame[: part.shape[0], : part.shape[1]] = part
+    settings = replace(DEFAULT_SETTINGS, long_side=max(h, w))  # not a big frame
+    assert upright_for(frame, boxes, settings) is None
+    up = upright_for(frame, boxes, replace(settings, upright_camera_shaped=True))
+    assert up is not None and up.fy > 1.15
 
 
 def test_too_few_pips_or_no_boxes_measure_no_stretch() -> None:

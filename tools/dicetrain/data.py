@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.vision.dataset import image_paths, load_image
 from companion.vision.scoring import GROW, read_yolo_labels
+from companion.vision.upright import camera_shaped
 
 SETS = ("felt-trays", "angled-webcam")
 SEED = 20261130
@@ -176,6 +177,34 @@ def load(paths: list[Path]) -> list[Sample]:
         boxes = np.array([lb.box for lb in labels], dtype=np.float32).reshape(-1, 4)
         values = np.array([lb.value for lb in labels], dtype=np.int64)
         out.append(Sample(img, boxes, values, p.parent.parent.name, p))
+    return out
+
+
+UPRIGHT_LEAST = 0.1  # |log(width / height)| of a photo's typical labelled die: less is square (upright_by_labels)
+
+
+def upright_by_labels(samples: list[Sample], least: float = UPRIGHT_LEAST) -> list[Sample]:
+    """Photos resized to a new aspect ratio (not in a camera's own shape, ``upright.camera_shaped``) grown along
+    their short side until their labelled dice are square (the median log(width / height) of the boxes of values
+    2-6, or of all where none; ``least`` or more either way), as the reader grows a frame whose pips are stretched
+    (``learned.upright_frame``): the networks then learn the dice as they will be shown them. Boxes (dice and
+    ``others``) are grown with the photo; other photos are returned as they are."""
+    out = list(samples)
+    for i, s in enumerate(samples):
+        if s.set_name in RENDERED or not len(s.boxes) or camera_shaped(s.image.shape[:2]):
+            continue
+        pick = s.values > 1 if (s.values > 1).any() else np.ones(len(s.values), bool)
+        size = s.boxes[pick, 2:] - s.boxes[pick, :2]
+        stretch = float(np.median(np.log(np.maximum(size[:, 0], 1) / np.maximum(size[:, 1], 1))))
+        if abs(stretch) < least:
+            continue
+        grow = float(np.exp(abs(stretch)))
+        fx, fy = (1.0, grow) if stretch > 0 else (grow, 1.0)
+        h, w = s.image.shape[:2]
+        image = cv2.resize(s.image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_LINEAR)
+        f = np.array([fx, fy, fx, fy], np.float32)
+        boxes, others = (s.boxes * f).astype(np.float32), (s.others * f).astype(np.float32)
+        out[i] = replace(s, image=image, boxes=boxes, others=others)
     return out
 
 

@@ -137,6 +137,7 @@ from tools.dicetrain.data import (
     rendered,
     side_face_boxes,
     targets,
+    upright_by_labels,
 )
 from tools.dicetrain.sets import add_part_options, training_photos
 from tools.dicetrain.train_values import add_solid_options, solid_samples
@@ -404,6 +405,11 @@ def main() -> None:
         action="store_true",
         help="leave the 1s of sets whose boxes hug the pips out of the loss (data.ignore_pip_ones)",
     )
+    ap.add_argument(
+        "--upright-labels",
+        action="store_true",
+        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
+    )
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -412,6 +418,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     train_paths = training_photos(args.root, args)
     samples = load(train_paths)
+    if args.upright_labels:
+        samples = upright_by_labels(samples)
     if args.ignore_pip_ones:
         samples = ignore_pip_ones(samples)
     if args.face_boxes:

@@ -118,7 +118,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned
-from tools.dicetrain.data import RENDERED, Sample, colour_changes, load, matches, rendered, side_faces
+from tools.dicetrain.data import (
+    RENDERED,
+    Sample,
+    colour_changes,
+    load,
+    matches,
+    rendered,
+    side_faces,
+    upright_by_labels,
+)
 from tools.dicetrain.sets import add_part_options, training_photos
 from tools.synth.wide import PLAIN, Backgrounds, Shares
 
@@ -483,6 +492,11 @@ def main() -> None:
     ap.add_argument("--detector", default=None, help="mine the hard negatives with this detector (ONNX)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
+    ap.add_argument(
+        "--upright-labels",
+        action="store_true",
+        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
+    )
     args = ap.parse_args()
     geometry: Geometry = (args.crop, args.context)
     torch.set_num_threads(args.threads)
@@ -490,6 +504,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     train_paths = training_photos(args.root, args)
     samples = load(train_paths)
+    if args.upright_labels:
+        samples = upright_by_labels(samples)
     if args.wide:
         samples += wide_samples(Path(args.cache), args.wide, args.wide_seed, samples, Shares(veins=args.veins))
         if args.legible_only and (old := without_legibility(samples)):
