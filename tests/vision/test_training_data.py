@@ -397,3 +397,33 @@ def test_how_far_a_solid_scene_s_camera_leans_is_asked_for() -> None:
         return float(np.mean(np.abs(np.log((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))))
 
     assert off_square(0.0) < 0.006 < off_square(50.0)
+
+
+def test_resized_photos_are_grown_until_their_labelled_dice_are_square() -> None:
+    """``--upright-labels``: a square photo whose dice are 1.3x wider than tall is grown along its height (boxes
+    and the other dice's boxes with it); a photo whose dice are square, one in a camera's own shape (a slanted
+    camera, not a resize) and a rendered scene are left as they are."""
+    img = np.zeros((640, 640, 3), np.uint8)
+    wide = np.array([[100, 100, 152, 140], [300, 300, 352, 340], [400, 100, 452, 140]], np.float32)
+    square = np.array([[100, 100, 140, 140], [300, 300, 340, 340]], np.float32)
+    others = np.array([[10, 10, 36, 30]], np.float32)
+    stretched = data.Sample(img, wide, np.array([2, 5, 6]), "felt-trays", Path("a.jpg"), others)
+    out = data.upright_by_labels(
+        [
+            stretched,
+            data.Sample(img, square, np.array([3, 4]), "felt-trays", Path("b.jpg")),
+            data.Sample(img[:480], wide, np.array([2, 5, 6]), "angled-webcam", Path("c.jpg")),
+            data.Sample(img, wide, np.array([2, 5, 6]), "synthetic", Path("d")),
+        ]
+    )
+    grown = out[0]
+    assert grown.image.shape == (832, 640, 3)  # 640 x 1.3
+    sizes = grown.boxes[:, 2:] - grown.boxes[:, :2]
+    assert np.allclose(sizes[:, 0], sizes[:, 1])
+    assert np.allclose(grown.others, others * np.array([1, 1.3, 1, 1.3], np.float32))
+    assert [s.image.shape for s in out[1:]] == [(640, 640, 3), (480, 640, 3), (640, 640, 3)]
+    assert not np.any(out[2].boxes - wide) and not np.any(out[3].boxes - wide)
+    tall = data.upright_by_labels(
+        [data.Sample(img, wide[:, [1, 0, 3, 2]], np.array([2, 5, 6]), "grey-mixed", Path("e"))]
+    )
+    assert tall[0].image.shape == (640, 832, 3)
