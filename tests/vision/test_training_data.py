@@ -417,12 +417,18 @@ def test_resized_photos_are_grown_until_their_labelled_dice_are_square() -> None
         ]
     )
     grown = out[0]
-    assert grown.image.shape == (832, 640, 3)  # 640 x 1.3
+    assert grown.image.shape == (832, 640, 3) and abs(grown.grown - 1.3) < 1e-6  # 640 x 1.3
     sizes = grown.boxes[:, 2:] - grown.boxes[:, :2]
     assert np.allclose(sizes[:, 0], sizes[:, 1])
     assert np.allclose(grown.others, others * np.array([1, 1.3, 1, 1.3], np.float32))
     assert [s.image.shape for s in out[1:]] == [(640, 640, 3), (480, 640, 3), (640, 640, 3)]
-    assert not np.any(out[2].boxes - wide) and not np.any(out[3].boxes - wide)
+    assert not np.any(out[2].boxes - wide) and not np.any(out[3].boxes - wide) and out[1].grown == 1.0
+    # a training view shows the grown photo's dice as big as the reader's first look does (long_side x the growth)
+    rng = np.random.default_rng(0)
+    _, plain, _ = data.augment(stretched, rng, crop=1024, long_side=512, zoom=(1.0, 1.0))
+    _, up, _ = data.augment(grown, np.random.default_rng(0), crop=1024, long_side=512, zoom=(1.0, 1.0))
+    plain_w, up_w = (plain[:, 2:] - plain[:, :2]).max(axis=1), (up[:, 2:] - up[:, :2]).max(axis=1)
+    assert len(plain_w) and len(up_w) and abs(np.log(np.median(up_w) / np.median(plain_w))) < 0.2
     tall = data.upright_by_labels(
         [data.Sample(img, wide[:, [1, 0, 3, 2]], np.array([2, 5, 6]), "grey-mixed", Path("e"))]
     )

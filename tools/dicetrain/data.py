@@ -55,11 +55,13 @@ class Sample:
     others: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))  # non-pip dice (negatives)
     # per box, True where a rendered die's value cannot be read (``wide_dice.pip_contrast``); empty: every box legible
     illegible: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    grown: float = 1.0  # the photo was grown this much along its short side (``upright_by_labels``)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Samples pickled in caches made before a field was added load with that field's default."""
         state.setdefault("others", np.zeros((0, 4), np.float32))
         state.setdefault("illegible", np.zeros(0, bool))
+        state.setdefault("grown", 1.0)
         self.__dict__.update(state)
 
 
@@ -188,7 +190,9 @@ def upright_by_labels(samples: list[Sample], least: float = UPRIGHT_LEAST) -> li
     their short side until their labelled dice are square (the median log(width / height) of the boxes of values
     2-6, or of all where none; ``least`` or more either way), as the reader grows a frame whose pips are stretched
     (``learned.upright_frame``): the networks then learn the dice as they will be shown them. Boxes (dice and
-    ``others``) are grown with the photo; other photos are returned as they are."""
+    ``others``) are grown with the photo, and ``Sample.grown`` says how much, so that a training view shows the
+    dice at the size the reader's first look does (its ``long_side`` grown as much, ``Upright.settings``), not
+    smaller; other photos are returned as they are."""
     out = list(samples)
     for i, s in enumerate(samples):
         if s.set_name in RENDERED or not len(s.boxes) or camera_shaped(s.image.shape[:2]):
@@ -204,7 +208,7 @@ def upright_by_labels(samples: list[Sample], least: float = UPRIGHT_LEAST) -> li
         image = cv2.resize(s.image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_LINEAR)
         f = np.array([fx, fy, fx, fy], np.float32)
         boxes, others = (s.boxes * f).astype(np.float32), (s.others * f).astype(np.float32)
-        out[i] = replace(s, image=image, boxes=boxes, others=others)
+        out[i] = replace(s, image=image, boxes=boxes, others=others, grown=grow)
     return out
 
 
@@ -244,7 +248,7 @@ def augment_with(
     image, boxes, values, extra boxes."""
     img, boxes, values = s.image, s.boxes.copy(), s.values.copy()
     h, w = img.shape[:2]
-    base = long_side / max(h, w)
+    base = long_side * s.grown / max(h, w)  # a grown photo's dice as big as the reader shows them
     scale = base * float(np.exp(rng.uniform(np.log(zoom[0]), np.log(zoom[1]))))
     aspect = float(np.exp(rng.uniform(-0.18, 0.18)))
     sx, sy = scale * aspect, scale / aspect
