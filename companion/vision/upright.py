@@ -13,8 +13,10 @@ threshold, their second moments) and takes log(width / height) of the typical pi
 (``upright_gain`` times the measure); the whole reading is done on the frame so grown (``learned.upright_frame``:
 every step after the detector assumes square dice), with the first look's input grown as much
 (``Upright.settings``), and the readings are mapped back to the frame's pixels (``Upright.back``). A frame whose
-pips are round (the product's camera looks straight down) is read as before.
-Measured on the leave-one-set-out folds: docs/dice-reader.md, twenty-first session.
+pips are round (the product's camera looks straight down) is read as before, and so is a frame in a camera's own
+shape (``camera_shaped``: a resize to a new aspect ratio leaves another shape, so oval pips there mean a slanted
+camera, whose side faces look like top faces when grown).
+Measured on the leave-one-set-out folds: docs/dice-reader.md, twenty-first and twenty-second sessions.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned, verifier
-from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces
+from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces, upright_by_labels
 from tools.dicetrain.sets import add_shot_options, fold, with_shots
 from tools.dicetrain.train_values import add_solid_options
 from tools.synth.dice3d import render_scene3d
@@ -452,6 +452,11 @@ def main() -> None:
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     add_shot_options(ap)
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
+    ap.add_argument(
+        "--upright-labels",
+        action="store_true",
+        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
+    )
     args = ap.parse_args()
     shares = Shares(discs=args.discs)
     torch.set_num_threads(args.threads)
@@ -464,6 +469,8 @@ def main() -> None:
     parts = fold(args.root, args.leave_out)
     paths, shots = with_shots(args.root, args, parts["train"])
     photos = load(paths)
+    if args.upright_labels:
+        photos = upright_by_labels(photos)
     print(f"{len(photos)} training photos ({args.leave_out or 'no set'} left out)", flush=True)
     cache = Path(args.cache) / (args.leave_out or "all")
     if args.no_photo_surfaces:  # one set of renders for every fold (nothing of a left-out set in it)
@@ -486,6 +493,7 @@ def main() -> None:
     key += f"-solid{args.solid}s{args.solid_seed}" if args.solid else ""
     key += f"-tilt{args.solid_tilt:g}" if args.solid and args.solid_tilt != PLAIN.tilt else ""
     key += f"-shots{len(shots)}s{args.shot_seed}x{args.shot_repeat}" if shots else ""
+    key += "-upright" if args.upright_labels else ""
     pool_path = cache / f"pools-{key}.pkl"
     if pool_path.exists():
         with pool_path.open("rb") as f:
