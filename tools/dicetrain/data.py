@@ -4,6 +4,7 @@ command line (e.g. ``../shared/dice``)."""
 
 from __future__ import annotations
 
+import argparse
 import pickle
 import random
 from dataclasses import dataclass, field, replace
@@ -210,6 +211,15 @@ def upright_by_labels(samples: list[Sample], least: float = UPRIGHT_LEAST) -> li
         boxes, others = (s.boxes * f).astype(np.float32), (s.others * f).astype(np.float32)
         out[i] = replace(s, image=image, boxes=boxes, others=others, grown=grow)
     return out
+
+
+def add_upright_option(ap: argparse.ArgumentParser) -> None:
+    """The training tools' ``--upright-labels`` (``upright_by_labels`` on the training photos)."""
+    ap.add_argument(
+        "--upright-labels",
+        action="store_true",
+        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
+    )
 
 
 ZOOM = (0.6, 1.6)  # scale range of the usual training views (after the photo is shrunk to the network's side)

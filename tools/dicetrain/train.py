@@ -128,6 +128,7 @@ from companion.vision import learned
 from tools.dicetrain.data import (
     ZOOM,
     Sample,
+    add_upright_option,
     augment_with,
     face_sized,
     hard_map,
@@ -405,11 +406,7 @@ def main() -> None:
         action="store_true",
         help="leave the 1s of sets whose boxes hug the pips out of the loss (data.ignore_pip_ones)",
     )
-    ap.add_argument(
-        "--upright-labels",
-        action="store_true",
-        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
-    )
+    add_upright_option(ap)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)

@@ -121,6 +121,7 @@ from companion.vision import learned
 from tools.dicetrain.data import (
     RENDERED,
     Sample,
+    add_upright_option,
     colour_changes,
     load,
     matches,
@@ -492,11 +493,7 @@ def main() -> None:
     ap.add_argument("--detector", default=None, help="mine the hard negatives with this detector (ONNX)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
     ap.add_argument("--context", type=float, default=learned.CROP_CONTEXT, help="crop = die box grown this much")
-    ap.add_argument(
-        "--upright-labels",
-        action="store_true",
-        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
-    )
+    add_upright_option(ap)
     args = ap.parse_args()
     geometry: Geometry = (args.crop, args.context)
     torch.set_num_threads(args.threads)

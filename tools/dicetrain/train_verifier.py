@@ -61,7 +61,16 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.vision import learned, verifier
-from tools.dicetrain.data import INCOMPLETE_LABELS, Sample, colour_changes, load, matches, side_faces, upright_by_labels
+from tools.dicetrain.data import (
+    INCOMPLETE_LABELS,
+    Sample,
+    add_upright_option,
+    colour_changes,
+    load,
+    matches,
+    side_faces,
+    upright_by_labels,
+)
 from tools.dicetrain.sets import add_shot_options, fold, with_shots
 from tools.dicetrain.train_values import add_solid_options
 from tools.synth.dice3d import render_scene3d
@@ -452,11 +461,7 @@ def main() -> None:
     ap.add_argument("--on-things", type=float, default=0.0, help="share of negatives from proposals on rendered things")
     add_shot_options(ap)
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
-    ap.add_argument(
-        "--upright-labels",
-        action="store_true",
-        help="photos resized to a new aspect ratio grown until their labelled dice are square (data.upright_by_labels)",
-    )
+    add_upright_option(ap)
     args = ap.parse_args()
     shares = Shares(discs=args.discs)
     torch.set_num_threads(args.threads)
