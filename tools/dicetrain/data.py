@@ -16,7 +16,7 @@ import numpy as np
 
 from companion.vision.dataset import image_paths, load_image
 from companion.vision.scoring import GROW, read_yolo_labels
-from companion.vision.upright import camera_shaped
+from companion.vision.upright import Upright, camera_shaped
 
 SETS = ("felt-trays", "angled-webcam")
 SEED = 20261130
@@ -204,12 +204,10 @@ def upright_by_labels(samples: list[Sample], least: float = UPRIGHT_LEAST) -> li
         if abs(stretch) < least:
             continue
         grow = float(np.exp(abs(stretch)))
-        fx, fy = (1.0, grow) if stretch > 0 else (grow, 1.0)
-        h, w = s.image.shape[:2]
-        image = cv2.resize(s.image, (round(w * fx), round(h * fy)), interpolation=cv2.INTER_LINEAR)
-        f = np.array([fx, fy, fx, fy], np.float32)
+        up = Upright(fy=grow) if stretch > 0 else Upright(fx=grow)  # as upright.upright_for grows a frame
+        f = np.array([up.fx, up.fy, up.fx, up.fy], np.float32)
         boxes, others = (s.boxes * f).astype(np.float32), (s.others * f).astype(np.float32)
-        out[i] = replace(s, image=image, boxes=boxes, others=others, grown=grow)
+        out[i] = replace(s, image=up.frame(s.image), boxes=boxes, others=others, grown=grow)
     return out
 
 
