@@ -240,6 +240,26 @@ def test_renders_are_deterministic_and_hold_what_their_truth_says() -> None:
     assert dice > 100 and len(kinds) >= len(THINGS) - 3
 
 
+def test_snap_studs_come_only_when_asked_for_in_rows_inside_the_frame_with_a_glint() -> None:
+    from tools.synth.wide import SNAP, SS, Shares, Thing, draw_thing
+
+    for seed in (720003, 720004):  # at 0 the scene is the one earlier runs rendered
+        plain, zero = render_scene(seed), render_scene(seed, shares=Shares(snaps=0.0))
+        assert np.array_equal(plain.image, zero.image) and SNAP not in plain.thing_kinds
+    snaps = 0
+    for seed in range(20):
+        sc = render_scene(seed, shares=Shares(snaps=1.0))
+        h, w = sc.image.shape[:2]
+        boxes = sc.things[[k == SNAP for k in sc.thing_kinds]]
+        assert len(boxes) and (boxes[:, :2] >= 0).all() and (boxes[:, 2] <= w).all() and (boxes[:, 3] <= h).all()
+        snaps += len(boxes)
+    assert snaps >= 40
+    table = np.full((100 * SS, 100 * SS, 3), 0.3, np.float32)
+    draw_thing(table, Thing(SNAP, (50, 50), 30, 0, 7), (0.1, 0.1, 0.5))
+    lum = table[35 * SS : 65 * SS, 35 * SS : 65 * SS].mean(axis=2)
+    assert lum.max() > 0.75 and lum.min() < 0.3  # a bright glint on a darker dome
+
+
 def test_a_rendered_die_shows_its_pips_and_a_hole_is_darker_than_the_table() -> None:
     from tools.synth.wide import SS, Thing, WideDie, die_face, draw_thing
 

@@ -53,7 +53,7 @@ from tools.synth.wide_surfaces import (
     surface_white_box,
     surface_wood,
 )
-from tools.synth.wide_things import THINGS, Thing, draw_thing
+from tools.synth.wide_things import SNAP, THINGS, Thing, draw_thing
 
 __all__ = [
     "BODIES",
@@ -62,6 +62,7 @@ __all__ = [
     "LEGIBLE_CONTRAST",
     "MOTIFS",
     "PLAIN",
+    "SNAP",
     "SS",
     "SURFACES",
     "THINGS",
@@ -79,6 +80,7 @@ __all__ = [
     "light_and_camera",
     "pip_contrast",
     "random_die",
+    "random_snaps",
     "random_things",
     "read_gimp_pattern",
     "render_scene",
@@ -134,6 +136,7 @@ class Shares:
     veins: float = 0.0
     solid: bool = False  # every scene's dice drawn in three dimensions (``tools/synth/dice3d.py``), not flat
     tilt: float = 28.0  # with ``solid``: the most a scene's camera leans off the vertical (degrees)
+    snaps: float = 0.0  # share of scenes with rows of metal snap studs or rivets (``random_snaps``)
 
 
 PLAIN = Shares()  # the shares of the renders every run used before the options existed
@@ -263,6 +266,22 @@ def random_things(rng: np.random.Generator, n: int, die_size: float, w: int, h: 
     return things
 
 
+def random_snaps(rng: np.random.Generator, die_size: float, w: int, h: int) -> list[Thing]:
+    """One to three rows of one to five metal snap studs or rivets (``SNAP``), each a quarter to nine tenths of the
+    scene's die size, as along a folding dice tray's rim and at its corners."""
+    snaps = []
+    for _ in range(int(rng.integers(1, 4))):
+        s = min(die_size * float(np.exp(rng.uniform(np.log(0.25), np.log(0.9)))), min(w, h) / 2 - 1)
+        gap = s * float(rng.uniform(1.5, 5.0))
+        a = float(rng.uniform(0, 2 * np.pi))
+        x, y = float(rng.uniform(s, w - s)), float(rng.uniform(s, h - s))
+        for _ in range(int(rng.integers(1, 6))):
+            if s <= x <= w - s and s <= y <= h - s:
+                snaps.append(Thing(SNAP, (x, y), s, float(rng.uniform(0, 360)), int(rng.integers(1 << 30))))
+            x, y = x + gap * math.cos(a), y + gap * math.sin(a)
+    return snaps
+
+
 def thing_boxes(things: list[Thing]) -> np.ndarray:
     """The things' boxes (N, 4) float32, x0 y0 x1 y1 in output px."""
     return np.array(
@@ -295,6 +314,10 @@ def render_scene(
     n_dice = 0 if rng.random() < 0.15 else int(rng.integers(1, 13))
     n_things = int(rng.integers(0, 4)) if rng.random() < 0.4 else int(rng.integers(3, 22))
     things = random_things(rng, n_things, die_size, w, h)
+    if shares.snaps:  # from a generator of their own: at 0 the scene is drawn as before
+        snap_rng = np.random.default_rng((seed, 5))
+        if snap_rng.random() < shares.snaps:
+            things += random_snaps(snap_rng, die_size, w, h)
     placed = [(t.centre[0], t.centre[1], t.size * 0.6) for t in things]  # centre, radius of everything drawn
     for t in things:
         draw_thing(scene, t, shadow)

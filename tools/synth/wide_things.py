@@ -1,5 +1,7 @@
 """The things that are not dice in the appearance-wide renderer (``tools/synth/wide.py``), each one a labelled
-negative: holes, dust, screws, coins, buttons, stickers, toy bricks, dominoes, rings, nuts, tokens, pawns, text."""
+negative: holes, dust, screws, coins, buttons, stickers, toy bricks, dominoes, rings, nuts, tokens, pawns, text;
+and, only where a run asks for them (``wide.Shares.snaps``), ``SNAP``: the domed metal snap studs and rivets of a
+folding dice tray's corners and rim."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ THINGS = (
     "text",
     "pawn",
 )
+SNAP = "snap"  # not in THINGS: drawn in rows by ``wide.random_snaps``, so the renders of earlier runs stay as they were
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def _draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float])
         _paint(scene, mask, _rand_colour(rng))
         return
     body = np.zeros((h, w), np.float32)
-    if k in ("screw", "coin", "button", "sticker", "ring", "token", "pawn"):
+    if k in ("screw", "coin", "button", "sticker", "ring", "token", "pawn", SNAP):
         cv2.circle(body, c, max(1, int(r)), 1.0, -1, aa)
     elif k == "brick":
         nx, ny = [(1, 1), (1, 2), (2, 2), (2, 3), (2, 4), (1, 3), (1, 4)][int(rng.integers(7))]
@@ -100,7 +103,7 @@ def _draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float])
         )
     off, soft, depth = shadow
     _shadow(scene, body, (off * r * ca, off * r * sa + off * r), soft * r, depth)
-    if k in ("screw", "nut", "coin", "ring"):  # metal: a radial sheen
+    if k in ("screw", "nut", "coin", "ring", SNAP):  # metal: a radial sheen
         metal = np.array(
             [[0.55, 0.55, 0.55], [0.15, 0.45, 0.65], [0.2, 0.35, 0.6], [0.4, 0.42, 0.45]][int(rng.integers(4))],
             np.float32,
@@ -120,6 +123,18 @@ def _draw_thing(scene: np.ndarray, t: Thing, shadow: tuple[float, float, float])
         elif k == "nut":
             cv2.circle(detail, c, max(1, int(r * 0.5)), 1.0, -1, aa)
             _paint(scene, detail, scene[min(h - 1, c[1] + int(r * 2)), min(w - 1, c[0])] * 0.5)
+        elif k == SNAP:  # a dome: a dark rim, one bright glint (a "pip"), maybe a dimple at its top
+            cv2.circle(detail, c, max(1, int(r * rng.uniform(0.6, 0.9))), 1.0, max(1, int(r * 0.12)), aa)
+            _paint(scene, detail * float(rng.uniform(0.4, 0.9)), metal * 0.25)
+            glint = np.zeros((h, w), np.float32)
+            u, v = rng.uniform(-0.45, 0.15, 2)
+            cv2.circle(glint, pt(u, v), max(1, int(r * rng.uniform(0.12, 0.35))), 1.0, -1, aa)
+            shine = cv2.GaussianBlur(glint, (0, 0), max(0.6, r * 0.08)) * body
+            _paint(scene, shine, np.full(3, rng.uniform(0.8, 1.0), np.float32))
+            if rng.random() < 0.4:
+                dimple = np.zeros((h, w), np.float32)
+                cv2.circle(dimple, c, max(1, int(r * rng.uniform(0.15, 0.3))), 1.0, -1, aa)
+                _paint(scene, dimple, metal * 0.3)
         elif k == "ring":
             cv2.circle(detail, c, max(1, int(r * rng.uniform(0.6, 0.85))), 1.0, -1, aa)
             # the hole shows the table: paint it from what is around
