@@ -38,6 +38,10 @@ the left-out set's ``train`` part, a table's few calibration photos. Measured 20
 docs/dice-reader.md) on the grey-mixed fold, the command above with ``--shots 20 --shot-seed 0 --shot-repeat 5``
 and seeds 3 and 4 against the same without ``--shots``, all four at once (~2,450 steps each): grey-mixed ``val``
 62.45 -> 64.03 %, ``test`` 65.97 -> 67.65 % at 0.5, as many false dice.
+``--snaps S`` (a share S of the renders with rows of metal snap studs and rivets, ``wide.random_snaps``): measured
+2026-12-07 (twenty-third session, docs/dice-reader.md) with the fold command above and ``--snaps 0.3``: felt-trays
+fold, seeds 3 and 4, 57.86 % / 62 false against 58.28 % / 68 with the detector pair, 57.22 % / 143 against 57.58 %
+/ 181 with the upright detector alone; grey-mixed fold, seed 3 alone, 67.36 % / 122 against 65.72 % / 119: not used.
 ``--solid N`` (with ``--solid-seed``): N scenes of dice drawn in three dimensions more (``tools/synth/dice3d.py``).
 Measured 2026-12-06 (sixteenth session) on the grey-mixed fold, the fold command above with ``--solid 1000
 --solid-seed 820000``, seeds 3 and 4: 63.63 % against 63.48 %, 105 false dice against 100; not used.
