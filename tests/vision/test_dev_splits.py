@@ -260,6 +260,26 @@ def test_snap_studs_come_only_when_asked_for_in_rows_inside_the_frame_with_a_gli
     assert lum.max() > 0.75 and lum.min() < 0.3  # a bright glint on a darker dome
 
 
+def test_a_speckled_carpet_comes_only_when_asked_for_and_is_flecks_of_several_colours() -> None:
+    from tools.synth.wide import Shares, surface_carpet, surface_speckle
+
+    plain, zero = render_scene(720001), render_scene(720001, shares=Shares(speckle=0.0))
+    assert np.array_equal(plain.image, zero.image) and plain.surface != "speckle"
+    laid = [render_scene(seed, shares=Shares(speckle=0.5)).surface == "speckle" for seed in range(20)]
+    assert 4 <= sum(laid) <= 16
+    carpet = surface_speckle(np.random.default_rng(3), (200, 200))
+    assert carpet.shape == (200, 200, 3) and carpet.dtype == np.float32
+    colours = {tuple(np.round(c, 1)) for c in carpet[::7, ::7].reshape(-1, 3)}
+    assert len(colours) >= 4  # flecks of several inks on a ground, not one colour
+
+    def grain(surface: np.ndarray) -> float:
+        return float(np.abs(np.diff(surface.mean(axis=2), axis=1)).mean())
+
+    speckled = np.mean([grain(surface_speckle(np.random.default_rng(s), (200, 200))) for s in range(6)])
+    blobs = np.mean([grain(surface_carpet(np.random.default_rng(s), (200, 200))) for s in range(6)])
+    assert speckled > 1.4 * blobs  # flecks a pip's size, finer than the blobby carpet's colour fields
+
+
 def test_a_rendered_die_shows_its_pips_and_a_hole_is_darker_than_the_table() -> None:
     from tools.synth.wide import SS, Thing, WideDie, die_face, draw_thing
 

@@ -166,6 +166,7 @@ def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds, share
     kind = "solid" if shares.solid else "wide"
     tilt = f"-tilt{shares.tilt:g}" if shares.solid and shares.tilt != PLAIN.tilt else ""
     snaps = f"-snaps{shares.snaps:g}" if shares.snaps else ""
+    snaps += f"-speckle{shares.speckle:g}" if shares.speckle else ""
     return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}{tilt}{snaps}.pkl"
 
 
@@ -449,6 +450,7 @@ def main() -> None:
     ap.add_argument("--clutter", type=int, default=0, help="copies of each photo with things that are not dice on it")
     ap.add_argument("--discs", type=float, default=0.0, help="share of rendered dice with pips on a printed disc")
     ap.add_argument("--snaps", type=float, default=0.0, help="share of renders with rows of metal snap studs")
+    ap.add_argument("--speckle", type=float, default=0.0, help="share of renders on a speckled carpet")
     ap.add_argument("--minutes", type=float, default=20.0)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -469,7 +471,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(verifier.MODEL_PATH))
     add_upright_option(ap)
     args = ap.parse_args()
-    shares = Shares(discs=args.discs, snaps=args.snaps)
+    shares = Shares(discs=args.discs, snaps=args.snaps, speckle=args.speckle)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -502,6 +504,7 @@ def main() -> None:
     key = f"{args.scenes}-{args.scene_seed}-{int(args.no_photo_surfaces)}-{args.clutter}-{miners.hexdigest()[:8]}"
     key += f"-discs{args.discs:g}" if args.discs else ""
     key += f"-snaps{args.snaps:g}" if args.snaps else ""
+    key += f"-speckle{args.speckle:g}" if args.speckle else ""
     key += f"-solid{args.solid}s{args.solid_seed}" if args.solid else ""
     key += f"-tilt{args.solid_tilt:g}" if args.solid and args.solid_tilt != PLAIN.tilt else ""
     key += f"-shots{len(shots)}s{args.shot_seed}x{args.shot_repeat}" if shots else ""

@@ -50,6 +50,7 @@ from tools.synth.wide_surfaces import (
     surface_plaid,
     surface_plain,
     surface_print,
+    surface_speckle,
     surface_white_box,
     surface_wood,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "surface_plaid",
     "surface_plain",
     "surface_print",
+    "surface_speckle",
     "surface_white_box",
     "surface_wood",
     "thing_boxes",
@@ -137,6 +139,7 @@ class Shares:
     solid: bool = False  # every scene's dice drawn in three dimensions (``tools/synth/dice3d.py``), not flat
     tilt: float = 28.0  # with ``solid``: the most a scene's camera leans off the vertical (degrees)
     snaps: float = 0.0  # share of scenes with rows of metal snap studs or rivets (``random_snaps``)
+    speckle: float = 0.0  # share of scenes on a speckled carpet (``wide_surfaces.surface_speckle``)
 
 
 PLAIN = Shares()  # the shares of the renders every run used before the options existed
@@ -303,6 +306,11 @@ def render_scene(
     ``shares``: how often the looks only some runs ask for are drawn."""
     rng = np.random.default_rng(seed)
     w, h, surface, scene = frame_and_table(rng, backgrounds, size)
+    if shares.speckle:  # from a generator of its own: at 0 the scene is drawn as before
+        speckle_rng = np.random.default_rng((seed, 6))
+        if speckle_rng.random() < shares.speckle:
+            surface = "speckle"
+            scene = np.clip(surface_speckle(speckle_rng, scene.shape[:2]), 0.0, 1.0).astype(np.float32)
     # the shadows of this light: offset (share of size), softness (share), darkness
     hard = rng.random() < 0.35
     shadow = (

@@ -212,6 +212,28 @@ def surface_carpet(rng: np.random.Generator, hw: tuple[int, int]) -> np.ndarray:
     return np.asarray(out, np.float32)
 
 
+def surface_speckle(rng: np.random.Generator, hw: tuple[int, int]) -> np.ndarray:
+    """A speckled carpet, a confetti or leaf print, terrazzo: flecks of three to five colours, a light one among them,
+    each about a pip's size, close together on a darker ground (the felt-tray photos' carpet: what a detector takes
+    for dice). Not in ``SURFACES``: ``wide.Shares.speckle`` lays it, so earlier renders stay as they were."""
+    h, w = hw
+    out = _fill(hw, _rand_colour(rng, light=rng.uniform(0.05, 0.4)))
+    inks = [_rand_colour(rng) for _ in range(int(rng.integers(2, 5)))]
+    inks.append(_rand_colour(rng, light=rng.uniform(0.7, 0.95)))
+    half = rng.uniform(1.0, 4.0) * SS  # a fleck's half-length (supersampled px)
+    thin = rng.uniform(0.3, 0.9)  # its width against its length
+    n = int(h * w / (half * half * rng.uniform(1.5, 4.0)))
+    xs, ys = rng.uniform(0, w, n).astype(int), rng.uniform(0, h, n).astype(int)
+    lengths = np.maximum(1, half * rng.uniform(0.5, 1.5, n)).astype(int)
+    widths = np.maximum(1, lengths * thin * rng.uniform(0.6, 1.4, n)).astype(int)
+    turns = rng.uniform(0, 180, n)
+    which = rng.integers(0, len(inks), n)
+    for i in range(n):
+        ink = tuple(float(c) for c in inks[which[i]])
+        cv2.ellipse(out, (xs[i], ys[i]), (lengths[i], widths[i]), turns[i], 0, 360, ink, -1, cv2.LINE_AA)
+    return np.asarray(cv2.GaussianBlur(out, (0, 0), 0.7), np.float32)
+
+
 def surface_map(rng: np.random.Generator, hw: tuple[int, int]) -> np.ndarray:
     h, w = hw
     f = _noise(rng, hw, int(rng.uniform(40, 150)))
