@@ -110,6 +110,9 @@ steps), from the eleventh session's file (``git show 151b181:companion/vision/mo
         --seed 43 --lr 0.0007 --warmup 50 --work /tmp/s25/E2/work --out companion/vision/models/dice_centernet_2.onnx
 (*E3*, 15 min more from it with ``--lr 0.0005 --seed 53``, invented fewer dice on plain tables and read fewer: not
 shipped, docs.)
+Both runs again from the first shipped detector with ``--upright-labels`` (*Du*: *D*'s command, 6,267 steps; *E2u*:
+*E2*'s from *Du*, 4,547 steps; one thread beside other runs; twenty-third session, docs/dice-reader.md): 81.96 %
+against the shipped pair's 81.18 % on the dice neither saw, more invented dice on the sets it learnt; not shipped.
 Writes ``companion/vision/models/dice_centernet.onnx`` by default (and a ``.pt`` checkpoint under ``--work``).
 """
 

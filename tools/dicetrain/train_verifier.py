@@ -42,6 +42,9 @@ and seeds 3 and 4 against the same without ``--shots``, all four at once (~2,450
 2026-12-07 (twenty-third session, docs/dice-reader.md) with the fold command above and ``--snaps 0.3``: felt-trays
 fold, seeds 3 and 4, 57.86 % / 62 false against 58.28 % / 68 with the detector pair, 57.22 % / 143 against 57.58 %
 / 181 with the upright detector alone; grey-mixed fold, seed 3 alone, 67.36 % / 122 against 65.72 % / 119: not used.
+``--speckle S`` (renders on a speckled carpet, ``wide_surfaces.surface_speckle``), the same session, felt-trays fold,
+seed 3 alone, ``--speckle 0.3`` against none: 57.86 % / 76 false against 58.07 % / 72 with the detector pair, 57.01 %
+/ 197 against 57.58 % / 185 with the upright detector alone: more invented dice, not used.
 ``--solid N`` (with ``--solid-seed``): N scenes of dice drawn in three dimensions more (``tools/synth/dice3d.py``).
 Measured 2026-12-06 (sixteenth session) on the grey-mixed fold, the fold command above with ``--solid 1000
 --solid-seed 820000``, seeds 3 and 4: 63.63 % against 63.48 %, 105 false dice against 100; not used.
