@@ -169,8 +169,8 @@ def scene_cache(cache: Path, n: int, seed0: int, backgrounds: Backgrounds, share
     kind = "solid" if shares.solid else "wide"
     tilt = f"-tilt{shares.tilt:g}" if shares.solid and shares.tilt != PLAIN.tilt else ""
     snaps = f"-snaps{shares.snaps:g}" if shares.snaps else ""
-    snaps += f"-speckle{shares.speckle:g}" if shares.speckle else ""
-    return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}{tilt}{snaps}.pkl"
+    speckle = f"-speckle{shares.speckle:g}" if shares.speckle else ""
+    return cache / f"{kind}-{n}-{seed0}-{len(backgrounds.photos)}{discs}{blocks}{veins}{tilt}{snaps}{speckle}.pkl"
 
 
 def scene_sample(seed: int, backgrounds: Backgrounds, shares: Shares = PLAIN) -> tuple[Sample, np.ndarray]:

@@ -306,7 +306,9 @@ def render_scene(
     ``shares``: how often the looks only some runs ask for are drawn."""
     rng = np.random.default_rng(seed)
     w, h, surface, scene = frame_and_table(rng, backgrounds, size)
-    if shares.speckle:  # from a generator of its own: at 0 the scene is drawn as before
+    # from a generator of its own, replacing the table just drawn (so the scene's own draws stay as they were and
+    # at 0 the scene is drawn as before)
+    if shares.speckle:
         speckle_rng = np.random.default_rng((seed, 6))
         if speckle_rng.random() < shares.speckle:
             surface = "speckle"
