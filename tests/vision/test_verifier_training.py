@@ -294,3 +294,34 @@ def test_scenes_of_dice_drawn_in_three_dimensions_are_a_pool_and_a_cache_of_thei
     assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds()).name.startswith("wide-")
     leaning = wide.Shares(solid=True, tilt=50)
     assert scene_cache(tmp_path, 2, 820_000, wide.Backgrounds(), leaning).name.endswith("-tilt50.pkl")
+
+
+def test_the_pip_counter_adds_up_what_it_sees_in_small_windows_and_exports_as_trained(tmp_path: Path) -> None:
+    """``train_counter.py``: the count is the sum of a density that each cell takes from a 13 px window, so two
+    spots far apart add what each adds alone (a network that looked at the whole crop would not); the exported
+    model gives the same count and a die probability on both runtimes."""
+    import torch
+
+    from companion.vision.networks import load_net
+    from tools.dicetrain.train_counter import CountNet, export
+
+    torch.manual_seed(0)
+    net = CountNet().eval()
+    with torch.no_grad():
+        net.density.bias.fill_(0.05)  # every cell counts something, so the test sees each window's share
+    blank = np.zeros((1, 3, 32, 32), np.float32)
+    a, b = blank.copy(), blank.copy()
+    a[0, :, 6:9, 6:9] = -2.0  # the windows of the cells they reach do not overlap
+    b[0, :, 23:26, 23:26] = -2.0
+    both = a + b
+    x = torch.from_numpy(np.concatenate([blank, a, b, both]))
+    with torch.no_grad():
+        c = net(x)[:, 0].numpy()
+    assert abs(c[1] - c[0]) > 1e-3 and abs(c[2] - c[0]) > 1e-3
+    assert c[3] - c[0] == pytest.approx((c[1] - c[0]) + (c[2] - c[0]), abs=1e-4)
+    path = tmp_path / "counter.onnx"
+    export(net, path)
+    for classic in (False, True):
+        out = load_net(str(path), classic).run(x.numpy())
+        assert out.shape == (4, 2) and np.all((out[:, 1] >= 0) & (out[:, 1] <= 1))
+        assert np.allclose(out[:, 0], c, atol=1e-4)
