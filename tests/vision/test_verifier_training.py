@@ -325,3 +325,25 @@ def test_the_pip_counter_adds_up_what_it_sees_in_small_windows_and_exports_as_tr
         out = load_net(str(path), classic).run(x.numpy())
         assert out.shape == (4, 2) and np.all((out[:, 1] >= 0) & (out[:, 1] <= 1))
         assert np.allclose(out[:, 0], c, atol=1e-4)
+
+
+def test_the_pip_counters_rendered_dice_teach_a_blob_on_each_of_their_own_pips() -> None:
+    """``train_counter.point_batch``: whatever the crop's turn, mirror and shift, the density a rendered die should
+    give has mass one on each of its pips, where the crop shows them, and none elsewhere."""
+    import cv2
+
+    from tools.dicetrain.train_counter import GRID, point_batch
+
+    img = np.full((200, 200, 3), 230, np.uint8)
+    box = np.array([70.0, 70.0, 130.0, 130.0])
+    pts = np.array([[85.0, 85.0], [115.0, 115.0], [100.0, 100.0]])
+    for x, y in pts:
+        cv2.circle(img, (int(x), int(y)), 5, (20, 20, 20), -1)
+    x, y, maps = point_batch([(img, box, 3, pts)], np.random.default_rng(0), 6)
+    assert y.tolist() == [3] * 6
+    assert np.allclose(maps.sum(dim=(1, 2)).numpy(), 3.0, atol=1e-4)
+    for crop, target in zip(x.numpy(), maps.numpy(), strict=True):
+        grey = cv2.resize(crop.mean(axis=0), (GRID, GRID), interpolation=cv2.INTER_AREA)
+        odd = np.abs(grey - np.median(grey)).ravel()  # the pips, dark or (colours inverted) light
+        peaks = np.argsort(target.ravel())[-3:]
+        assert odd[peaks].mean() > odd.mean() + 0.5  # the blobs sit on the pips

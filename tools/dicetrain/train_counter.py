@@ -15,7 +15,12 @@ for the same time, the felt-trays fold (docs/dice-reader.md, "twenty-fourth sess
     .venv/bin/python -m tools.dicetrain.train_counter ../shared/dice --parts --leave-out felt-trays --minutes 25 \
         --threads 1 --synthetic 600 --kinds 300 --seed 5 --cache /tmp/dice_verifier/all --out /tmp/s37/counter.onnx
 and ``--judge SET`` reads every labelled die of SET by the counter (and by ``--against`` classifiers) from its
-labelled box.
+labelled box. With ``--points N`` a third of each batch are dice of N appearance-wide renders (``tools/synth/wide.py``)
+whose pips the renderer placed: there the density is also taught to be a blob on each of the die's own pips
+(``point_batch``), so the network learns where pips are, not only how many the sets' dice have:
+    .venv/bin/python -m tools.dicetrain.train_counter ../shared/dice --parts --leave-out felt-trays --minutes 18 \
+        --threads 1 --synthetic 600 --kinds 300 --points 1000 --seed 5 --cache /tmp/dice_verifier/all \
+        --out /tmp/s37/counter_pts.onnx
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ import argparse
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from companion.vision.crops import CROP, die_crops
-from tools.dicetrain.data import load, rendered
+from companion.vision.crops import CROP, crop_matrix, die_crops, normalise_crop
+from tools.dicetrain.data import colour_changes, load, rendered
 from tools.dicetrain.sets import add_part_options, training_photos
 from tools.dicetrain.train_values import batch, cbr, hard_negatives
 
@@ -50,10 +56,14 @@ class CountNet(nn.Module):
         self.where = nn.Parameter(torch.from_numpy(4.0 * (0.75 - r))[None, None])  # the face's cells, learnt
         self.die = nn.Sequential(cbr(c[2], c[2], 2), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c[2], 1))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def density_map(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(N, GRID, GRID) densities and the features they came from."""
         f = self.body(x)
-        d = F.relu(self.density(f)) * torch.sigmoid(self.where)
-        count = d.sum(dim=(1, 2, 3))
+        return (F.relu(self.density(f)) * torch.sigmoid(self.where))[:, 0], f
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        d, f = self.density_map(x)
+        count = d.sum(dim=(1, 2))
         die = self.die(f)[:, 0]
         if self.export:
             return torch.stack([count, torch.sigmoid(die)], dim=1)
@@ -85,6 +95,57 @@ def loss_of(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     k = y > 0
     count_loss = F.smooth_l1_loss(out[k, 0], y[k].float(), beta=0.5)
     return count_loss + 0.5 * die_loss
+
+
+PointDie = tuple[np.ndarray, np.ndarray, int, np.ndarray]  # image, box, value, pip centres (N, 2) in image px
+
+
+def pip_points(n: int, seed0: int) -> list[PointDie]:
+    """The readable, uncovered dice of ``n`` appearance-wide scenes (``tools/synth/wide.py``, no photo tables), each
+    with where its top face's pips lie in the photo (the renderer's own layout of each die)."""
+    from tools.synth.wide import render_scene
+    from tools.synth.wide_dice import _pip_spots, face_points
+
+    out: list[PointDie] = []
+    t0 = time.time()
+    for k in range(n):
+        sc = render_scene(seed0 + k)
+        for box, d, hidden, legible in zip(sc.boxes, sc.dice, sc.hidden, sc.legible, strict=True):
+            if hidden or not legible:
+                continue
+            uv = np.array(_pip_spots(d.value, d.spread, d.middle), np.float64)
+            out.append((sc.image, box.astype(np.float64), int(d.value), face_points(d, uv)))
+        if k % 200 == 0:
+            print(f"  rendered {k}/{n} ({time.time() - t0:.0f}s, {len(out)} dice)", flush=True)
+    return out
+
+
+def point_batch(dice: list[PointDie], rng: np.random.Generator, n: int) -> tuple[torch.Tensor, ...]:
+    """Crops of rendered dice as the reader makes them (any turn, mirror, a little shift and scale), their values,
+    and the density each should give: a small blob of mass one on each of its own pips (neighbours' pips and side
+    faces get none)."""
+    xs, ys, maps = [], [], []
+    yy, xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
+    for _ in range(n):
+        img, box, value, pts = dice[int(rng.integers(len(dice)))]
+        w, h = box[2] - box[0], box[3] - box[1]
+        s = float(np.exp(rng.uniform(np.log(0.85), 0.15)))
+        d = rng.uniform(0, 2 * np.pi)
+        shift = float(rng.uniform(0, 0.12))
+        cx, cy = (box[0] + box[2]) / 2 + shift * np.cos(d) * w, (box[1] + box[3]) / 2 + shift * np.sin(d) * h
+        jb = np.array([cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2])
+        m = crop_matrix(jb, float(rng.uniform(0, 360)), bool(rng.random() < 0.5))
+        interp = cv2.INTER_AREA if max(w, h) * 1.5 > 2 * CROP else cv2.INTER_LINEAR
+        crop = cv2.warpAffine(img, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        at = (pts @ m[:, :2].T + m[:, 2]) / 2 - 0.5  # pip centres in grid cells
+        target = np.zeros((GRID, GRID), np.float32)
+        for gx, gy in at:
+            blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * 0.7**2))
+            target += blob / max(float(blob.sum()), 1e-6) if blob.sum() > 0.5 else blob
+        xs.append(normalise_crop(colour_changes(crop, rng, (0.3, 1.0))))
+        ys.append(value)
+        maps.append(target)
+    return torch.from_numpy(np.stack(xs)), torch.tensor(ys), torch.from_numpy(np.stack(maps))
 
 
 def judge(root: Path, set_name: str, counter: Path, against: list[str]) -> None:
@@ -134,6 +195,13 @@ def main() -> None:
     ap.add_argument("--neg", type=float, default=0.25)
     ap.add_argument("--synthetic", type=int, default=0)
     ap.add_argument("--kinds", type=int, default=0)
+    ap.add_argument(
+        "--points",
+        type=int,
+        default=0,
+        help="also this many appearance-wide scenes whose dice teach where the pips are (a third of each batch)",
+    )
+    ap.add_argument("--points-seed", type=int, default=950000)
     ap.add_argument("--cache", default="/tmp/dice_ft")
     ap.add_argument("--out", default="/tmp/counter.onnx")
     ap.add_argument("--judge", default=None, help="read this set's labelled dice with --out instead of training")
@@ -152,7 +220,8 @@ def main() -> None:
     if args.kinds:
         samples += rendered(Path(args.cache) / f"kinds-{args.kinds}.pkl", args.kinds, 20000, others=0.4)
     hard = hard_negatives(samples)
-    print(f"{len(samples)} images, {len(hard)} hard negatives", flush=True)
+    points = pip_points(args.points, args.points_seed) if args.points else []
+    print(f"{len(samples)} images, {len(hard)} hard negatives, {len(points)} rendered dice with pips", flush=True)
     model = CountNet()
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -162,9 +231,15 @@ def main() -> None:
         lr = args.lr * min(1.0, (step + 1) / 100) * 0.5 * (1 + np.cos(np.pi * el / budget))
         for g in opt.param_groups:
             g["lr"] = lr
-        x, y = batch(samples, rng, args.batch, args.neg, hard)
+        n_points = args.batch // 3 if points else 0
+        x, y = batch(samples, rng, args.batch - n_points, args.neg, hard)
         out = model(x)
         loss = loss_of(out, y)
+        if n_points:
+            px, py, pmap = point_batch(points, rng, n_points)
+            dens, _ = model.density_map(px)
+            pout = model(px)
+            loss = loss + loss_of(pout, py) + 20.0 * F.mse_loss(dens, pmap)
         opt.zero_grad()
         loss.backward()
         opt.step()
