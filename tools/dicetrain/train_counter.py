@@ -38,7 +38,7 @@ from torch import nn
 from companion.vision.crops import CROP, crop_matrix, die_crops, normalise_crop
 from tools.dicetrain.data import colour_changes, load, rendered
 from tools.dicetrain.sets import add_part_options, training_photos
-from tools.dicetrain.train_values import batch, cbr, hard_negatives
+from tools.dicetrain.train_values import batch, cbr, export_crops_net, hard_negatives
 
 GRID = CROP // 2
 
@@ -62,7 +62,10 @@ class CountNet(nn.Module):
         return (F.relu(self.density(f)) * torch.sigmoid(self.where))[:, 0], f
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        d, f = self.density_map(x)
+        return self.outputs(*self.density_map(x))
+
+    def outputs(self, d: torch.Tensor, f: torch.Tensor) -> torch.Tensor:
+        """(count, die) from ``density_map``'s densities and features."""
         count = d.sum(dim=(1, 2))
         die = self.die(f)[:, 0]
         if self.export:
@@ -71,28 +74,15 @@ class CountNet(nn.Module):
 
 
 def export(model: CountNet, path: Path) -> None:
-    model.eval()
-    model.export = True
-    torch.onnx.export(
-        model,
-        (torch.zeros(4, 3, CROP, CROP),),
-        str(path),
-        input_names=["crops"],
-        output_names=["count_die"],
-        opset_version=13,
-        dynamic_axes={"crops": {0: "n"}, "count_die": {0: "n"}},
-        dynamo=False,
-    )
-    model.export = False
+    export_crops_net(model, path, CROP, "count_die")
 
 
 def loss_of(out: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Huber on the count for the dice, and die-or-not for every crop."""
-    is_die = (y > 0).float()
-    die_loss = F.binary_cross_entropy_with_logits(out[:, 1], is_die)
-    if not bool(is_die.any()):
-        return die_loss
     k = y > 0
+    die_loss = F.binary_cross_entropy_with_logits(out[:, 1], k.float())
+    if not bool(k.any()):
+        return die_loss
     count_loss = F.smooth_l1_loss(out[k, 0], y[k].float(), beta=0.5)
     return count_loss + 0.5 * die_loss
 
@@ -237,9 +227,8 @@ def main() -> None:
         loss = loss_of(out, y)
         if n_points:
             px, py, pmap = point_batch(points, rng, n_points)
-            dens, _ = model.density_map(px)
-            pout = model(px)
-            loss = loss + loss_of(pout, py) + 20.0 * F.mse_loss(dens, pmap)
+            dens, feats = model.density_map(px)  # one pass for both losses
+            loss = loss + loss_of(model.outputs(dens, feats), py) + 20.0 * F.mse_loss(dens, pmap)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -416,21 +416,27 @@ def paste_samples(cache: Path, n: int, seed0: int, photos: list[Sample]) -> list
     return out
 
 
-def export(model: FaceNet, path: Path, size: int) -> None:
+def export_crops_net(model: nn.Module, path: Path, size: int, output: str = "p") -> None:
+    """Export a network over crops (input "crops", (N, 3, size, size); one output named ``output``) to ONNX with
+    its ``export`` switch on (its outputs as the reader takes them), then back in training form. The face
+    classifiers, the verifier and the pip counter (``train_counter.py``) are all exported so."""
     model.eval()
     model.export = True
-    dummy = torch.zeros(4, 3, size, size)
     torch.onnx.export(
         model,
-        (dummy,),
+        (torch.zeros(4, 3, size, size),),
         str(path),
         input_names=["crops"],
-        output_names=["p"],
+        output_names=[output],
         opset_version=13,
-        dynamic_axes={"crops": {0: "n"}, "p": {0: "n"}},
+        dynamic_axes={"crops": {0: "n"}, output: {0: "n"}},
         dynamo=False,
     )
     model.export = False
+
+
+def export(model: FaceNet, path: Path, size: int) -> None:
+    export_crops_net(model, path, size)
 
 
 def main() -> None:

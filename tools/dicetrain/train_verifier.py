@@ -79,7 +79,7 @@ from tools.dicetrain.data import (
     upright_by_labels,
 )
 from tools.dicetrain.sets import add_shot_options, fold, with_shots
-from tools.dicetrain.train_values import add_solid_options
+from tools.dicetrain.train_values import add_solid_options, export_crops_net
 from tools.synth.dice3d import render_scene3d
 from tools.synth.wide import PLAIN, Backgrounds, Shares, clutter_photo, render_scene
 
@@ -405,20 +405,8 @@ def batch(
 
 
 def export(model: VerifierNet, path: Path) -> None:
-    model.eval()
-    model.export = True
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        model,
-        (torch.zeros(4, 3, verifier.CROP, verifier.CROP),),
-        str(path),
-        input_names=["crops"],
-        output_names=["p"],
-        opset_version=13,
-        dynamic_axes={"crops": {0: "n"}, "p": {0: "n"}},
-        dynamo=False,
-    )
-    model.export = False
+    export_crops_net(model, path, verifier.CROP)
 
 
 def val_report(model: VerifierNet, samples: list[Sample], pools: Pools, real: list[bool]) -> str:
