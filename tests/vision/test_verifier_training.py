@@ -347,3 +347,85 @@ def test_the_pip_counters_rendered_dice_teach_a_blob_on_each_of_their_own_pips()
         odd = np.abs(grey - np.median(grey)).ravel()  # the pips, dark or (colours inverted) light
         peaks = np.argsort(target.ravel())[-3:]
         assert odd[peaks].mean() > odd.mean() + 0.5  # the blobs sit on the pips
+
+
+def test_a_local_contrast_classifier_sees_what_differs_from_the_face_round_it(tmp_path: Path) -> None:
+    """``train_values --local``: each pixel less its neighbourhood's mean over its spread, inside the network: a
+    shading across the crop and another level change nothing, more contrast only its strength; a flat crop is all
+    zeros; the exported model runs on both runtimes as trained."""
+    import cv2
+    import onnxruntime as ort
+    import torch
+
+    from tools.dicetrain.train_values import FaceNet, LocalContrast, export
+
+    lc = LocalContrast(3.0)
+    assert torch.allclose(lc(torch.full((1, 3, 32, 32), 0.7)), torch.zeros(1, 3, 32, 32), atol=1e-4)
+    x = torch.zeros(1, 3, 32, 32)
+    x[:, :, 14:18, 14:18] = 1.0  # a pip
+    ramp = torch.linspace(-2, 2, 32).view(1, 1, 1, 32)
+    far = (slice(None), slice(None), slice(8, 24), slice(8, 24))  # the middle, away from where the padding bends
+    assert torch.allclose(lc(x + 0.3 * ramp)[far], lc(x)[far], atol=1e-3)  # a linear shading is no contrast
+    assert torch.allclose(lc(x + 5), lc(x), atol=1e-4)  # another level
+    strong, weak = lc(3 * x)[far].flatten(), lc(x)[far].flatten()  # more contrast: the same pattern, stronger
+    assert torch.corrcoef(torch.stack([strong, weak]))[0, 1] > 0.999 and strong.abs().max() > weak.abs().max()
+    torch.manual_seed(0)
+    net = FaceNet(local=3.0).eval()
+    out = tmp_path / "local.onnx"
+    export(net, out, 32)
+    crops = np.random.default_rng(0).random((3, 3, 32, 32), dtype=np.float32)
+    with torch.no_grad():
+        want = torch.softmax(net(torch.from_numpy(crops)), 1).numpy()
+    sess = ort.InferenceSession(str(out))
+    assert np.allclose(sess.run(None, {sess.get_inputs()[0].name: crops})[0], want, atol=1e-5)
+    dnn = cv2.dnn.readNetFromONNX(str(out))
+    dnn.setInput(crops)
+    assert np.allclose(dnn.forward(), want, atol=1e-5)
+
+
+def test_random_convolutions_change_a_share_of_the_crops_and_keep_their_level_and_contrast() -> None:
+    """``train_values --randconv``: the picked crops pass a random convolution (new colours, texture) and keep
+    their own mean and spread; the others are untouched; the same generator seed gives the same batch."""
+    import torch
+
+    from tools.dicetrain.train_values import random_convolution
+
+    x = torch.randn(64, 3, 32, 32)
+    out = random_convolution(x, torch.Generator().manual_seed(3), 0.5)
+    same = (out == x).flatten(1).all(dim=1)
+    assert 10 < int(same.sum()) < 54  # about half untouched
+    changed = ~same
+    assert torch.allclose(out[changed].mean(dim=(1, 2, 3)), x[changed].mean(dim=(1, 2, 3)), atol=1e-4)
+    assert torch.allclose(out[changed].std(dim=(1, 2, 3)), x[changed].std(dim=(1, 2, 3)), rtol=1e-2)
+    again = random_convolution(x, torch.Generator().manual_seed(3), 0.5)
+    assert torch.equal(out, again)
+    assert torch.equal(random_convolution(x, torch.Generator().manual_seed(3), 0.0), x)
+
+
+def test_mixstyle_mixes_the_crops_feature_statistics_in_training_only() -> None:
+    """``train_values --mixstyle``: in training a crop's early features take statistics mixed with another
+    crop's (so the classifier's reading changes); in evaluation and export the network is the plain one."""
+    import torch
+
+    from tools.dicetrain.train_values import FaceNet, mix_style
+
+    f = torch.randn(8, 16, 8, 8) * torch.linspace(0.5, 3, 8).view(8, 1, 1, 1)
+    torch.manual_seed(1)
+    mixed = mix_style(f, torch.Generator().manual_seed(0), p=1.0, alpha=0.1)
+    assert mixed.shape == f.shape and not torch.allclose(mixed, f)
+    torch.manual_seed(1)
+    assert torch.equal(mix_style(f, torch.Generator().manual_seed(0), p=0.0), f)
+    torch.manual_seed(0)
+    net = FaceNet()
+    x = torch.randn(8, 3, 32, 32)
+    net.eval()
+    plain = net(x)
+    net.mixstyle = torch.Generator().manual_seed(0)
+    assert torch.equal(net(x), plain)  # evaluation: no mixing
+    net.train()
+    with torch.no_grad():
+        trained_view = net(x)
+    net.mixstyle = None
+    with torch.no_grad():
+        without = net(x)
+    assert not torch.allclose(trained_view, without)

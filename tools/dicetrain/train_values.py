@@ -140,15 +140,87 @@ def cbr(i: int, o: int, s: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
 
 
+class LocalContrast(nn.Module):
+    """A fixed first layer: each pixel less the Gaussian mean of its neighbourhood (``sigma`` px), over the
+    neighbourhood's spread (all channels together). What is left is what differs from the face round it (pips,
+    edges), whatever the body's colour, its shading and the light; the exported model takes the usual input."""
+
+    def __init__(self, sigma: float) -> None:
+        super().__init__()
+        r = max(1, round(2.5 * sigma))
+        t = torch.arange(-r, r + 1, dtype=torch.float32)
+        k = torch.exp(-(t**2) / (2 * sigma * sigma))
+        k = k / k.sum()
+        self.r = r
+        self.register_buffer("kernel", (k[:, None] * k[None, :])[None, None].repeat(3, 1, 1, 1))
+
+    def blur(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.pad(x, (self.r,) * 4, mode="replicate")
+        return F.conv2d(x, self.kernel[: x.shape[1]], groups=x.shape[1])
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        d = x - self.blur(x)
+        spread = self.blur(d.pow(2).mean(dim=1, keepdim=True).expand(-1, 3, -1, -1))[:, :1]
+        return d / (spread.sqrt() + 0.1)
+
+
+def random_convolution(
+    x: torch.Tensor, gen: torch.Generator, share: float, sizes: tuple[int, ...] = (1, 3, 5, 7)
+) -> torch.Tensor:
+    """RandConv (Xu et al., ICLR 2021) for a ``share`` of the batch's crops: each passes through a 3-to-3
+    convolution with random weights (one kernel size a batch, drawn from ``sizes``), mixed with itself by a random
+    share, and is given back its own mean and spread. Colours, local texture and the pips' contrast change from
+    crop to crop; the shapes stay (a training-time view only: the exported network is unchanged)."""
+    n = x.shape[0]
+    pick = torch.rand(n, generator=gen) < share
+    if not pick.any():
+        return x
+    k = sizes[int(torch.randint(len(sizes), (1,), generator=gen))]
+    xs = x[pick]
+    m = xs.shape[0]
+    w = torch.randn(m * 3, 3, k, k, generator=gen) / (3 * k * k) ** 0.5
+    y = F.conv2d(
+        F.pad(xs.reshape(1, m * 3, *xs.shape[2:]), (k // 2,) * 4, mode="reflect")
+        if k > 1
+        else xs.reshape(1, m * 3, *xs.shape[2:]),
+        w,
+        groups=m,
+    )
+    y = y.reshape_as(xs)
+    a = torch.rand(m, 1, 1, 1, generator=gen)
+    y = a * xs + (1 - a) * y
+    mean, spread = xs.mean(dim=(1, 2, 3), keepdim=True), xs.std(dim=(1, 2, 3), keepdim=True)
+    y = (y - y.mean(dim=(1, 2, 3), keepdim=True)) / (y.std(dim=(1, 2, 3), keepdim=True) + 1e-3) * spread + mean
+    out = x.clone()
+    out[pick] = y
+    return out
+
+
+def mix_style(f: torch.Tensor, gen: torch.Generator, p: float = 0.5, alpha: float = 0.1) -> torch.Tensor:
+    """MixStyle (Zhou et al., ICLR 2021): with probability ``p``, each crop's feature statistics (per channel
+    mean and spread) mixed with another crop's of the batch by a Beta(alpha, alpha) share; training only."""
+    if float(torch.rand(1, generator=gen)) > p or f.shape[0] < 2:
+        return f
+    mu = f.mean(dim=(2, 3), keepdim=True)
+    sig = (f.var(dim=(2, 3), keepdim=True) + 1e-6).sqrt()
+    norm = (f - mu.detach()) / sig.detach()
+    lam = torch.distributions.Beta(alpha, alpha).sample((f.shape[0], 1, 1, 1))
+    perm = torch.randperm(f.shape[0], generator=gen)
+    mu2, sig2 = lam * mu + (1 - lam) * mu[perm], lam * sig + (1 - lam) * sig[perm]
+    return norm * sig2 + mu2
+
+
 class FaceNet(nn.Module):
     """32x32 crop -> 7 logits (0 = no die, 1-6 = face value). With ``gray`` the network first makes each crop
     grey (the channels' mean) and scales it to zero mean and unit spread, inside the network (the exported model
     takes the same input as any other): a die's colours and the light's level cannot matter, only its pattern."""
 
-    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 64), gray: bool = False) -> None:
+    def __init__(self, c: tuple[int, int, int, int] = (16, 32, 48, 64), gray: bool = False, local: float = 0.0) -> None:
         super().__init__()
         self.export = False
         self.gray = gray
+        self.local = LocalContrast(local) if local > 0 else None
+        self.mixstyle: torch.Generator | None = None  # a generator: MixStyle after the first two blocks (training)
         self.body = nn.Sequential(
             cbr(3, c[0]),
             cbr(c[0], c[1], 2),  # 16
@@ -166,7 +238,16 @@ class FaceNet(nn.Module):
             g = g - g.mean(dim=(2, 3), keepdim=True)
             g = g / (g.pow(2).mean(dim=(2, 3), keepdim=True).sqrt() + 0.05)
             x = g.expand(-1, 3, -1, -1)
-        f = self.body(x).mean(dim=(2, 3))
+        if self.local is not None:
+            x = self.local(x)
+        if self.mixstyle is not None and self.training and not self.export:
+            for i, layer in enumerate(self.body):
+                x = layer(x)
+                if i in (0, 2):
+                    x = mix_style(x, self.mixstyle)
+            f = x.mean(dim=(2, 3))
+        else:
+            f = self.body(x).mean(dim=(2, 3))
         out = self.fc(f)
         return torch.softmax(out, dim=1) if self.export else out
 
@@ -495,6 +576,11 @@ def main() -> None:
     ap.add_argument("--motion", type=float, default=0.0, help="share of crops with a motion blur")
     ap.add_argument("--width", type=float, default=1.0, help="channels of every layer times this (capacity)")
     ap.add_argument("--gray", action="store_true", help="each crop made grey and its contrast evened (FaceNet)")
+    ap.add_argument(
+        "--local", type=float, default=0.0, help="local contrast evened over this sigma (px) first (FaceNet)"
+    )
+    ap.add_argument("--randconv", type=float, default=0.0, help="share of crops through a random convolution")
+    ap.add_argument("--mixstyle", action="store_true", help="crops' feature statistics mixed in training (MixStyle)")
     ap.add_argument("--side-faces", type=float, default=0.0, help="share of negatives on side faces (batch)")
     ap.add_argument("--detector", default=None, help="mine the hard negatives with this detector (ONNX)")
     ap.add_argument("--crop", type=int, default=learned.CROP, help="crop side (px); the reader must match it")
@@ -546,12 +632,15 @@ def main() -> None:
         print(f"{len(sides)} side faces among the negatives", flush=True)
     views = len(die_views(samples, args.legible_only))
     print(f"{len(samples)} images, {views} dice, {len(hard)} hard negatives", flush=True)
-    model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)), gray=args.gray)  # type: ignore[arg-type]
+    model = FaceNet(tuple(round(c * args.width) for c in (16, 32, 48, 64)), gray=args.gray, local=args.local)  # type: ignore[arg-type]
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
     if args.init_onnx:
         from_onnx(model, Path(args.init_onnx))
     print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    gen = torch.Generator().manual_seed(args.seed)
+    if args.mixstyle:
+        model.mixstyle = gen
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
     t0 = time.time()
@@ -577,6 +666,8 @@ def main() -> None:
             args.side_faces,
             args.legible_only,
         )
+        if args.randconv:
+            x = random_convolution(x, gen, args.randconv)
         out = model(x)
         loss = F.cross_entropy(out, y, label_smoothing=0.05)
         opt.zero_grad()
