@@ -170,7 +170,7 @@ class LocalContrast(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         d = x - self.blur(x)
-        spread = self.blur(d.pow(2).mean(dim=1, keepdim=True).expand(-1, 3, -1, -1))[:, :1]
+        spread = self.blur(d.pow(2).mean(dim=1, keepdim=True))
         return d / (spread.sqrt() + 0.1)
 
 
@@ -189,14 +189,10 @@ def random_convolution(
     xs = x[pick]
     m = xs.shape[0]
     w = torch.randn(m * 3, 3, k, k, generator=gen) / (3 * k * k) ** 0.5
-    y = F.conv2d(
-        F.pad(xs.reshape(1, m * 3, *xs.shape[2:]), (k // 2,) * 4, mode="reflect")
-        if k > 1
-        else xs.reshape(1, m * 3, *xs.shape[2:]),
-        w,
-        groups=m,
-    )
-    y = y.reshape_as(xs)
+    flat = xs.reshape(1, m * 3, *xs.shape[2:])  # each crop's three channels a group of its own
+    if k > 1:
+        flat = F.pad(flat, (k // 2,) * 4, mode="reflect")
+    y = F.conv2d(flat, w, groups=m).reshape_as(xs)
     a = torch.rand(m, 1, 1, 1, generator=gen)
     y = a * xs + (1 - a) * y
     mean, spread = xs.mean(dim=(1, 2, 3), keepdim=True), xs.std(dim=(1, 2, 3), keepdim=True)
